@@ -1,0 +1,116 @@
+# Top-level build. `make` builds every tool into bin/; `make test` runs all
+# tests that need no GPU; `make test SAN=1` does so under ASan+UBSan.
+# Folder dependency order: common <- preprocess, dedup, tokenizer <- train.
+
+SAN ?= 0
+CC ?= cc
+ifeq ($(SAN),1)
+  BUILD := build/san
+  BIN := build/san/bin
+  SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+  OPT := -O1
+else
+  BUILD := build/rel
+  BIN := bin
+  SANFLAGS :=
+  OPT := -O2
+endif
+
+PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib
+# Recursive (=) so pkg-config runs at recipe time, after deps are installed.
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS = $(shell pkg-config --libs $(PKGS))
+CFLAGS ?= $(OPT) -g
+WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP
+LDLIBS = $(PKG_LIBS) -pthread -lm
+
+# Optional parts, probed and reported (used by the trainer's backends).
+HAVE_NVCC := $(shell command -v nvcc >/dev/null 2>&1 && echo yes || echo no)
+HAVE_NCCL := $(shell ls /usr/include/nccl.h /usr/local/include/nccl.h /usr/local/cuda/include/nccl.h 2>/dev/null | grep -q . && echo yes || echo no)
+HAVE_MPI := $(shell command -v mpicc >/dev/null 2>&1 && echo yes || echo no)
+HAVE_OPENMP := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
+HAVE_FUZZ := $(shell command -v clang >/dev/null 2>&1 && printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' 'int LLVMFuzzerTestOneInput(const uint8_t*d,size_t n){(void)d;(void)n;return 0;}' | clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
+
+COMMON_SRC := $(wildcard common/*.c)
+PREPROCESS_LIB_SRC := preprocess/urlfilter.c $(wildcard preprocess/extshuf.c)
+TOOLS := blacklist_urls $(if $(wildcard preprocess/shuffle.c),shuffle)
+TOOL_SRC_blacklist_urls := preprocess/blacklist_urls.c
+TOOL_SRC_shuffle := preprocess/shuffle.c
+
+LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/libwebtext.a
+TOOL_BINS := $(TOOLS:%=$(BIN)/%)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+DEPS_STAMP := build/.deps-ok
+
+.PHONY: all deps probe test test-bins fuzz fuzz-bins bench data train clean distclean
+.DELETE_ON_ERROR:
+
+all: probe $(TOOL_BINS)
+
+probe:
+	@echo "build: $(if $(filter 1,$(SAN)),ASan+UBSan,release) into $(BIN)/ | nvcc: $(HAVE_NVCC), NCCL: $(HAVE_NCCL), OpenMPI: $(HAVE_MPI), OpenMP: $(HAVE_OPENMP), libFuzzer: $(HAVE_FUZZ)"
+
+deps: $(DEPS_STAMP)
+$(DEPS_STAMP): scripts/install_deps.sh
+	@mkdir -p $(dir $@)
+	@scripts/install_deps.sh
+	@touch $@
+
+$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+define TOOL_RULE
+$(BIN)/$(1): $(TOOL_SRC_$(1):%.c=$(BUILD)/%.o) $(LIB)
+	@mkdir -p $$(dir $$@)
+	$$(CC) $$(ALL_CFLAGS) $$^ -o $$@ $$(LDLIBS)
+endef
+$(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
+# Fuzz targets: clang + libFuzzer + ASan/UBSan, built from the library sources.
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. $(PKG_CFLAGS) $< $(LIB_SRC) -o $@ $(LDLIBS)
+
+test-bins: all $(UNIT_BINS)
+fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
+
+FUZZ_SECONDS ?= 60
+TEST_FUZZ_SECONDS ?= 10
+
+test: test-bins fuzz-bins
+	@BIN=$(BIN) BUILD=$(BUILD) HAVE_FUZZ=$(HAVE_FUZZ) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
+
+fuzz: fuzz-bins
+	@if [ "$(HAVE_FUZZ)" != yes ]; then echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-dev)"; exit 1; fi
+	@BIN=$(BIN) BUILD=$(BUILD) HAVE_FUZZ=yes FUZZ_SECONDS=$(FUZZ_SECONDS) tests/run_tests.sh --fuzz-only
+
+bench: all
+	@scripts/install_deps.sh --bench
+	@for b in scripts/bench_*.sh; do echo "== $$b"; BIN=$(BIN) bash $$b || exit 1; done
+
+# The corpus pipeline on data/corpus (grows as the tools land): see README.
+data: all
+	@BIN=$(BIN) scripts/make_data.sh
+
+train:
+	@echo "make train: the trainer (train/, issue 6) has not landed yet; see README 'Status'." >&2; exit 2
+
+clean:
+	rm -rf build bin
+
+-include $(LIB_OBJ:.o=.d) $(foreach t,$(TOOLS),$(TOOL_SRC_$(t):%.c=$(BUILD)/%.d)) $(UNIT_SRC:%.c=$(BUILD)/%.d)

@@ -1,0 +1,19 @@
+/* fsutil.h - expanding command-line inputs (files, directories) into lists. */
+#ifndef COMMON_FSUTIL_H
+#define COMMON_FSUTIL_H
+
+#include <stddef.h>
+
+typedef struct {
+    char **paths;
+    size_t n;
+} fs_list;
+
+/* Append `arg` to the list: a file as is ("-" for stdin), a directory as its
+ * regular files whose names end with one of `suffixes` (NULL-terminated),
+ * sorted by name, not recursive. A directory with no such file is an error
+ * (ERR_USAGE naming it and the suffixes); a missing path is ERR_IO. */
+int fs_expand(fs_list *l, const char *arg, const char *const *suffixes);
+void fs_list_free(fs_list *l);
+
+#endif

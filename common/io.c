@@ -1,0 +1,586 @@
+/* io.c - see io.h. Plain, zstd and gzip decoding; atomic, optionally zstd
+ * encoded output; cleanup of temporary files on exit and on fatal signals. */
+#include "io.h"
+#include "err.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#define IO_RAW_CHUNK (1u << 20)
+#define IO_MIN_BUF (1u << 16)
+
+struct io_reader {
+    char *name;
+    int fd, own_fd;
+    const unsigned char *mem;
+    size_t mem_len, mem_pos;
+    uint64_t raw_pos, raw_size;
+    int codec;
+    ZSTD_DStream *zd;
+    size_t zret; /* last ZSTD_decompressStream result: 0 = at frame boundary */
+    z_stream gz;
+    int gz_live, gz_at_end;
+    unsigned char *in; /* compressed input */
+    size_t in_pos, in_len;
+    int raw_eof;
+    char *buf; /* decoded data: buf[pos..len) unread */
+    size_t cap, pos, len, scan;
+    int eof;
+    uint64_t lineno;
+    uint64_t hint;
+};
+
+static ssize_t raw_read(io_reader *r, void *dst, size_t n)
+{
+    if (r->mem) {
+        size_t k = r->mem_len - r->mem_pos;
+        if (k > n) k = n;
+        memcpy(dst, r->mem + r->mem_pos, k);
+        r->mem_pos += k;
+        r->raw_pos += k;
+        return (ssize_t)k;
+    }
+    for (;;) {
+        ssize_t k = read(r->fd, dst, n);
+        if (k >= 0) {
+            r->raw_pos += (uint64_t)k;
+            return k;
+        }
+        if (errno != EINTR) return err_sys(ERR_IO, "%s: read failed", r->name);
+    }
+}
+
+/* Fill r->in with raw bytes if it is empty. Returns 0 or ERR_*. */
+static int refill_in(io_reader *r)
+{
+    if (r->in_pos < r->in_len || r->raw_eof) return 0;
+    ssize_t k = raw_read(r, r->in, IO_RAW_CHUNK);
+    if (k < 0) return (int)k;
+    r->in_pos = 0;
+    r->in_len = (size_t)k;
+    if (k == 0) r->raw_eof = 1;
+    return 0;
+}
+
+static int reader_init(io_reader *r)
+{
+    r->in = malloc(IO_RAW_CHUNK);
+    r->cap = IO_MIN_BUF;
+    r->buf = malloc(r->cap);
+    if (!r->in || !r->buf) return err_set(ERR_NOMEM, "%s: out of memory", r->name);
+    /* Sniff the codec from the first bytes (a short read is fine: a file of
+     * fewer than 4 bytes cannot be compressed anyway). */
+    while (r->in_len < 4 && !r->raw_eof) {
+        ssize_t k = raw_read(r, r->in + r->in_len, IO_RAW_CHUNK - r->in_len);
+        if (k < 0) return (int)k;
+        if (k == 0) r->raw_eof = 1;
+        r->in_len += (size_t)k;
+    }
+    const unsigned char *p = r->in;
+    if (r->in_len >= 4 && p[0] == 0x28 && p[1] == 0xB5 && p[2] == 0x2F && p[3] == 0xFD) {
+        r->codec = IO_CODEC_ZSTD;
+        r->zd = ZSTD_createDStream();
+        if (!r->zd) return err_set(ERR_NOMEM, "%s: out of memory", r->name);
+        ZSTD_initDStream(r->zd);
+        unsigned long long cs = ZSTD_getFrameContentSize(r->in, r->in_len);
+        if (cs != ZSTD_CONTENTSIZE_UNKNOWN && cs != ZSTD_CONTENTSIZE_ERROR) r->hint = cs;
+        else r->hint = r->raw_size * 4;
+    } else if (r->in_len >= 2 && p[0] == 0x1F && p[1] == 0x8B) {
+        r->codec = IO_CODEC_GZIP;
+        memset(&r->gz, 0, sizeof r->gz);
+        if (inflateInit2(&r->gz, 16 + MAX_WBITS) != Z_OK)
+            return err_set(ERR_NOMEM, "%s: cannot initialise gzip", r->name);
+        r->gz_live = 1;
+        r->hint = r->raw_size * 4;
+    } else {
+        r->codec = IO_CODEC_NONE;
+        r->hint = r->raw_size;
+    }
+    return 0;
+}
+
+int io_reader_open(io_reader **out, const char *path)
+{
+    *out = NULL;
+    io_reader *r = calloc(1, sizeof *r);
+    if (!r) return err_set(ERR_NOMEM, "out of memory");
+    int is_stdin = !path || strcmp(path, "-") == 0;
+    r->name = strdup(is_stdin ? "<stdin>" : path);
+    if (!r->name) { free(r); return err_set(ERR_NOMEM, "out of memory"); }
+    if (is_stdin) {
+        r->fd = 0;
+    } else {
+        r->fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (r->fd < 0) {
+            int rc = err_sys(ERR_IO, "%s: cannot open", path);
+            io_reader_close(r);
+            return rc;
+        }
+        r->own_fd = 1;
+        struct stat st;
+        if (fstat(r->fd, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                int rc = err_set(ERR_IO, "%s: is a directory", path);
+                io_reader_close(r);
+                return rc;
+            }
+            if (S_ISREG(st.st_mode)) r->raw_size = (uint64_t)st.st_size;
+        }
+        posix_fadvise(r->fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+    }
+    int rc = reader_init(r);
+    if (rc < 0) { io_reader_close(r); return rc; }
+    *out = r;
+    return 0;
+}
+
+int io_reader_open_mem(io_reader **out, const void *data, size_t n, const char *name)
+{
+    *out = NULL;
+    io_reader *r = calloc(1, sizeof *r);
+    if (!r) return err_set(ERR_NOMEM, "out of memory");
+    r->name = strdup(name ? name : "<memory>");
+    r->mem = data ? data : (const unsigned char *)"";
+    r->mem_len = n;
+    r->raw_size = n;
+    r->fd = -1;
+    int rc = r->name ? reader_init(r) : err_set(ERR_NOMEM, "out of memory");
+    if (rc < 0) { io_reader_close(r); return rc; }
+    *out = r;
+    return 0;
+}
+
+void io_reader_close(io_reader *r)
+{
+    if (!r) return;
+    if (r->own_fd && r->fd >= 0) close(r->fd);
+    if (r->zd) ZSTD_freeDStream(r->zd);
+    if (r->gz_live) inflateEnd(&r->gz);
+    free(r->in);
+    free(r->buf);
+    free(r->name);
+    free(r);
+}
+
+/* Decode more bytes into buf[len..cap-1) (one byte is kept spare for the NUL
+ * that io_getline writes). Returns bytes added, 0 at end, or ERR_*. */
+static ssize_t fill(io_reader *r)
+{
+    size_t room = r->cap - 1 - r->len;
+    char *dst = r->buf + r->len;
+    if (r->codec == IO_CODEC_NONE) {
+        if (r->in_pos < r->in_len) { /* bytes read while sniffing */
+            size_t k = r->in_len - r->in_pos;
+            if (k > room) k = room;
+            memcpy(dst, r->in + r->in_pos, k);
+            r->in_pos += k;
+            return (ssize_t)k;
+        }
+        if (r->raw_eof) return 0;
+        ssize_t k = raw_read(r, dst, room);
+        if (k == 0) r->raw_eof = 1;
+        return k;
+    }
+    for (;;) {
+        int rc = refill_in(r);
+        if (rc < 0) return rc;
+        if (r->in_pos == r->in_len && r->raw_eof) {
+            if (r->codec == IO_CODEC_ZSTD && r->zret != 0)
+                return err_set(ERR_CORRUPT, "%s: truncated zstd stream (input ends inside a frame)", r->name);
+            if (r->codec == IO_CODEC_GZIP && !r->gz_at_end)
+                return err_set(ERR_CORRUPT, "%s: truncated gzip stream (input ends inside a member)", r->name);
+            return 0;
+        }
+        size_t produced;
+        if (r->codec == IO_CODEC_ZSTD) {
+            ZSTD_inBuffer in = { r->in, r->in_len, r->in_pos };
+            ZSTD_outBuffer ob = { dst, room, 0 };
+            size_t z = ZSTD_decompressStream(r->zd, &ob, &in);
+            if (ZSTD_isError(z))
+                return err_set(ERR_CORRUPT, "%s: corrupt zstd data near byte %llu: %s", r->name,
+                               (unsigned long long)(r->raw_pos - (r->in_len - r->in_pos)), ZSTD_getErrorName(z));
+            r->in_pos = in.pos;
+            r->zret = z;
+            produced = ob.pos;
+        } else {
+            if (r->gz_at_end) { /* another gzip member follows */
+                inflateReset(&r->gz);
+                r->gz_at_end = 0;
+            }
+            r->gz.next_in = r->in + r->in_pos;
+            r->gz.avail_in = (uInt)(r->in_len - r->in_pos);
+            r->gz.next_out = (Bytef *)dst;
+            r->gz.avail_out = (uInt)(room > UINT32_MAX ? UINT32_MAX : room);
+            uInt before = r->gz.avail_out;
+            int z = inflate(&r->gz, Z_NO_FLUSH);
+            r->in_pos = r->in_len - r->gz.avail_in;
+            produced = before - r->gz.avail_out;
+            if (z == Z_STREAM_END) r->gz_at_end = 1;
+            else if (z != Z_OK && z != Z_BUF_ERROR)
+                return err_set(ERR_CORRUPT, "%s: corrupt gzip data: %s", r->name, r->gz.msg ? r->gz.msg : "error");
+        }
+        if (produced) return (ssize_t)produced;
+    }
+}
+
+/* Make room for more data: drop consumed bytes, grow when full. */
+static int make_room(io_reader *r)
+{
+    if (r->pos > 0) {
+        memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+        r->len -= r->pos;
+        r->pos = 0;
+    }
+    if (r->cap - 1 - r->len < IO_MIN_BUF / 2) {
+        size_t ncap = r->cap * 2;
+        char *nb = realloc(r->buf, ncap);
+        if (!nb) return err_set(ERR_NOMEM, "%s: out of memory for a line of %zu bytes", r->name, r->len);
+        r->buf = nb;
+        r->cap = ncap;
+    }
+    return 0;
+}
+
+int io_getline(io_reader *r, char **line, size_t *len)
+{
+    for (;;) {
+        char *start = r->buf + r->pos;
+        char *nl = memchr(start + r->scan, '\n', r->len - r->pos - r->scan);
+        if (nl) {
+            *nl = '\0';
+            *line = start;
+            *len = (size_t)(nl - start);
+            r->pos = (size_t)(nl - r->buf) + 1;
+            r->scan = 0;
+            r->lineno++;
+            return 1;
+        }
+        if (r->eof) {
+            if (r->pos == r->len) return 0;
+            *line = start;
+            *len = r->len - r->pos;
+            start[*len] = '\0';
+            r->pos = r->len;
+            r->scan = 0;
+            r->lineno++;
+            return 1;
+        }
+        r->scan = r->len - r->pos;
+        int rc = make_room(r);
+        if (rc < 0) return rc;
+        ssize_t k = fill(r);
+        if (k < 0) return (int)k;
+        if (k == 0) r->eof = 1;
+        r->len += (size_t)k;
+    }
+}
+
+ssize_t io_read(io_reader *r, void *buf, size_t n)
+{
+    if (r->pos == r->len && !r->eof) {
+        r->pos = r->len = r->scan = 0;
+        ssize_t k = fill(r);
+        if (k < 0) return k;
+        if (k == 0) r->eof = 1;
+        r->len = (size_t)k;
+    }
+    size_t k = r->len - r->pos;
+    if (k > n) k = n;
+    memcpy(buf, r->buf + r->pos, k);
+    r->pos += k;
+    r->scan = 0;
+    return (ssize_t)k;
+}
+
+const char *io_reader_name(const io_reader *r) { return r->name; }
+uint64_t io_reader_lineno(const io_reader *r) { return r->lineno; }
+int io_reader_codec(const io_reader *r) { return r->codec; }
+uint64_t io_reader_raw_pos(const io_reader *r) { return r->raw_pos; }
+uint64_t io_reader_raw_size(const io_reader *r) { return r->raw_size; }
+uint64_t io_reader_size_hint(const io_reader *r) { return r->hint; }
+
+/* ---------------------------------------------------------------- writer */
+
+#define IO_MAX_TMP 256
+static _Atomic(char *) tmp_registry[IO_MAX_TMP];
+static atomic_int cleanup_installed;
+
+static void cleanup_tmp_files(void)
+{
+    for (int i = 0; i < IO_MAX_TMP; i++) {
+        char *p = atomic_exchange(&tmp_registry[i], NULL);
+        if (p) unlink(p); /* async-signal-safe; the string is leaked on purpose */
+    }
+}
+
+static void on_fatal_signal(int sig)
+{
+    cleanup_tmp_files();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_cleanup(void)
+{
+    if (atomic_exchange(&cleanup_installed, 1)) return;
+    atexit(cleanup_tmp_files);
+    int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        struct sigaction sa, old;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        sigaction(sigs[i], &sa, NULL);
+    }
+}
+
+static int register_tmp(char *path)
+{
+    for (int i = 0; i < IO_MAX_TMP; i++) {
+        char *expected = NULL;
+        if (atomic_compare_exchange_strong(&tmp_registry[i], &expected, path)) return 0;
+    }
+    return -1; /* registry full: the file is still removed by abort/commit */
+}
+
+static void unregister_tmp(const char *path)
+{
+    for (int i = 0; i < IO_MAX_TMP; i++) {
+        char *expected = (char *)path;
+        if (atomic_compare_exchange_strong(&tmp_registry[i], &expected, NULL)) return;
+    }
+}
+
+static long long fault_budget = -2; /* -2 not read yet, -1 disabled */
+static atomic_llong fault_written;
+
+static ssize_t checked_write(int fd, const void *p, size_t n)
+{
+    if (fault_budget == -2) {
+        const char *e = getenv("IO_FAULT_ENOSPC_AFTER");
+        fault_budget = e ? atoll(e) : -1;
+    }
+    if (fault_budget >= 0) {
+        long long total = atomic_fetch_add(&fault_written, (long long)n) + (long long)n;
+        if (total > fault_budget) {
+            errno = ENOSPC;
+            return -1;
+        }
+    }
+    return write(fd, p, n);
+}
+
+struct io_writer {
+    char *path, *tmp;
+    int fd, own_fd;
+    ZSTD_CStream *zc;
+    unsigned char *buf, *zbuf;
+    size_t cap, len, zcap;
+    uint64_t bytes;
+    int err;
+};
+
+static int write_all(io_writer *w, const void *data, size_t n)
+{
+    const char *p = data;
+    while (n) {
+        ssize_t k = checked_write(w->fd, p, n);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            return w->err = err_sys(ERR_IO, "%s: write failed", w->path);
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* Push the staging buffer out, through zstd if enabled. */
+static int flush_buf(io_writer *w, ZSTD_EndDirective mode)
+{
+    if (!w->zc) {
+        int rc = w->len ? write_all(w, w->buf, w->len) : 0;
+        w->len = 0;
+        return rc;
+    }
+    ZSTD_inBuffer in = { w->buf, w->len, 0 };
+    for (;;) {
+        ZSTD_outBuffer out = { w->zbuf, w->zcap, 0 };
+        size_t left = ZSTD_compressStream2(w->zc, &out, &in, mode);
+        if (ZSTD_isError(left))
+            return w->err = err_set(ERR_INTERNAL, "%s: zstd compression failed: %s", w->path, ZSTD_getErrorName(left));
+        if (out.pos) {
+            int rc = write_all(w, w->zbuf, out.pos);
+            if (rc < 0) return rc;
+        }
+        if (mode == ZSTD_e_continue ? in.pos == in.size : left == 0) break;
+    }
+    w->len = 0;
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suf)
+{
+    size_t a = strlen(s), b = strlen(suf);
+    return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+int io_writer_open(io_writer **out, const char *path, const io_writer_opts *opts)
+{
+    *out = NULL;
+    io_writer_opts o = { -1, 0 };
+    if (opts) o = *opts;
+    io_writer *w = calloc(1, sizeof *w);
+    if (!w) return err_set(ERR_NOMEM, "out of memory");
+    int is_stdout = !path || strcmp(path, "-") == 0;
+    w->path = strdup(is_stdout ? "<stdout>" : path);
+    w->cap = 1u << 20;
+    w->buf = malloc(w->cap);
+    if (!w->path || !w->buf) { io_writer_abort(w); return err_set(ERR_NOMEM, "out of memory"); }
+    int rc = 0;
+    struct stat st;
+    if (is_stdout) {
+        w->fd = 1;
+    } else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) rc = err_set(ERR_IO, "%s: is a directory", path);
+        else if ((w->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0) rc = err_sys(ERR_IO, "%s: cannot open", path);
+        else w->own_fd = 1;
+    } else {
+        install_cleanup();
+        static atomic_uint counter;
+        const char *slash = strrchr(path, '/');
+        size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+        size_t n = strlen(path) + 64;
+        w->tmp = malloc(n);
+        if (!w->tmp) rc = err_set(ERR_NOMEM, "out of memory");
+        else {
+            snprintf(w->tmp, n, "%.*s.%s.tmp-%d-%u", (int)dirlen, path, path + dirlen, (int)getpid(),
+                     atomic_fetch_add(&counter, 1));
+            w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+            if (w->fd < 0) {
+                rc = err_sys(ERR_IO, "%s: cannot create temporary output file %s", path, w->tmp);
+                free(w->tmp);
+                w->tmp = NULL;
+            } else {
+                w->own_fd = 1;
+                register_tmp(w->tmp);
+            }
+        }
+    }
+    if (rc == 0 && (o.compress == 1 || (o.compress == -1 && !is_stdout && ends_with(path, ".zst")))) {
+        w->zc = ZSTD_createCStream();
+        w->zcap = ZSTD_CStreamOutSize();
+        w->zbuf = malloc(w->zcap);
+        if (!w->zc || !w->zbuf) rc = err_set(ERR_NOMEM, "out of memory");
+        else ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, o.level ? o.level : 3);
+    }
+    if (rc < 0) { io_writer_abort(w); return rc; }
+    *out = w;
+    return 0;
+}
+
+int io_write(io_writer *w, const void *data, size_t n)
+{
+    if (w->err) return w->err;
+    w->bytes += n;
+    if (w->len + n > w->cap) {
+        int rc = flush_buf(w, ZSTD_e_continue);
+        if (rc < 0) return rc;
+        if (n >= w->cap) { /* large block: pass it straight through */
+            if (!w->zc) return write_all(w, data, n);
+            const unsigned char *p = data;
+            while (n) {
+                size_t k = n < w->cap ? n : w->cap;
+                memcpy(w->buf, p, k);
+                w->len = k;
+                if ((rc = flush_buf(w, ZSTD_e_continue)) < 0) return rc;
+                p += k;
+                n -= k;
+            }
+            return 0;
+        }
+    }
+    memcpy(w->buf + w->len, data, n);
+    w->len += n;
+    return 0;
+}
+
+static void writer_free(io_writer *w)
+{
+    if (w->own_fd && w->fd >= 0) close(w->fd);
+    if (w->zc) ZSTD_freeCStream(w->zc);
+    free(w->buf);
+    free(w->zbuf);
+    free(w->path);
+    free(w->tmp);
+    free(w);
+}
+
+void io_writer_abort(io_writer *w)
+{
+    if (!w) return;
+    if (w->tmp) {
+        unregister_tmp(w->tmp);
+        unlink(w->tmp);
+    }
+    writer_free(w);
+}
+
+int io_writer_commit(io_writer *w)
+{
+    int rc = w->err;
+    if (rc == 0) rc = flush_buf(w, w->zc ? ZSTD_e_end : ZSTD_e_continue);
+    if (rc == 0 && w->tmp && fsync(w->fd) != 0) rc = err_sys(ERR_IO, "%s: fsync failed", w->path);
+    if (rc == 0 && w->own_fd) {
+        int fd = w->fd;
+        w->fd = -1;
+        if (close(fd) != 0) rc = err_sys(ERR_IO, "%s: close failed", w->path);
+    }
+    if (rc == 0 && w->tmp) {
+        if (rename(w->tmp, w->path) != 0) rc = err_sys(ERR_IO, "%s: cannot rename %s into place", w->path, w->tmp);
+        else {
+            unregister_tmp(w->tmp);
+            free(w->tmp);
+            w->tmp = NULL;
+        }
+    }
+    if (rc < 0) { io_writer_abort(w); return rc; }
+    writer_free(w);
+    return 0;
+}
+
+const char *io_writer_name(const io_writer *w) { return w->path; }
+uint64_t io_writer_bytes(const io_writer *w) { return w->bytes; }
+
+int io_is_regular_file(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+int io_anon_tmpfile(const char *dir)
+{
+    size_t n = strlen(dir) + 32;
+    char *p = malloc(n);
+    if (!p) return err_set(ERR_NOMEM, "out of memory");
+    snprintf(p, n, "%s/.tmp-XXXXXX", dir);
+    int fd = mkstemp(p);
+    if (fd < 0) {
+        int rc = err_sys(ERR_IO, "%s: cannot create a temporary file", dir);
+        free(p);
+        return rc;
+    }
+    unlink(p);
+    free(p);
+    return fd;
+}

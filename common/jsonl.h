@@ -1,0 +1,49 @@
+/* jsonl.h - JSON-lines records over io_reader, parsed with cJSON.
+ *
+ * One JSON value per line. Blank lines (only whitespace) are skipped and
+ * counted, not treated as records. A line that is not valid JSON, or is valid
+ * JSON followed by garbage, is reported as JSONL_MALFORMED with "FILE:LINE:
+ * reason" in err_msg() and counted; the caller decides to skip it or stop.
+ */
+#ifndef COMMON_JSONL_H
+#define COMMON_JSONL_H
+
+#include <cjson/cJSON.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "io.h"
+
+typedef struct jsonl_reader jsonl_reader;
+
+enum { JSONL_EOF = 0, JSONL_OK = 1, JSONL_MALFORMED = 2 };
+
+typedef struct {
+    cJSON *obj;         /* parsed value; owned by the reader until the next call */
+    char *line;         /* raw line (NUL-terminated), valid until the next call */
+    size_t len;
+    uint64_t lineno;    /* 1-based line number in the current file */
+} jsonl_record;
+
+/* Open a reader over `path` ("-" for stdin); zstd/gzip detected by magic. */
+int jsonl_open(jsonl_reader **out, const char *path);
+/* Wrap an existing io_reader; the jsonl_reader takes ownership of it. */
+int jsonl_wrap(jsonl_reader **out, io_reader *r);
+void jsonl_close(jsonl_reader *jr);
+
+/* JSONL_OK, JSONL_MALFORMED (rec->line/lineno set, obj NULL), JSONL_EOF or
+ * a negative ERR_* (I/O or truncated input). */
+int jsonl_next(jsonl_reader *jr, jsonl_record *rec);
+
+uint64_t jsonl_malformed(const jsonl_reader *jr);
+uint64_t jsonl_blank(const jsonl_reader *jr);
+io_reader *jsonl_io(jsonl_reader *jr);
+
+/* The string value of `key` in object `obj`, or NULL if obj is not an object,
+ * the key is missing, or its value is not a string. */
+const char *jsonl_get_string(const cJSON *obj, const char *key);
+
+/* Write `obj` unformatted plus '\n'. */
+int jsonl_write(io_writer *w, const cJSON *obj);
+
+#endif
