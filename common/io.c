@@ -361,15 +361,11 @@ static void unregister_tmp(const char *path)
     }
 }
 
-static long long fault_budget = -2; /* -2 not read yet, -1 disabled */
+static long long fault_budget = -1; /* -1 disabled; read at each io_writer_open */
 static atomic_llong fault_written;
 
 static ssize_t checked_write(int fd, const void *p, size_t n)
 {
-    if (fault_budget == -2) {
-        const char *e = getenv("IO_FAULT_ENOSPC_AFTER");
-        fault_budget = e ? atoll(e) : -1;
-    }
     if (fault_budget >= 0) {
         long long total = atomic_fetch_add(&fault_written, (long long)n) + (long long)n;
         if (total > fault_budget) {
@@ -438,6 +434,8 @@ static int ends_with(const char *s, const char *suf)
 int io_writer_open(io_writer **out, const char *path, const io_writer_opts *opts)
 {
     *out = NULL;
+    const char *fault = getenv("IO_FAULT_ENOSPC_AFTER");
+    fault_budget = fault ? atoll(fault) : -1;
     io_writer_opts o = { -1, 0 };
     if (opts) o = *opts;
     io_writer *w = calloc(1, sizeof *w);

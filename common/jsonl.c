@@ -94,6 +94,20 @@ const char *jsonl_get_string(const cJSON *obj, const char *key)
 {
     if (!cJSON_IsObject(obj)) return NULL;
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!v && strchr(key, '.')) { /* dotted path into nested objects */
+        char part[256];
+        const char *k = key;
+        v = obj;
+        while (v && *k) {
+            const char *dot = strchr(k, '.');
+            size_t n = dot ? (size_t)(dot - k) : strlen(k);
+            if (n >= sizeof part || !cJSON_IsObject(v)) return NULL;
+            memcpy(part, k, n);
+            part[n] = '\0';
+            v = cJSON_GetObjectItemCaseSensitive(v, part);
+            k += n + (dot != NULL);
+        }
+    }
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 

@@ -40,7 +40,8 @@ uint64_t jsonl_blank(const jsonl_reader *jr);
 io_reader *jsonl_io(jsonl_reader *jr);
 
 /* The string value of `key` in object `obj`, or NULL if obj is not an object,
- * the key is missing, or its value is not a string. */
+ * the key is missing, or its value is not a string. A key that is not present
+ * as such but contains dots is a path into nested objects ("metadata.url"). */
 const char *jsonl_get_string(const cJSON *obj, const char *key);
 
 /* Write `obj` unformatted plus '\n'. */

@@ -1,0 +1,24 @@
+# lib.sh - helpers for end-to-end tool tests. Each check prints "PASS name"
+# or "FAIL name: why"; tests/run_tests.sh counts them.
+set -u
+BIN=${BIN:-bin}
+BIN=$(cd "$BIN" && pwd)
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+FIX=$ROOT/tests/fixtures
+WORK=$(mktemp -d /tmp/e2e.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+export NO_PROGRESS=1
+
+pass() { echo "PASS $1"; }
+fail() { echo "FAIL $1${2:+: $2}"; }
+# check NAME COMMAND...: pass when the command succeeds
+check() { local n=$1; shift; if "$@" >/dev/null 2>&1; then pass "$n"; else fail "$n" "command failed: $*"; fi; }
+# expect_exit NAME CODE COMMAND...: pass when the command exits with CODE
+expect_exit() {
+  local n=$1 want=$2; shift 2
+  "$@" >"$WORK/.out" 2>"$WORK/.err"; local got=$?
+  if [ "$got" = "$want" ]; then pass "$n"; else fail "$n" "exit $got, wanted $want; stderr: $(head -c 300 "$WORK/.err")"; fi
+}
+# stderr_has NAME TEXT: the last expect_exit's stderr contains TEXT
+stderr_has() { if grep -qF -- "$2" "$WORK/.err"; then pass "$1"; else fail "$1" "stderr lacks '$2': $(head -c 300 "$WORK/.err")"; fi; }
+no_tmp_left() { if ls -A "$1" | grep -q 'tmp-'; then fail "$2" "temporary files left in $1"; else pass "$2"; fi; }

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# run_tests.sh - run unit tests, end-to-end tests and (briefly) fuzz targets;
+# print every result and end with "N passed, N failed".
+# Env: BIN (tools), BUILD (build dir with tests/), HAVE_FUZZ, FUZZ_SECONDS.
+set -u
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin}; BUILD=${BUILD:-build/rel}; FUZZ_SECONDS=${FUZZ_SECONDS:-10}
+export BIN ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+passed=0; failed=0; log=$(mktemp)
+tally() { # run a command, echo its PASS/FAIL lines, count them; a crash is a failure
+  local name=$1; shift
+  "$@" > "$log" 2>&1; local rc=$?
+  grep -E '^(PASS|FAIL) |^  ' "$log"
+  local p f; p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log")
+  if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
+    echo "FAIL $name: exited with status $rc"; tail -20 "$log" | sed 's/^/    /'; f=1
+  elif [ "$f" != 0 ]; then grep -vE '^(PASS|FAIL) |^  ' "$log" | tail -20 | sed 's/^/    /'
+  fi
+  passed=$((passed + p)); failed=$((failed + f))
+}
+if [ "${1:-}" != "--fuzz-only" ]; then
+  for t in "$BUILD"/tests/test_*; do echo "== $t"; tally "$t" "$t"; done
+  for t in tests/e2e/test_*.sh; do echo "== $t"; tally "$t" bash "$t"; done
+fi
+if [ "${HAVE_FUZZ:-no}" = yes ]; then
+  for f in build/fuzz/fuzz_*; do
+    [ -x "$f" ] || continue
+    name=$(basename "$f"); corpus=tests/fuzz/corpus_${name#fuzz_}; work=$(mktemp -d)
+    echo "== $f (${FUZZ_SECONDS}s)"
+    if "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 "$work" "$corpus" > "$log" 2>&1; then
+      echo "PASS $name ($(grep -o 'DONE.*\|Done [0-9]* runs' "$log" | tail -1))"; passed=$((passed + 1))
+    else
+      echo "FAIL $name"; grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -5 | sed 's/^/    /'; failed=$((failed + 1))
+    fi
+    rm -rf "$work"
+  done
+else
+  echo "(fuzz targets skipped: clang with libFuzzer not found)"
+fi
+rm -f "$log"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
