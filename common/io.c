@@ -568,6 +568,14 @@ int io_is_regular_file(const char *path)
 
 int io_anon_tmpfile(const char *dir)
 {
+#ifdef O_TMPFILE
+    /* An unnamed file: nothing to clean up, not even for a signal that lands
+     * between creation and unlink. Falls back when the file system lacks it. */
+    int tfd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (tfd >= 0) return tfd;
+    if (errno == ENOENT || errno == ENOTDIR || errno == EACCES)
+        return err_sys(ERR_IO, "%s: cannot create a temporary file", dir);
+#endif
     size_t n = strlen(dir) + 32;
     char *p = malloc(n);
     if (!p) return err_set(ERR_NOMEM, "out of memory");

@@ -72,8 +72,9 @@ uint64_t io_writer_bytes(const io_writer *w); /* uncompressed bytes written */
 
 /* True if `path` names a regular file that exists. */
 int io_is_regular_file(const char *path);
-/* Create a uniquely named temporary file in `dir` and unlink it at once, so it
- * vanishes with the process whatever happens. Returns an fd or ERR_IO. */
+/* Create an unnamed temporary file in `dir` (O_TMPFILE, or a unique name
+ * unlinked at once), so it vanishes with the process whatever happens.
+ * Returns an fd or ERR_IO. */
 int io_anon_tmpfile(const char *dir);
 
 #endif

@@ -127,6 +127,7 @@ static int cmp_entry(const void *a, const void *b)
  * shared by every key here, then a small sort of each (tiny) group. */
 static int sort_entries(entry *e, size_t n, int shift)
 {
+    if (n < 2) return 0;
     if (n < 1024) {
         qsort(e, n, sizeof *e, cmp_entry);
         return 0;

@@ -4,6 +4,7 @@
 #include "urlfilter.h"
 
 #include "common/err.h"
+#include "common/hash.h"
 #include "common/strset.h"
 #include "common/io.h"
 #include "common/utf8.h"
@@ -58,7 +59,18 @@ static const char *const reason_names[URL_NREASONS] = {
     "kept", "domain", "blocklist", "extension", "short", "malformed", "duplicate", "bad-json", "missing-key",
 };
 
+/* Direct-mapped cache host -> "domain label is a stem": URL lists repeat
+ * hosts heavily, and the public-suffix lookups dominate otherwise. */
+#define HOST_CACHE 16384
+#define HOST_CACHE_LEN 80
+typedef struct {
+    uint64_t hash;
+    uint8_t len, is_stem, used;
+    char host[HOST_CACHE_LEN];
+} host_slot;
+
 struct urlfilter {
+    host_slot *cache;
     psl_ctx_t *psl;
     int psl_owned;
     char psl_source[256];
@@ -111,7 +123,8 @@ int urlfilter_new(urlfilter **out, const char *psl_path)
             if (!f->md) rc = err_set(ERR_NOMEM, "out of memory");
         }
     }
-    if (rc == 0 && (!(f->seen = strset_new()) || !(f->blocked = strset_new())))
+    if (rc == 0 && (!(f->seen = strset_new()) || !(f->blocked = strset_new()) ||
+                    !(f->cache = calloc(HOST_CACHE, sizeof *f->cache))))
         rc = err_set(ERR_NOMEM, "out of memory");
     if (rc < 0) {
         urlfilter_free(f);
@@ -134,6 +147,7 @@ void urlfilter_free(urlfilter *f)
     pcre2_code_free(f->re);
     strset_free(f->seen);
     strset_free(f->blocked);
+    free(f->cache);
     free(f->scratch);
     free(f);
 }
@@ -324,11 +338,17 @@ size_t urlfilter_domain(urlfilter *f, const char *url, size_t len, char *out, si
     } else {
         /* Longest ICANN public suffix: try each label boundary from the left. */
         size_t suffix_at = SIZE_MAX; /* byte offset where the suffix starts */
-        for (size_t i = 0; i <= ln; i++) {
+        /* A candidate with an empty label is never a public suffix (libpsl
+         * would call ".com" one); only candidates right of the last ".." or
+         * a leading '.' can qualify. */
+        const char *dd = NULL;
+        for (const char *q = strstr(low, ".."); q; q = strstr(q + 1, "..")) dd = q;
+        size_t first_ok = dd ? (size_t)(dd - low) + 2 : 0;
+        for (size_t i = first_ok; i <= ln; i++) {
             if (i > 0 && low[i - 1] != '.') continue;
             if (i == ln) break;
             const char *cand = low + i;
-            if (cand[0] == '.' || strstr(cand, "..") || low[ln - 1] == '.') continue; /* empty label */
+            if (cand[0] == '.' || low[ln - 1] == '.') continue; /* empty label */
             if (psl_is_public_suffix2(f->psl, cand, PSL_TYPE_ICANN | PSL_TYPE_NO_STAR_RULE)) {
                 suffix_at = i;
                 break;
@@ -378,9 +398,11 @@ static int has_blocked_extension(const char *url, size_t len)
         tail[t++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
     }
     /* tail holds the lowered suffix reversed */
+    /* every extension starts with '.', so there must be one in the tail */
+    if (!memchr(tail, '.', t)) return 0;
     for (size_t e = 0; e < N_EXT; e++) {
-        size_t el = strlen(extensions[e]);
-        if (el > t) continue;
+        size_t el = strlen(extensions[e]); /* short constant strings */
+        if (el > t || tail[el - 1] != '.') continue;
         size_t j = 0;
         while (j < el && tail[j] == extensions[e][el - 1 - j]) j++;
         if (j == el) return 1;
@@ -427,11 +449,34 @@ static int host_blocked(urlfilter *f, const char *url, size_t len)
     return 0;
 }
 
-int urlfilter_check(urlfilter *f, const char *url, size_t len)
+static int domain_is_stem(urlfilter *f, const char *url, size_t len)
 {
+    const char *h;
+    size_t hn;
+    urlfilter_host(url, len, &h, &hn);
+    host_slot *slot = NULL;
+    uint64_t hh = 0;
+    if (hn < HOST_CACHE_LEN) {
+        hh = hash64(h, hn, 0);
+        slot = &f->cache[hh & (HOST_CACHE - 1)];
+        if (slot->used && slot->hash == hh && slot->len == hn && memcmp(slot->host, h, hn) == 0) return slot->is_stem;
+    }
     char dom[256];
     size_t dn = urlfilter_domain(f, url, len, dom, sizeof dom);
-    if (dn < sizeof dom && is_stem(dom)) return URL_DOMAIN;
+    int stem = dn < sizeof dom && is_stem(dom);
+    if (slot) {
+        slot->used = 1;
+        slot->hash = hh;
+        slot->len = (uint8_t)hn;
+        slot->is_stem = (uint8_t)stem;
+        memcpy(slot->host, h, hn);
+    }
+    return stem;
+}
+
+int urlfilter_check(urlfilter *f, const char *url, size_t len)
+{
+    if (domain_is_stem(f, url, len)) return URL_DOMAIN;
     if (host_blocked(f, url, len)) return URL_BLOCKLIST;
     if (has_blocked_extension(url, len)) return URL_EXTENSION;
     if (count_chars(url, len) <= 8) return URL_SHORT;
