@@ -480,7 +480,13 @@ int io_writer_open(io_writer **out, const char *path, const io_writer_opts *opts
         w->zcap = ZSTD_CStreamOutSize();
         w->zbuf = malloc(w->zcap);
         if (!w->zc || !w->zbuf) rc = err_set(ERR_NOMEM, "out of memory");
-        else ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, o.level ? o.level : 3);
+        else {
+            ZSTD_CCtx_setParameter(w->zc, ZSTD_c_compressionLevel, o.level ? o.level : 3);
+            /* Compress on worker threads when libzstd has them (Debian's
+             * does); the decoded bytes are the same either way. */
+            long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+            if (ncpu > 1) ZSTD_CCtx_setParameter(w->zc, ZSTD_c_nbWorkers, (int)(ncpu > 8 ? 8 : ncpu));
+        }
     }
     if (rc < 0) { io_writer_abort(w); return rc; }
     *out = w;
