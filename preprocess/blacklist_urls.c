@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct {
     const char *output, *rejected, *key, *psl;
@@ -178,13 +179,10 @@ int main(int argc, char **argv)
     if (rc == 0) rc = io_writer_open(&s.out, s.output, NULL);
     if (rc == 0 && s.rejected) rc = io_writer_open(&s.rej, s.rejected, NULL);
     if (rc == 0) {
-        for (size_t i = 0; i < inputs.n; i++) {
-            struct stat;
-            if (strcmp(inputs.paths[i], "-") && io_is_regular_file(inputs.paths[i])) {
-                FILE *fp = fopen(inputs.paths[i], "rb");
-                if (fp) { fseek(fp, 0, SEEK_END); s.bytes_total += (uint64_t)ftell(fp); fclose(fp); }
-            }
-        }
+        struct stat st;
+        for (size_t i = 0; i < inputs.n; i++)
+            if (strcmp(inputs.paths[i], "-") && stat(inputs.paths[i], &st) == 0 && S_ISREG(st.st_mode))
+                s.bytes_total += (uint64_t)st.st_size;
         s.pg = progress_new("blacklist_urls", s.key ? "docs" : "URLs", s.bytes_total);
         for (size_t i = 0; rc == 0 && i < inputs.n; i++) rc = process_file(&s, inputs.paths[i]);
         progress_done(s.pg);
@@ -195,8 +193,6 @@ int main(int argc, char **argv)
     io_writer_abort(s.out);
     if (rc == 0 && !args_quiet_flag) summary(&s, inputs.n);
     if (rc < 0) fprintf(stderr, "blacklist_urls: %s\n", err_msg());
-    if (s.f && !args_quiet_flag && rc == 0 && getenv("BLACKLIST_URLS_DEBUG"))
-        fprintf(stderr, "public suffix list: %s\n", urlfilter_psl_source(s.f));
     urlfilter_free(s.f);
     fs_list_free(&inputs);
     args_list_free(&s.blocklists);

@@ -6,7 +6,7 @@
 # apt-get line to run and fails. Optional parts (clang's libFuzzer runtime,
 # GNU time for benchmarks) are installed when possible but never fail the build.
 #   scripts/install_deps.sh          libraries for `make`
-#   scripts/install_deps.sh --bench  also what `make bench` uses (time, coreutils)
+#   scripts/install_deps.sh --bench  also what `make bench` uses (GNU time, bc)
 set -u
 # pkg-config name -> Debian package
 pairs="libzstd:libzstd-dev libcjson:libcjson-dev libpcre2-8:libpcre2-dev libxxhash:libxxhash-dev
@@ -29,6 +29,7 @@ if command -v clang >/dev/null 2>&1; then
 fi
 if [ "${1:-}" = "--bench" ]; then
   [ -x /usr/bin/time ] || optional="$optional time"
+  command -v bc >/dev/null 2>&1 || optional="$optional bc"
 fi
 missing=$(echo $missing)
 optional=$(echo $optional)
