@@ -186,3 +186,14 @@ void args_list_free(args_list *l)
     l->items = NULL;
     l->n = 0;
 }
+
+int args_parse_main(const arg_spec *spec, int argc, char **argv, char ***pos, int *npos)
+{
+    int rc = args_parse(spec, argc, argv, pos, npos);
+    if (rc == 0) return -1;
+    free(*pos);
+    *pos = NULL;
+    if (rc == ARGS_EXIT_OK) return 0;
+    fprintf(stderr, "%s\n", err_msg());
+    return err_exit_code(rc);
+}

@@ -52,6 +52,10 @@ extern int args_quiet_flag;
  * caller frees the array with free()). Returns 0, ARGS_EXIT_OK, or ERR_USAGE
  * with a message naming the bad option. */
 int args_parse(const arg_spec *spec, int argc, char **argv, char ***pos, int *npos);
+/* For a tool's main(): args_parse(), then on --help/--version returns 0, on a
+ * usage error prints the message and returns the exit status; returns -1
+ * (with *pos to free) when main should go on. */
+int args_parse_main(const arg_spec *spec, int argc, char **argv, char ***pos, int *npos);
 void args_print_help(const arg_spec *spec);
 void args_list_free(args_list *l);
 /* Parse "1G", "512M", "100k", "123": 0 or ERR_USAGE. */

@@ -162,13 +162,9 @@ int main(int argc, char **argv)
     };
     char **pos;
     int npos;
-    int rc = args_parse(&spec, argc, argv, &pos, &npos);
-    if (rc == ARGS_EXIT_OK) { free(pos); return 0; }
-    if (rc < 0) {
-        fprintf(stderr, "%s\n", err_msg());
-        free(pos);
-        return err_exit_code(rc);
-    }
+    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
+    if (rc >= 0) return rc;
+    rc = 0;
     fs_list inputs = { 0 };
     if (npos == 0) rc = fs_expand(&inputs, "-", NULL);
     for (int i = 0; i < npos && rc == 0; i++)

@@ -35,13 +35,8 @@ int main(int argc, char **argv)
     };
     char **pos;
     int npos;
-    int rc = args_parse(&spec, argc, argv, &pos, &npos);
-    if (rc == ARGS_EXIT_OK) { free(pos); return 0; }
-    if (rc < 0) {
-        fprintf(stderr, "%s\n", err_msg());
-        free(pos);
-        return err_exit_code(rc);
-    }
+    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
+    if (rc >= 0) return rc;
     static const char *const stdin_only[] = { "-" };
     const char *const *inputs = npos ? (const char *const *)pos : stdin_only;
     size_t n_inputs = npos ? (size_t)npos : 1;
