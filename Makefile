@@ -92,8 +92,8 @@ fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 10
 
-test: test-bins fuzz-bins
-	@BIN=$(BIN) BUILD=$(BUILD) HAVE_FUZZ=$(HAVE_FUZZ) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
+test: test-bins $(if $(filter 1,$(SAN)),,fuzz-bins)
+	@BIN=$(BIN) BUILD=$(BUILD) HAVE_FUZZ=$(if $(filter 1,$(SAN)),san,$(HAVE_FUZZ)) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
 
 fuzz: fuzz-bins
 	@if [ "$(HAVE_FUZZ)" != yes ]; then echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-dev)"; exit 1; fi

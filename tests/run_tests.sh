@@ -34,6 +34,8 @@ if [ "${HAVE_FUZZ:-no}" = yes ]; then
     fi
     rm -rf "$work"
   done
+elif [ "${HAVE_FUZZ:-no}" = san ]; then
+  echo "(fuzz targets not rerun: they are ASan+UBSan builds already and run in the plain 'make test')"
 else
   echo "(fuzz targets skipped: clang with libFuzzer not found)"
 fi
