@@ -22,7 +22,8 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
-ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP \
+  -DTOOLKIT_DATADIR='"$(CURDIR)/data"'
 LDLIBS = $(PKG_LIBS) -pthread -lm
 
 # Optional parts, probed and reported (used by the trainer's backends).
@@ -33,12 +34,20 @@ HAVE_OPENMP := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - 
 HAVE_FUZZ := $(shell command -v clang >/dev/null 2>&1 && printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' 'int LLVMFuzzerTestOneInput(const uint8_t*d,size_t n){(void)d;(void)n;return 0;}' | clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
 
 COMMON_SRC := $(wildcard common/*.c)
-PREPROCESS_LIB_SRC := preprocess/urlfilter.c $(wildcard preprocess/extshuf.c)
-TOOLS := blacklist_urls $(if $(wildcard preprocess/shuffle.c),shuffle)
+PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c
+TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
+  $(wildcard tokenizer/bpetrain.c)
+TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \
+  tokenizer/merge_datasets.c tokenizer/inspect_dataset.c tokenizer/train_bpe.c)))
 TOOL_SRC_blacklist_urls := preprocess/blacklist_urls.c
 TOOL_SRC_shuffle := preprocess/shuffle.c
+TOOL_SRC_tokenize := tokenizer/tokenize.c
+TOOL_SRC_preprocess_data := tokenizer/preprocess_data.c
+TOOL_SRC_merge_datasets := tokenizer/merge_datasets.c
+TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset.c
+TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 
-LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC)
+LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libwebtext.a
 TOOL_BINS := $(TOOLS:%=$(BIN)/%)

@@ -57,7 +57,8 @@ static int set_value(const arg_spec *spec, const arg_opt *o, const char *shown, 
     case ARG_STR:
         *(const char **)o->dest = val;
         return 0;
-    case ARG_LIST: {
+    case ARG_LIST:
+    case ARG_NARGS: {
         args_list *l = o->dest;
         const char **ni = realloc(l->items, (l->n + 1) * sizeof *ni);
         if (!ni) return err_set(ERR_NOMEM, "out of memory");
@@ -102,7 +103,9 @@ void args_print_help(const arg_spec *spec)
         if (o->short_name) n = snprintf(left, sizeof left, "  -%c, --%s", o->short_name, o->name);
         else n = snprintf(left, sizeof left, "      --%s", o->name);
         if (o->type != ARG_FLAG && n < (int)sizeof left)
-            snprintf(left + n, sizeof left - (size_t)n, " %s", o->metavar ? o->metavar : "VALUE");
+            n += snprintf(left + n, sizeof left - (size_t)n, " %s", o->metavar ? o->metavar : "VALUE");
+        if (o->type == ARG_NARGS && n > 0 && n < (int)sizeof left)
+            snprintf(left + n, sizeof left - (size_t)n, " [%s...]", o->metavar ? o->metavar : "VALUE");
         if (strlen(left) > 30) printf("%s\n%32s%s\n", left, "", o->help);
         else printf("%-32s%s\n", left, o->help);
     }
@@ -175,6 +178,9 @@ int args_parse(const arg_spec *spec, int argc, char **argv, char ***pos, int *np
             val = argv[++i];
         }
         int rc = set_value(spec, o, shown, val);
+        if (rc < 0) return rc;
+        if (o->type == ARG_NARGS)
+            while (i + 1 < argc && argv[i + 1][0] != '-' && (rc = set_value(spec, o, shown, argv[i + 1])) == 0) i++;
         if (rc < 0) return rc;
     }
     return 0;

@@ -18,7 +18,10 @@ typedef enum {
     ARG_LIST,   /* args_list*: every occurrence appended */
     ARG_INT,    /* long long* */
     ARG_SIZE,   /* uint64_t*: bytes, with k/M/G/T suffix */
-    ARG_DOUBLE  /* double* */
+    ARG_DOUBLE, /* double* */
+    ARG_NARGS   /* args_list*: like argparse nargs='+', every following
+                   argument up to the next one starting with '-' (and every
+                   occurrence), e.g. Megatron's --json-keys text title */
 } arg_type;
 
 typedef struct {

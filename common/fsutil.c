@@ -3,6 +3,7 @@
 #include "err.h"
 
 #include <dirent.h>
+#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,16 @@ int fs_expand(fs_list *l, const char *arg, const char *const *suffixes)
 {
     struct stat st;
     if (strcmp(arg, "-") == 0) return push(l, arg);
+    if (stat(arg, &st) != 0 && strpbrk(arg, "*?[")) {
+        glob_t g;
+        int grc = glob(arg, 0, NULL, &g);
+        if (grc == GLOB_NOMATCH) return err_set(ERR_IO, "%s: no file matches the pattern", arg);
+        if (grc != 0) return err_set(ERR_IO, "%s: cannot expand the pattern", arg);
+        int rc = 0;
+        for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) rc = fs_expand(l, g.gl_pathv[i], suffixes);
+        globfree(&g);
+        return rc;
+    }
     if (stat(arg, &st) != 0) return err_sys(ERR_IO, "%s: cannot open", arg);
     if (!S_ISDIR(st.st_mode)) return push(l, arg);
     DIR *d = opendir(arg);

@@ -12,7 +12,9 @@ typedef struct {
 /* Append `arg` to the list: a file as is ("-" for stdin), a directory as its
  * regular files whose names end with one of `suffixes` (NULL-terminated),
  * sorted by name, not recursive. A directory with no such file is an error
- * (ERR_USAGE naming it and the suffixes); a missing path is ERR_IO. */
+ * (ERR_USAGE naming it and the suffixes); a missing path is ERR_IO. A
+ * path that does not exist but holds * ? or [ is a glob(3) pattern: its
+ * matches in sorted order (none is ERR_IO). */
 int fs_expand(fs_list *l, const char *arg, const char *const *suffixes);
 void fs_list_free(fs_list *l);
 

@@ -41,6 +41,73 @@ void jsonl_close(jsonl_reader *jr)
 
 static int is_ws(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 
+static int hexval(int c)
+{
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/* The code unit of the \uXXXX escape at s[i] (s[i] == '\\'), or -1. */
+static long uescape(const char *s, size_t len, size_t i)
+{
+    if (i + 6 > len || s[i] != '\\' || s[i + 1] != 'u') return -1;
+    long v = 0;
+    for (int k = 2; k < 6; k++) {
+        int h = hexval((unsigned char)s[i + k]);
+        if (h < 0) return -1;
+        v = v * 16 + h;
+    }
+    return v;
+}
+
+/* Rewrite lone surrogate escapes to \ufffd in place; returns how many. */
+static size_t fix_lone_surrogates(char *s, size_t len)
+{
+    size_t fixed = 0;
+    for (size_t i = 0; i + 1 < len; i++) {
+        if (s[i] != '\\') continue;
+        long u = uescape(s, len, i);
+        if (u < 0) { i++; continue; } /* another escape: skip its second char */
+        if (u >= 0xD800 && u <= 0xDBFF) {
+            long lo = uescape(s, len, i + 6);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) { i += 11; continue; } /* a proper pair */
+        } else if (!(u >= 0xDC00 && u <= 0xDFFF)) {
+            i += 5;
+            continue;
+        }
+        memcpy(s + i, "\\ufffd", 6);
+        fixed++;
+        i += 5;
+    }
+    return fixed;
+}
+
+cJSON *jsonl_parse_line(char *line, size_t len, size_t *err_col, int *trailing)
+{
+    *trailing = 0;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        const char *end = NULL;
+        cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, 0);
+        if (!obj) {
+            if (attempt == 0 && fix_lone_surrogates(line, len)) continue;
+            *err_col = (end && end >= line && end <= line + len ? (size_t)(end - line) : 0) + 1;
+            return NULL;
+        }
+        size_t k = (size_t)(end - line);
+        while (k < len && is_ws(line[k])) k++;
+        if (k < len) {
+            cJSON_Delete(obj);
+            *trailing = 1;
+            *err_col = k + 1;
+            return NULL;
+        }
+        return obj;
+    }
+    return NULL;
+}
+
 int jsonl_next(jsonl_reader *jr, jsonl_record *rec)
 {
     cJSON_Delete(jr->cur);
@@ -60,24 +127,14 @@ int jsonl_next(jsonl_reader *jr, jsonl_record *rec)
         rec->line = line;
         rec->len = len;
         rec->lineno = io_reader_lineno(jr->io);
-        const char *end = NULL;
-        cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, 0);
+        size_t col;
+        int trailing;
+        cJSON *obj = jsonl_parse_line(line, len, &col, &trailing);
         if (!obj) {
-            size_t at = end ? (size_t)(end - line) : 0;
-            const char *ep = cJSON_GetErrorPtr();
-            if (ep >= line && ep <= line + len) at = (size_t)(ep - line);
             jr->malformed++;
-            err_set(ERR_FORMAT, "%s:%llu: invalid JSON near column %zu", io_reader_name(jr->io),
-                    (unsigned long long)rec->lineno, at + 1);
-            return JSONL_MALFORMED;
-        }
-        size_t k = (size_t)(end - line);
-        while (k < len && is_ws(line[k])) k++;
-        if (k < len) {
-            cJSON_Delete(obj);
-            jr->malformed++;
-            err_set(ERR_FORMAT, "%s:%llu: unexpected data after the JSON value at column %zu",
-                    io_reader_name(jr->io), (unsigned long long)rec->lineno, k + 1);
+            err_set(ERR_FORMAT, trailing ? "%s:%llu: unexpected data after the JSON value at column %zu"
+                                         : "%s:%llu: invalid JSON near column %zu",
+                    io_reader_name(jr->io), (unsigned long long)rec->lineno, col);
             return JSONL_MALFORMED;
         }
         jr->cur = obj;

@@ -44,6 +44,13 @@ io_reader *jsonl_io(jsonl_reader *jr);
  * as such but contains dots is a path into nested objects ("metadata.url"). */
 const char *jsonl_get_string(const cJSON *obj, const char *key);
 
+/* Parse one line (mutable: a lone UTF-16 surrogate escape such as \ud800,
+ * which cJSON rejects but Python's json accepts, is rewritten in place to
+ * \ufffd and the line parsed again). Trailing whitespace is allowed, other
+ * trailing data is an error. Returns the value or NULL with *err_col set to
+ * the 1-based column of the problem. Thread-safe apart from cJSON's own
+ * global error pointer, which is not used. */
+cJSON *jsonl_parse_line(char *line, size_t len, size_t *err_col, int *trailing);
 /* Write `obj` unformatted plus '\n'. */
 int jsonl_write(io_writer *w, const cJSON *obj);
 

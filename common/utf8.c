@@ -69,6 +69,48 @@ size_t utf8_valid_prefix(const char *s, size_t n)
     return n;
 }
 
+size_t utf8_invalid_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    int len;
+    unsigned lo = 0x80, hi = 0xBF; /* allowed range of the second byte */
+    if (c >= 0xC2 && c <= 0xDF) len = 2;
+    else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else return 1;
+    size_t k = 1;
+    while (k < (size_t)len && k < n) {
+        unsigned b = s[k];
+        if (k == 1 ? (b < lo || b > hi) : (b & 0xC0) != 0x80) break;
+        k++;
+    }
+    return k; /* k < len here, or the sequence would have been valid */
+}
+
+size_t utf8_sanitize(const char *s, size_t n, char *out)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t i = 0, o = 0;
+    while (i < n) {
+        size_t v = utf8_valid_prefix(s + i, n - i);
+        memcpy(out + o, s + i, v);
+        o += v;
+        i += v;
+        if (i >= n) break;
+        size_t k = utf8_invalid_len(p + i, n - i);
+        memcpy(out + o, "\xEF\xBF\xBD", 3);
+        o += 3;
+        i += k;
+    }
+    return o;
+}
+
 int utf8_is_pyspace(uint32_t c)
 {
     if (c <= 0x20) return c == 0x20 || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);

@@ -19,6 +19,14 @@ int utf8_encode(uint32_t cp, char out[4]);
 /* Length of the longest valid prefix of s[0..n) (== n when all valid). */
 size_t utf8_valid_prefix(const char *s, size_t n);
 static inline int utf8_valid(const char *s, size_t n) { return utf8_valid_prefix(s, n) == n; }
+/* Length of the maximal invalid subpart at s[0..n) (s[0] starts an invalid
+ * sequence): what Python's decoder with errors="replace" turns into one
+ * U+FFFD (1..3 bytes). */
+size_t utf8_invalid_len(const unsigned char *s, size_t n);
+/* Copy s[0..n) to out replacing every maximal invalid subpart with U+FFFD
+ * (EF BF BD), exactly as bytes.decode("utf-8", "replace") does. out needs
+ * room for 3*n bytes. Returns the output length. */
+size_t utf8_sanitize(const char *s, size_t n, char *out);
 /* Python's str.isspace(): bidi class WS/B/S or category Zs. Includes
  * U+001C..U+001F and U+0085, unlike C isspace and Unicode White_Space. */
 int utf8_is_pyspace(uint32_t cp);

@@ -1,0 +1,67 @@
+/* bpe.h - byte-level BPE (GPT-2), encode and decode.
+ *
+ * Loads the GPT-2 files: encoder.json (token string -> id, strings written in
+ * the bytes_to_unicode alphabet) and vocab.bpe (merges, lowest line = highest
+ * priority). Encoding is GPT-2's: pre-tokenise (pretok.h), then per piece
+ * apply merges lowest rank first, leftmost on ties; a piece that is a whole
+ * token is that token (tiktoken's shortcut, which gives the same ids).
+ * Pieces are merged with an array scan when short and with a heap over a
+ * linked list when long, so encoding is O(n log n) in the worst case.
+ *
+ * Invalid UTF-8 in the input is replaced first by U+FFFD, one per maximal
+ * invalid subpart, as Python's bytes.decode("utf-8", "replace") does (and as
+ * tiktoken does for lone surrogates). `<|endoftext|>` in text is ordinary
+ * text; the EOD id is only ever appended by the caller.
+ *
+ * A `bpe` is immutable once loaded and may be shared by threads; each thread
+ * encodes with its own bpe_ctx (scratch buffers).
+ */
+#ifndef TOKENIZER_BPE_H
+#define TOKENIZER_BPE_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bpe bpe;
+typedef struct bpe_ctx bpe_ctx;
+
+typedef struct {
+    uint32_t *v;
+    size_t n, cap;
+} bpe_ids;
+
+/* Load encoder.json and vocab.bpe. On error returns ERR_* with err_msg()
+ * naming the file and the entry or line. */
+int bpe_load(bpe **out, const char *encoder_json, const char *vocab_bpe);
+void bpe_free(bpe *b);
+
+size_t bpe_vocab_size(const bpe *b);  /* number of entries in encoder.json */
+size_t bpe_n_merges(const bpe *b);
+int64_t bpe_eod(const bpe *b);        /* id of <|endoftext|>, or -1 */
+/* The bytes of token id (NULL if no such id). */
+const char *bpe_token_bytes(const bpe *b, uint32_t id, size_t *len);
+/* Token id of an exact byte string, or -1. */
+int64_t bpe_lookup(const bpe *b, const char *s, size_t n);
+
+bpe_ctx *bpe_ctx_new(const bpe *b);
+void bpe_ctx_free(bpe_ctx *c);
+
+/* Append the ids of text[0..n) to out. Returns 0 or ERR_NOMEM. */
+int bpe_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
+/* The ids of one piece, as produced by pretok (for tests and training). */
+int bpe_encode_piece(bpe_ctx *c, const unsigned char *piece, size_t n, bpe_ids *out);
+/* Force the heap (long-piece) algorithm on every piece: tests only. */
+void bpe_ctx_force_heap(bpe_ctx *c, int on);
+
+/* Append the bytes of ids to (*buf, *len, *cap) (realloc'd). Unknown ids are
+ * ERR_FORMAT. */
+int bpe_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *len, size_t *cap);
+
+int bpe_ids_push(bpe_ids *o, uint32_t id);
+void bpe_ids_free(bpe_ids *o);
+
+/* GPT-2's bytes_to_unicode(): the code point that stands for byte b in the
+ * vocabulary files, and the inverse (-1 if cp stands for no byte). */
+uint32_t bpe_byte_to_cp(unsigned b);
+int bpe_cp_to_byte(uint32_t cp);
+
+#endif

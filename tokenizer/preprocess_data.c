@@ -1,0 +1,243 @@
+/* preprocess_data - JSON lines to Megatron-LM mmap datasets
+ * ({prefix}_{key}_document.bin/.idx), like Megatron's tools/preprocess_data.py
+ * with GPT2BPETokenizer, multi-threaded, output independent of --workers. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/args.h"
+#include "common/err.h"
+#include "common/fsutil.h"
+#include "common/progress.h"
+#include "tokenizer/bpe.h"
+#include "tokenizer/docenc.h"
+#include "tokenizer/mmidx.h"
+#include "tokenizer/tokcli.h"
+
+typedef struct {
+    size_t n_keys, n_parts;
+    mmidx_builder **b;   /* [part * n_keys + key] */
+    char **prefix;       /* same layout */
+    int strict, keep_seq;
+    uint64_t records, warned, empty_docs, log_interval;
+    double t0;
+    uint64_t text_bytes;
+} pp_state;
+
+static int on_doc(void *ctx, const docenc_doc *d)
+{
+    pp_state *s = ctx;
+    uint64_t rec = s->records++;
+    if (d->status != DOC_OK) {
+        char msg[600];
+        if (d->status == DOC_BAD_JSON)
+            snprintf(msg, sizeof msg, "%s:%llu: invalid JSON near column %zu", d->file, (unsigned long long)d->lineno,
+                     d->err_col);
+        else
+            snprintf(msg, sizeof msg, "%s:%llu: key \"%s\" %s", d->file, (unsigned long long)d->lineno, d->bad_key,
+                     d->status == DOC_MISSING_KEY ? "is missing" : "is not a string or a list of strings");
+        if (s->strict) return err_set(ERR_FORMAT, "%s (--strict)", msg);
+        if (s->warned++ < 10) fprintf(stderr, "preprocess_data: warning: %s: record dropped\n", msg);
+        else if (s->warned == 11) fprintf(stderr, "preprocess_data: warning: further warnings not shown (see the summary)\n");
+        return 0;
+    }
+    s->text_bytes += d->text_bytes;
+    size_t part = s->n_parts == 1 ? 0 : s->keep_seq ? (size_t)((rec / 1000000) % s->n_parts) : (size_t)(rec % s->n_parts);
+    for (size_t k = 0; k < s->n_keys; k++) {
+        mmidx_builder *b = s->b[part * s->n_keys + k];
+        const uint32_t *ids = d->ids[k];
+        for (size_t q = 0; q < d->n_seq[k]; q++) {
+            int rc = mmidx_add_sequence(b, ids, d->seq_len[k][q]);
+            if (rc) return rc;
+            ids += d->seq_len[k][q];
+        }
+        if (k == 0 && d->n_seq[k] == 0) s->empty_docs++;
+        int rc = mmidx_end_document(b);
+        if (rc) return rc;
+    }
+    if (s->log_interval && s->records % s->log_interval == 0) {
+        double dt = progress_now() - s->t0;
+        fprintf(stderr, "Processed %" PRIu64 " documents (%.1f docs/s, %.2f MB/s).\n", s->records,
+                dt > 0 ? s->records / dt : 0, dt > 0 ? s->text_bytes / 1e6 / dt : 0);
+    }
+    return 0;
+}
+
+static char *fmt_prefix(const char *out, const char *part, const char *key)
+{
+    size_t n = strlen(out) + strlen(part) + strlen(key) + 16;
+    char *p = malloc(n);
+    if (p) snprintf(p, n, "%s%s_%s_document", out, part, key);
+    return p;
+}
+
+static void remove_pair(const char *prefix)
+{
+    size_t n = strlen(prefix) + 5;
+    char *p = malloc(n);
+    if (!p) return;
+    snprintf(p, n, "%s.bin", prefix);
+    unlink(p);
+    snprintf(p, n, "%s.idx", prefix);
+    unlink(p);
+    free(p);
+}
+
+int main(int argc, char **argv)
+{
+    args_list inputs = {0}, keys = {0};
+    const char *out = NULL, *vocab = NULL, *merges = NULL, *ttype = NULL, *impl = NULL;
+    long long workers = 1, partitions = 1, log_interval = 0;
+    int eod = 0, strict = 0, split = 0, keep_nl = 0, keep_seq = 0;
+    const arg_opt opts[] = {
+        { "input", 'i', ARG_NARGS, &inputs, "PATH", "JSON-lines input: file, directory or glob (.zst/.gz ok); repeatable" },
+        { "output-prefix", 'o', ARG_STR, &out, "PREFIX", "write PREFIX_KEY_document.bin/.idx (required)" },
+        { "json-keys", 0, ARG_NARGS, &keys, "KEY", "keys to extract, one dataset each (default: text)" },
+        { "append-eod", 0, ARG_FLAG, &eod, NULL, "append <|endoftext|> to every non-empty document" },
+        { "workers", 'j', ARG_INT, &workers, "N", "encoding threads (default 1); output is identical for any N" },
+        { "partitions", 0, ARG_INT, &partitions, "N", "Megatron's partitions: documents are dealt round-robin to N\n"
+          "                                parts, merged in part order (default 1: input order)" },
+        { "keep-sequential-samples", 0, ARG_FLAG, &keep_seq, NULL, "with --partitions: deal blocks of 1,000,000 documents" },
+        { "log-interval", 0, ARG_INT, &log_interval, "N", "print a progress line every N documents (default: a live\n"
+          "                                line on a terminal only)" },
+        { "tokenizer-type", 0, ARG_STR, &ttype, "NAME", "GPT2BPETokenizer (the only one)" },
+        { "vocab-file", 0, ARG_STR, &vocab, "FILE", "encoder.json (default: the project's data/gpt2/encoder.json)" },
+        { "merge-file", 0, ARG_STR, &merges, "FILE", "vocab.bpe (default: the project's data/gpt2/vocab.bpe)" },
+        { "dataset-impl", 0, ARG_STR, &impl, "IMPL", "mmap (the only one; accepted for compatibility)" },
+        { "split-sentences", 0, ARG_FLAG, &split, NULL, "not supported (Megatron uses NLTK punkt)" },
+        { "keep-newlines", 0, ARG_FLAG, &keep_nl, NULL, "accepted for compatibility (only matters with sentence splitting)" },
+        { "strict", 0, ARG_FLAG, &strict, NULL, "stop at the first bad record (default: drop it, warn and count it)" },
+        { NULL, 0, 0, NULL, NULL, NULL },
+    };
+    const arg_spec spec = {
+        "preprocess_data", "--input PATH... --output-prefix PREFIX [OPTION]...",
+        "Tokenize JSON-lines documents with GPT-2's byte-level BPE into Megatron-LM's mmap indexed\n"
+        "dataset (FORMATS.md section 1): one document per line, one sequence per document (a list of\n"
+        "strings gives one sequence per non-empty string), uint16 tokens for GPT-2's 50257-token vocabulary.\n"
+        "Records that are not JSON, lack a key, or hold a non-string are dropped, counted and reported.",
+        opts,
+        "Examples:\n"
+        "  preprocess_data --input corpus.jsonl.zst --output-prefix data/gpt2 --append-eod --workers 2\n"
+        "  preprocess_data --input 'shards/*.jsonl.zst' --output-prefix out/web --json-keys text title\n"
+        "Positional arguments are inputs too. Megatron's form, which works unchanged:\n"
+        "  python tools/preprocess_data.py --input X --output-prefix P --vocab-file gpt2-vocab.json \\\n"
+        "    --merge-file gpt2-merges.txt --tokenizer-type GPT2BPETokenizer --append-eod --workers 2\n"
+        "Exit status: 0 done, 1 bad input (with --strict), 2 usage, 3 I/O error, 4 out of memory.\n",
+    };
+    char **pos;
+    int npos;
+    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
+    if (rc >= 0) return rc;
+    rc = 0;
+    const char *usage = NULL;
+    if (!out) usage = "--output-prefix is required";
+    else if (!inputs.n && !npos) usage = "--input is required (a file, directory or glob; '-' for stdin)";
+    else if (workers < 1 || workers > 1024) usage = "--workers must be in 1..1024";
+    else if (partitions < 1 || partitions > 4096) usage = "--partitions must be in 1..4096";
+    else if (log_interval < 0) usage = "--log-interval must be >= 0";
+    else if (split) usage = "--split-sentences is not supported (one sequence per document; give a list of strings\n"
+                            "  under the key to make several sequences)";
+    else if (impl && strcmp(impl, "mmap") != 0) usage = "--dataset-impl: only mmap is supported";
+    if (usage) {
+        fprintf(stderr, "preprocess_data: %s\n", usage);
+        free(pos);
+        args_list_free(&inputs);
+        args_list_free(&keys);
+        return 2;
+    }
+    static const char *const default_keys[] = {"text"};
+    const char *const *key_v = keys.n ? keys.items : default_keys;
+    size_t nk = keys.n ? keys.n : 1;
+    static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
+    fs_list files = {0};
+    for (size_t i = 0; i < inputs.n && !rc; i++) rc = fs_expand(&files, inputs.items[i], sfx);
+    for (int i = 0; i < npos && !rc; i++) rc = fs_expand(&files, pos[i], sfx);
+    bpe *b = NULL;
+    pp_state s = {.n_keys = nk, .n_parts = (size_t)partitions, .strict = strict, .keep_seq = keep_seq,
+                  .log_interval = (uint64_t)log_interval, .t0 = progress_now()};
+    docenc_stats st = {0};
+    size_t nb = s.n_parts * nk;
+    char **final_prefix = calloc(nk, sizeof *final_prefix);
+    s.b = calloc(nb, sizeof *s.b);
+    s.prefix = calloc(nb, sizeof *s.prefix);
+    int dtype = 0;
+    if (!rc && (!s.b || !s.prefix || !final_prefix)) rc = err_set(ERR_NOMEM, "out of memory");
+    if (!rc) rc = tokcli_load(&b, ttype, vocab, merges);
+    if (!rc) dtype = mmidx_dtype_for_vocab(bpe_vocab_size(b));
+    for (size_t k = 0; k < nk && !rc; k++)
+        if (!(final_prefix[k] = fmt_prefix(out, "", key_v[k]))) rc = err_set(ERR_NOMEM, "out of memory");
+    for (size_t p = 0; p < s.n_parts && !rc; p++)
+        for (size_t k = 0; k < nk && !rc; k++) {
+            char part[32] = "";
+            if (s.n_parts > 1) snprintf(part, sizeof part, "_partition%zu", p);
+            s.prefix[p * nk + k] = fmt_prefix(out, part, key_v[k]);
+            if (!s.prefix[p * nk + k]) rc = err_set(ERR_NOMEM, "out of memory");
+            else rc = mmidx_builder_open(&s.b[p * nk + k], s.prefix[p * nk + k], dtype);
+        }
+    if (!rc) {
+        docenc_opts o = {.bpe = b, .keys = key_v, .n_keys = nk, .append_eod = eod, .workers = (int)workers,
+                         .progress_label = "preprocess_data"};
+        rc = docenc_run(&o, (const char *const *)files.paths, files.n, on_doc, &s, &st);
+    }
+    uint64_t n_seq0 = 0, n_doc0 = 0, n_tok0 = 0;
+    for (size_t p = 0; p < s.n_parts && !rc; p++) {
+        n_seq0 += mmidx_builder_sequences(s.b[p * nk]);
+        n_doc0 += mmidx_builder_documents(s.b[p * nk]);
+        n_tok0 += mmidx_builder_tokens(s.b[p * nk]);
+    }
+    for (size_t i = 0; i < nb; i++) {
+        if (!rc) rc = mmidx_builder_commit(s.b[i]);
+        else mmidx_builder_abort(s.b[i]);
+        s.b[i] = NULL;
+    }
+    if (s.n_parts > 1) {
+        /* Megatron's merge step: the parts, in order, into the final prefix */
+        for (size_t k = 0; k < nk && !rc; k++) {
+            mmidx_builder *m = NULL;
+            rc = mmidx_builder_open(&m, final_prefix[k], dtype);
+            for (size_t p = 0; p < s.n_parts && !rc; p++) {
+                mmidx d;
+                rc = mmidx_open(&d, s.prefix[p * nk + k]);
+                if (!rc) rc = mmidx_builder_append(m, &d);
+                if (!rc) mmidx_close(&d);
+            }
+            if (!rc) rc = mmidx_builder_commit(m);
+            else mmidx_builder_abort(m);
+        }
+        for (size_t i = 0; i < nb; i++)
+            if (s.prefix[i]) remove_pair(s.prefix[i]);
+    }
+    double dt = progress_now() - s.t0;
+    if (rc < 0) fprintf(stderr, "preprocess_data: %s\n", err_msg());
+    else if (!args_quiet_flag) {
+        uint64_t dropped = st.by_status[DOC_BAD_JSON] + st.by_status[DOC_MISSING_KEY] + st.by_status[DOC_NOT_STRING];
+        fprintf(stderr,
+                "preprocess_data: %" PRIu64 " documents from %zu input%s (%.1f MB of text) -> %" PRIu64
+                " tokens in %.2f s: %.1f MB/s, %.2f M tokens/s, %lld worker%s\n",
+                st.records, files.n, files.n == 1 ? "" : "s", st.text_bytes / 1e6, st.tokens, dt,
+                dt > 0 ? st.text_bytes / 1e6 / dt : 0, dt > 0 ? st.tokens / 1e6 / dt : 0, workers,
+                workers == 1 ? "" : "s");
+        fprintf(stderr, "  kept     %12" PRIu64 " (%" PRIu64 " of them empty: a document boundary, no sequence)\n",
+                st.by_status[DOC_OK], s.empty_docs);
+        fprintf(stderr, "  dropped  %12" PRIu64 " (bad-json %" PRIu64 ", missing-key %" PRIu64 ", not-string %" PRIu64
+                "); %" PRIu64 " blank lines skipped\n", dropped, st.by_status[DOC_BAD_JSON],
+                st.by_status[DOC_MISSING_KEY], st.by_status[DOC_NOT_STRING], st.blank_lines);
+        for (size_t k = 0; k < nk; k++)
+            fprintf(stderr, "  wrote    %s.bin/.idx (%s)%s\n", final_prefix[k], mmidx_dtype_name(dtype),
+                    k == 0 ? "" : "");
+        (void)n_seq0; (void)n_doc0; (void)n_tok0;
+    }
+    for (size_t i = 0; i < nb; i++) free(s.prefix[i]);
+    for (size_t k = 0; k < nk; k++) free(final_prefix[k]);
+    free(final_prefix);
+    free(s.prefix);
+    free(s.b);
+    bpe_free(b);
+    fs_list_free(&files);
+    args_list_free(&inputs);
+    args_list_free(&keys);
+    free(pos);
+    return rc < 0 ? err_exit_code(rc) : 0;
+}

@@ -1,0 +1,30 @@
+/* pretok.h - GPT-2 pre-tokenisation, hand-written.
+ *
+ * Splits text exactly as the GPT-2 pattern (FORMATS.md section 3)
+ *   's|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+
+ * does under leftmost-first alternation, in one forward pass without
+ * backtracking (linear in the input whatever it holds). \p{L} and \p{N} are
+ * the Unicode general categories L* and N* (utf8proc's tables), \s is the
+ * Unicode White_Space property. Equivalence with the regex (run by PCRE2) is
+ * checked by the unit tests on random and adversarial strings.
+ *
+ * The input must be valid UTF-8 (see utf8_sanitize()).
+ */
+#ifndef TOKENIZER_PRETOK_H
+#define TOKENIZER_PRETOK_H
+#include <stddef.h>
+#include <stdint.h>
+
+enum { PRETOK_OTHER = 0, PRETOK_LETTER = 1, PRETOK_NUMBER = 2, PRETOK_SPACE = 3 };
+
+/* The GPT-2 pattern, for PCRE2 (tests and the --regex cross-check). */
+#define PRETOK_GPT2_PATTERN \
+    "'s|'t|'re|'ve|'m|'ll|'d| ?\\p{L}+| ?\\p{N}+| ?[^\\s\\p{L}\\p{N}]+|\\s+(?!\\S)|\\s+"
+
+/* Class of a code point (thread-safe; tables are built on first use). */
+int pretok_class(uint32_t cp);
+
+/* End of the piece that starts at s[i] (i < n). */
+size_t pretok_next(const unsigned char *s, size_t n, size_t i);
+
+#endif
