@@ -25,20 +25,26 @@ const char *err_name(int code)
 
 int err_set(int code, const char *fmt, ...)
 {
+    /* format into a scratch buffer first: the arguments may include err_msg()
+     * itself, to prefix a context to the current message */
+    char tmp[sizeof err_buf];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+    vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
+    memcpy(err_buf, tmp, sizeof err_buf);
     return code;
 }
 
 int err_sys(int code, const char *fmt, ...)
 {
     int e = errno;
+    char tmp[sizeof err_buf];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(err_buf, sizeof err_buf, fmt, ap);
+    int n = vsnprintf(tmp, sizeof tmp, fmt, ap);
     va_end(ap);
+    memcpy(err_buf, tmp, sizeof err_buf);
     if (n >= 0 && (size_t)n < sizeof err_buf)
         snprintf(err_buf + n, sizeof err_buf - (size_t)n, ": %s", strerror(e));
     return code;

@@ -158,6 +158,41 @@ void mmidx_builder_abort(mmidx_builder *b)
     builder_free(b);
 }
 
+static int write_index(io_writer *w, int dtype, const int32_t *len, uint64_t n, const int64_t *doc, uint64_t d)
+{
+    uint8_t hdr[MMIDX_HEADER_SIZE];
+    uint64_t version = 1;
+    memcpy(hdr, MAGIC, 9);
+    memcpy(hdr + 9, &version, 8);
+    hdr[17] = (uint8_t)dtype;
+    memcpy(hdr + 18, &n, 8);
+    memcpy(hdr + 26, &d, 8);
+    int rc = io_write(w, hdr, sizeof hdr);
+    if (!rc) rc = io_write(w, len, n * sizeof *len);
+    int64_t chunk[4096], ptr = 0, item = (int64_t)mmidx_itemsize(dtype);
+    for (uint64_t i = 0; !rc && i < n;) {
+        size_t k = 0;
+        for (; k < 4096 && i < n; k++, i++) {
+            chunk[k] = ptr;
+            ptr += (int64_t)len[i] * item; /* int64: Megatron issue #1672 */
+        }
+        rc = io_write(w, chunk, k * sizeof *chunk);
+    }
+    if (!rc) rc = io_write(w, doc, d * sizeof *doc);
+    return rc;
+}
+
+int mmidx_write_index(const char *path, int dtype, const int32_t *len, uint64_t n, const int64_t *doc, uint64_t d)
+{
+    io_writer *w = NULL;
+    io_writer_opts o = {.compress = 0, .level = 0};
+    int rc = io_writer_open(&w, path, &o);
+    if (rc) return rc;
+    rc = write_index(w, dtype, len, n, doc, d);
+    if (rc) { io_writer_abort(w); return rc; }
+    return io_writer_commit(w);
+}
+
 int mmidx_builder_commit(mmidx_builder *b)
 {
     char *idx = path_with(b->prefix, ".idx");
@@ -167,25 +202,7 @@ int mmidx_builder_commit(mmidx_builder *b)
     int rc = io_writer_open(&w, idx, &o);
     free(idx);
     if (rc) { mmidx_builder_abort(b); return rc; }
-    uint8_t hdr[MMIDX_HEADER_SIZE];
-    uint64_t version = 1, n = b->n_len, d = b->n_doc;
-    memcpy(hdr, MAGIC, 9);
-    memcpy(hdr + 9, &version, 8);
-    hdr[17] = (uint8_t)b->dtype;
-    memcpy(hdr + 18, &n, 8);
-    memcpy(hdr + 26, &d, 8);
-    rc = io_write(w, hdr, sizeof hdr);
-    if (!rc) rc = io_write(w, b->len, n * sizeof *b->len);
-    int64_t chunk[4096], ptr = 0;
-    for (size_t i = 0; !rc && i < n;) {
-        size_t k = 0;
-        for (; k < 4096 && i < n; k++, i++) {
-            chunk[k] = ptr;
-            ptr += (int64_t)b->len[i] * (int64_t)b->itemsize;
-        }
-        rc = io_write(w, chunk, k * sizeof *chunk);
-    }
-    if (!rc) rc = io_write(w, b->doc, d * sizeof *b->doc);
+    rc = write_index(w, b->dtype, b->len, b->n_len, b->doc, b->n_doc);
     if (rc) { io_writer_abort(w); mmidx_builder_abort(b); return rc; }
     rc = io_writer_commit(b->bin); /* .bin first: an .idx on disk means a complete .bin */
     b->bin = NULL;

@@ -47,6 +47,9 @@ int mmidx_builder_commit(mmidx_builder *b);
 /* Remove the temporary files; frees b. Accepts NULL. */
 void mmidx_builder_abort(mmidx_builder *b);
 
+/* Write an .idx file from its arrays (pointers computed in int64), atomically. */
+int mmidx_write_index(const char *path, int dtype, const int32_t *len, uint64_t n, const int64_t *doc, uint64_t d);
+
 typedef struct {
     char *prefix;
     int dtype;
