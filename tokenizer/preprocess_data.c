@@ -140,6 +140,9 @@ int main(int argc, char **argv)
     else if (split) usage = "--split-sentences is not supported (one sequence per document; give a list of strings\n"
                             "  under the key to make several sequences)";
     else if (impl && strcmp(impl, "mmap") != 0) usage = "--dataset-impl: only mmap is supported";
+    for (size_t i = 0; i < keys.n && !usage; i++)
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(keys.items[i], keys.items[j]) == 0) usage = "--json-keys: a key is given twice";
     if (usage) {
         fprintf(stderr, "preprocess_data: %s\n", usage);
         free(pos);
@@ -181,12 +184,13 @@ int main(int argc, char **argv)
                          .progress_label = "preprocess_data"};
         rc = docenc_run(&o, (const char *const *)files.paths, files.n, on_doc, &s, &st);
     }
-    uint64_t n_seq0 = 0, n_doc0 = 0, n_tok0 = 0;
-    for (size_t p = 0; p < s.n_parts && !rc; p++) {
-        n_seq0 += mmidx_builder_sequences(s.b[p * nk]);
-        n_doc0 += mmidx_builder_documents(s.b[p * nk]);
-        n_tok0 += mmidx_builder_tokens(s.b[p * nk]);
-    }
+    uint64_t *kseq = calloc(nk, sizeof *kseq), *ktok = calloc(nk, sizeof *ktok);
+    if (!rc && (!kseq || !ktok)) rc = err_set(ERR_NOMEM, "out of memory");
+    for (size_t p = 0; p < s.n_parts && !rc; p++)
+        for (size_t k = 0; k < nk; k++) {
+            kseq[k] += mmidx_builder_sequences(s.b[p * nk + k]);
+            ktok[k] += mmidx_builder_tokens(s.b[p * nk + k]);
+        }
     for (size_t i = 0; i < nb; i++) {
         if (!rc) rc = mmidx_builder_commit(s.b[i]);
         else mmidx_builder_abort(s.b[i]);
@@ -225,10 +229,11 @@ int main(int argc, char **argv)
                 "); %" PRIu64 " blank lines skipped\n", dropped, st.by_status[DOC_BAD_JSON],
                 st.by_status[DOC_MISSING_KEY], st.by_status[DOC_NOT_STRING], st.blank_lines);
         for (size_t k = 0; k < nk; k++)
-            fprintf(stderr, "  wrote    %s.bin/.idx (%s)%s\n", final_prefix[k], mmidx_dtype_name(dtype),
-                    k == 0 ? "" : "");
-        (void)n_seq0; (void)n_doc0; (void)n_tok0;
+            fprintf(stderr, "  wrote    %s.bin/.idx (%s): %" PRIu64 " documents, %" PRIu64 " sequences, %" PRIu64
+                    " tokens\n", final_prefix[k], mmidx_dtype_name(dtype), st.by_status[DOC_OK], kseq[k], ktok[k]);
     }
+    free(kseq);
+    free(ktok);
     for (size_t i = 0; i < nb; i++) free(s.prefix[i]);
     for (size_t k = 0; k < nk; k++) free(final_prefix[k]);
     free(final_prefix);

@@ -124,3 +124,6 @@ head -200 "$WORK/wn.jsonl" > "$WORK/few.jsonl"
 "$T" --vocab-file "$WORK/v1/encoder.json" --merge-file "$WORK/v1/vocab.bpe" --decode "$WORK/few.ids" > "$WORK/few.txt"
 python3 -c 'import json,sys; [print(json.loads(l)["text"]) for l in open(sys.argv[1])]' "$WORK/few.jsonl" > "$WORK/few.want" 2>/dev/null &&
   check trained_vocab_round_trip cmp "$WORK/few.txt" "$WORK/few.want"
+if python3 -c 'import tokenizers' 2>/dev/null; then
+  check trained_vocab_loads_in_hf_tokenizers python3 "$ROOT/scripts/check_trained_vocab.py" "$WORK/v1" "$WORK/wn.jsonl" --limit 2000
+else echo "(Hugging Face check of the trained vocabulary skipped: python3 tokenizers not installed)"; fi
