@@ -39,6 +39,12 @@ TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/mmidx.c tokeni
   $(wildcard tokenizer/bpetrain.c)
 TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \
   tokenizer/merge_datasets.c tokenizer/inspect_dataset.c tokenizer/train_bpe.c)))
+DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c
+TOOLS += minhash find_duplicates group_duplicates remove_duplicates
+TOOL_SRC_minhash := dedup/minhash.c
+TOOL_SRC_find_duplicates := dedup/find_duplicates.c
+TOOL_SRC_group_duplicates := dedup/group_duplicates.c
+TOOL_SRC_remove_duplicates := dedup/remove_duplicates.c
 TOOL_SRC_blacklist_urls := preprocess/blacklist_urls.c
 TOOL_SRC_shuffle := preprocess/shuffle.c
 TOOL_SRC_tokenize := tokenizer/tokenize.c
@@ -47,7 +53,7 @@ TOOL_SRC_merge_datasets := tokenizer/merge_datasets.c
 TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset.c
 TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 
-LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC)
+LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libwebtext.a
 TOOL_BINS := $(TOOLS:%=$(BIN)/%)

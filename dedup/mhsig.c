@@ -1,0 +1,353 @@
+/* mhsig.c - see mhsig.h. */
+#include "mhsig.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utf8proc.h>
+
+#include "common/err.h"
+#include "common/hash.h"
+#include "common/io.h"
+#include "common/utf8.h"
+
+static const char MAGIC[8] = {'W', 'T', 'M', 'H', 'S', 'I', 'G', 0};
+static const char TMAGIC[8] = {'W', 'T', 'M', 'H', 'E', 'N', 'D', 0};
+#define HDR 64
+#define TRAILER 24
+
+int mh_hasher_init(mh_hasher *h, const mh_params *p)
+{
+    h->p = *p;
+    h->a = malloc(p->num_perm * sizeof *h->a);
+    h->b = malloc(p->num_perm * sizeof *h->b);
+    if (!h->a || !h->b) { mh_hasher_free(h); return err_set(ERR_NOMEM, "out of memory"); }
+    rng_state r;
+    rng_seed(&r, p->seed ^ 0x6d696e68617368ull);
+    for (uint32_t k = 0; k < p->num_perm; k++) {
+        h->a[k] = rng_next(&r) | 1;
+        h->b[k] = rng_next(&r);
+    }
+    return 0;
+}
+
+void mh_hasher_free(mh_hasher *h)
+{
+    free(h->a);
+    free(h->b);
+    h->a = h->b = NULL;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+static int reserve(uint64_t **out, size_t *cap, size_t n)
+{
+    if (n <= *cap) return 0;
+    size_t nc = *cap ? *cap : 1024;
+    while (nc < n) nc *= 2;
+    uint64_t *p = realloc(*out, nc * sizeof *p);
+    if (!p) return err_set(ERR_NOMEM, "out of memory");
+    *out = p;
+    *cap = nc;
+    return 0;
+}
+
+static inline int is_ws_at(const unsigned char *s, size_t n, size_t i, size_t *k)
+{
+    uint32_t cp;
+    int l = utf8_decode(s + i, n - i, &cp);
+    *k = l < 0 ? 1 : (size_t)l;
+    return l > 0 && utf8_is_white_space(cp);
+}
+
+long mh_shingles(const mh_params *p, const char *text, size_t n, uint64_t **out, size_t *cap)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t m = 0, g = p->ngram;
+    if (n == 0) return 0;
+    if (p->kind == MH_CHAR) {
+        size_t cnt = n >= g ? n - g + 1 : 1;
+        if (reserve(out, cap, cnt)) return ERR_NOMEM;
+        if (n < g) (*out)[m++] = hash64(s, n, 0x73686f7274ull) | 1ull << 63; /* the whole text */
+        else if (g <= 7) {
+            for (size_t i = 0; i + g <= n; i++) {
+                uint64_t v = 0;
+                for (size_t k = 0; k < g; k++) v = (v << 8) | s[i + k];
+                (*out)[m++] = v;
+            }
+        } else {
+            for (size_t i = 0; i + g <= n; i++) (*out)[m++] = hash64(s + i, g, 0);
+        }
+    } else {
+        /* word n-grams: words split on White_Space */
+        size_t *ws = NULL, *we = NULL, nw = 0, capw = 0;
+        size_t i = 0;
+        while (i < n) {
+            size_t k;
+            while (i < n && is_ws_at(s, n, i, &k)) i += k;
+            if (i >= n) break;
+            size_t st = i;
+            while (i < n && !is_ws_at(s, n, i, &k)) i += k;
+            if (nw == capw) {
+                capw = capw ? capw * 2 : 256;
+                size_t *a = realloc(ws, capw * sizeof *a), *b = a ? realloc(we, capw * sizeof *b) : NULL;
+                if (a) ws = a;
+                if (b) we = b;
+                if (!a || !b) { free(ws); free(we); return err_set(ERR_NOMEM, "out of memory"); }
+            }
+            ws[nw] = st;
+            we[nw++] = i;
+        }
+        size_t cnt = nw >= g ? nw - g + 1 : (nw ? 1 : 0);
+        if (reserve(out, cap, cnt ? cnt : 1)) { free(ws); free(we); return ERR_NOMEM; }
+        for (size_t w = 0; w < cnt; w++) {
+            size_t last = nw >= g ? w + g - 1 : nw - 1;
+            /* hash the words joined by one space, whatever the spaces were */
+            uint64_t h = 0x9e3779b97f4a7c15ull;
+            for (size_t q = w; q <= last; q++) h = hash_mix64(h ^ hash64(s + ws[q], we[q] - ws[q], q - w));
+            (*out)[m++] = h;
+        }
+        free(ws);
+        free(we);
+        if (m == 0) return 0;
+    }
+    qsort(*out, m, sizeof **out, cmp_u64);
+    size_t u = 1;
+    for (size_t i = 1; i < m; i++)
+        if ((*out)[i] != (*out)[u - 1]) (*out)[u++] = (*out)[i];
+    return (long)u;
+}
+
+void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
+{
+    uint32_t K = h->p.num_perm;
+    for (uint32_t k = 0; k < K; k++) sig[k] = UINT32_MAX;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = hash64(&sh[i], 8, h->p.seed);
+        for (uint32_t k = 0; k < K; k++) {
+            uint32_t v = (uint32_t)((h->a[k] * x + h->b[k]) >> 32);
+            sig[k] = v < sig[k] ? v : sig[k];
+        }
+    }
+}
+
+uint64_t mh_exact_hash(const char *text, size_t n)
+{
+    /* case-fold and collapse white space, hashing as we go */
+    char buf[4096];
+    size_t o = 0, i = 0;
+    int space = 0, started = 0;
+    uint64_t h = 0x6578616374ull;
+    while (i < n) {
+        uint32_t cp;
+        int l = utf8_decode((const unsigned char *)text + i, n - i, &cp);
+        i += l < 0 ? 1 : (size_t)l;
+        if (utf8_is_white_space(cp)) { space = started; continue; }
+        utf8proc_int32_t folded[8];
+        utf8proc_ssize_t nf = utf8proc_decompose_char((utf8proc_int32_t)cp, folded, 8, UTF8PROC_CASEFOLD, NULL);
+        if (nf < 1 || nf > 8) { folded[0] = (utf8proc_int32_t)cp; nf = 1; }
+        if (o + 40 > sizeof buf) { h = hash64(buf, o, h); o = 0; }
+        if (space) buf[o++] = ' ';
+        space = 0;
+        started = 1;
+        for (utf8proc_ssize_t k = 0; k < nf; k++) o += (size_t)utf8_encode((uint32_t)folded[k], buf + o);
+    }
+    return hash64(buf, o, h);
+}
+
+double mh_jaccard(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, int denom)
+{
+    if (!na && !nb) return 1.0;
+    size_t i = 0, j = 0, inter = 0;
+    while (i < na && j < nb) {
+        if (a[i] < b[j]) i++;
+        else if (a[i] > b[j]) j++;
+        else { inter++; i++; j++; }
+    }
+    size_t d = denom == MH_DENOM_MIN ? (na < nb ? na : nb) : denom == MH_DENOM_MAX ? (na > nb ? na : nb)
+                                                                                    : na + nb - inter;
+    return d ? (double)inter / (double)d : 0.0;
+}
+
+static double integrate(double (*f)(double, uint32_t, uint32_t), double lo, double hi, uint32_t b, uint32_t r)
+{
+    /* datasketch's _integration: left Riemann sum with step 0.001 */
+    const double p = 0.001;
+    double area = 0, x = lo;
+    while (x < hi) {
+        area += f(x + 0.5 * p, b, r) * p;
+        x += p;
+    }
+    return area;
+}
+static double f_fp(double s, uint32_t b, uint32_t r) { return 1 - pow(1 - pow(s, r), b); }
+static double f_fn(double s, uint32_t b, uint32_t r) { return 1 - (1 - pow(1 - pow(s, r), b)); }
+
+void mh_optimal_bands(double threshold, uint32_t num_perm, double fp_weight, double fn_weight, uint32_t *bands,
+                      uint32_t *rows)
+{
+    double best = INFINITY;
+    *bands = 1;
+    *rows = num_perm;
+    for (uint32_t b = 1; b <= num_perm; b++)
+        for (uint32_t r = 1; r <= num_perm / b; r++) {
+            double e = fp_weight * integrate(f_fp, 0, threshold, b, r) + fn_weight * integrate(f_fn, threshold, 1, b, r);
+            if (e < best) { best = e; *bands = b; *rows = r; }
+        }
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+struct mh_writer {
+    io_writer *w;
+    mh_params p;
+    uint64_t n, bytes;
+};
+
+int mh_writer_open(mh_writer **out, const char *path, const mh_params *p)
+{
+    mh_writer *m = calloc(1, sizeof *m);
+    if (!m) return err_set(ERR_NOMEM, "out of memory");
+    m->p = *p;
+    io_writer_opts o = {.compress = 0};
+    int rc = io_writer_open(&m->w, path, &o);
+    if (rc) { free(m); return rc; }
+    uint8_t h[HDR] = {0};
+    uint32_t v[4] = {MHSIG_VERSION, p->num_perm, p->kind, p->ngram};
+    memcpy(h, MAGIC, 8);
+    memcpy(h + 8, v, 16);
+    memcpy(h + 24, &p->seed, 8);
+    rc = io_write(m->w, h, HDR);
+    if (rc) { mh_writer_abort(m); return rc; }
+    *out = m;
+    return 0;
+}
+
+int mh_writer_add(mh_writer *m, const char *id, size_t id_len, const char *text, size_t text_len, uint64_t exact,
+                  const uint32_t *sig)
+{
+    if (id_len > UINT32_MAX || text_len > UINT32_MAX) return err_set(ERR_LIMIT, "a document or id over 4 GB");
+    uint32_t il = (uint32_t)id_len, tl = (uint32_t)text_len;
+    int rc = io_write(m->w, &il, 4);
+    if (!rc) rc = io_write(m->w, id, id_len);
+    if (!rc) rc = io_write(m->w, &tl, 4);
+    if (!rc) rc = io_write(m->w, text, text_len);
+    if (!rc) rc = io_write(m->w, &exact, 8);
+    if (!rc) rc = io_write(m->w, sig, m->p.num_perm * 4);
+    m->n++;
+    m->bytes += 16 + id_len + text_len + m->p.num_perm * 4;
+    return rc;
+}
+
+int mh_writer_commit(mh_writer *m)
+{
+    uint8_t t[TRAILER];
+    memcpy(t, TMAGIC, 8);
+    memcpy(t + 8, &m->n, 8);
+    memcpy(t + 16, &m->bytes, 8);
+    int rc = io_write(m->w, t, TRAILER);
+    if (rc) { mh_writer_abort(m); return rc; }
+    rc = io_writer_commit(m->w);
+    free(m);
+    return rc;
+}
+
+void mh_writer_abort(mh_writer *m)
+{
+    if (!m) return;
+    io_writer_abort(m->w);
+    free(m);
+}
+
+void mh_file_close(mh_file *f)
+{
+    if (f->map) munmap((void *)f->map, f->size);
+    free(f->rec);
+    free(f->path);
+    memset(f, 0, sizeof *f);
+}
+
+#define BAD(...) do { rc = err_set(ERR_FORMAT, __VA_ARGS__); goto fail; } while (0)
+
+int mh_file_open(mh_file *f, const char *path, const mh_params *want)
+{
+    memset(f, 0, sizeof *f);
+    int rc = 0;
+    f->path = strdup(path);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return err_sys(ERR_IO, "%s", path);
+    struct stat st;
+    if (fstat(fd, &st) < 0 || st.st_size < HDR + TRAILER) {
+        close(fd);
+        free(f->path);
+        return err_set(ERR_FORMAT, "%s: too short to be a signature file", path);
+    }
+    f->size = (size_t)st.st_size;
+    void *m = mmap(NULL, f->size, PROT_READ, MAP_SHARED, fd, 0);
+    close(fd);
+    if (m == MAP_FAILED) { free(f->path); return err_sys(ERR_IO, "%s: mmap", path); }
+    f->map = m;
+    if (memcmp(f->map, MAGIC, 8) != 0) BAD("%s: not a minhash signature file (bad magic)", path);
+    uint32_t v[4];
+    memcpy(v, f->map + 8, 16);
+    if (v[0] != MHSIG_VERSION) BAD("%s: signature file version %u, this build reads version %u", path, v[0], MHSIG_VERSION);
+    f->p.num_perm = v[1];
+    f->p.kind = v[2];
+    f->p.ngram = v[3];
+    memcpy(&f->p.seed, f->map + 24, 8);
+    if (!f->p.num_perm || f->p.num_perm > 4096 || f->p.kind > 1 || !f->p.ngram) BAD("%s: corrupt header", path);
+    if (want && (want->num_perm != f->p.num_perm || want->kind != f->p.kind || want->ngram != f->p.ngram ||
+                 want->seed != f->p.seed))
+        BAD("%s: made with other parameters (num_perm %u, %s %u-grams, seed %llu) than %s (num_perm %u, %s %u-grams, "
+            "seed %llu): signatures are not comparable", path, f->p.num_perm, f->p.kind ? "word" : "char", f->p.ngram,
+            (unsigned long long)f->p.seed, "the first file", want->num_perm, want->kind ? "word" : "char", want->ngram,
+            (unsigned long long)want->seed);
+    const uint8_t *t = f->map + f->size - TRAILER;
+    if (memcmp(t, TMAGIC, 8) != 0) BAD("%s: no end marker: the file is truncated or still being written", path);
+    memcpy(&f->n_docs, t + 8, 8);
+    if (f->n_docs > f->size) BAD("%s: corrupt trailer", path);
+    f->rec = malloc((f->n_docs ? f->n_docs : 1) * sizeof *f->rec);
+    if (!f->rec) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
+    size_t off = HDR, end = f->size - TRAILER;
+    for (uint64_t i = 0; i < f->n_docs; i++) {
+        f->rec[i] = off;
+        uint32_t l;
+        if (off + 4 > end) BAD("%s: record %llu runs past the end", path, (unsigned long long)i);
+        memcpy(&l, f->map + off, 4);
+        off += 4 + (size_t)l;
+        if (off + 4 > end) BAD("%s: record %llu runs past the end", path, (unsigned long long)i);
+        memcpy(&l, f->map + off, 4);
+        off += 4 + (size_t)l + 8 + 4 * (size_t)f->p.num_perm;
+        if (off > end) BAD("%s: record %llu runs past the end", path, (unsigned long long)i);
+    }
+    if (off != end) BAD("%s: %zu bytes after the last of %llu records", path, end - off, (unsigned long long)f->n_docs);
+    return 0;
+fail:
+    mh_file_close(f);
+    return rc;
+}
+
+void mh_file_doc(const mh_file *f, uint64_t i, const char **id, uint32_t *id_len, const char **text, uint32_t *text_len,
+                 uint64_t *exact, uint32_t *sig)
+{
+    size_t off = f->rec[i];
+    uint32_t l;
+    memcpy(&l, f->map + off, 4);
+    if (id) *id = (const char *)f->map + off + 4;
+    if (id_len) *id_len = l;
+    off += 4 + l;
+    memcpy(&l, f->map + off, 4);
+    if (text) *text = (const char *)f->map + off + 4;
+    if (text_len) *text_len = l;
+    off += 4 + l;
+    if (exact) memcpy(exact, f->map + off, 8);
+    if (sig) memcpy(sig, f->map + off + 8, 4 * (size_t)f->p.num_perm);
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# End-to-end tests of minhash, find_duplicates, group_duplicates, remove_duplicates
+# on a corpus with planted near-duplicates (scripts/make_planted_dedup.py), against
+# the brute-force exact Jaccard computed in Python when the fixture was made.
+. "$(dirname "$0")/lib.sh"
+MH=$BIN/minhash; FD=$BIN/find_duplicates; GD=$BIN/group_duplicates; RD=$BIN/remove_duplicates
+PL=$FIX/dedup/planted.jsonl.zst; EXP=$FIX/dedup/expected_pairs.tsv
+AWK="$ROOT/tests/e2e/dedup_pairs.awk"
+
+"$MH" -q "$PL" -o "$WORK/p.mh" -j 2
+"$FD" -q "$WORK/p.mh" -o "$WORK/pairs.jsonl" --threshold 0.8 -j 2
+awk -v min=0.8 -f "$AWK" "$WORK/pairs.jsonl" | LC_ALL=C sort > "$WORK/ours.tsv"
+awk -F'\t' '$3 >= 0.8' "$EXP" | LC_ALL=C sort > "$WORK/exp.tsv"
+read -r recall precision maxdiff < <(awk -F'\t' 'NR==FNR { e[$1 FS $2] = $3; ne++; next }
+  { no++; k = $1 FS $2; if (k in e) { hit++; d = $3 - e[k]; if (d < 0) d = -d; if (d > md) md = d } }
+  END { printf "%.4f %.4f %.7f\n", hit / ne, (no ? hit / no : 0), md }' "$WORK/exp.tsv" "$WORK/ours.tsv")
+echo "planted corpus at 0.8: recall $recall, precision $precision ($(wc -l < "$WORK/exp.tsv") true pairs)"
+awk -v r="$recall" 'BEGIN { exit !(r >= 0.98) }' && pass recall_at_0.8 || fail recall_at_0.8 "$recall"
+[ "$precision" = 1.0000 ] && pass precision_at_0.8 || fail precision_at_0.8 "$precision"
+awk -v d="$maxdiff" 'BEGIN { exit !(d < 0.000002) }' && pass jaccard_equals_python || fail jaccard_equals_python "$maxdiff"
+
+# Same output whatever the threads, the sharding, the band split.
+"$MH" -q "$PL" -o "$WORK/p1.mh" -j 1
+check same_signatures_any_threads cmp "$WORK/p.mh" "$WORK/p1.mh"
+"$FD" -q "$WORK/p1.mh" -o "$WORK/pairs1.jsonl" -j 1
+check same_pairs_any_threads cmp "$WORK/pairs.jsonl" "$WORK/pairs1.jsonl"
+zstd -dc "$PL" > "$WORK/pl.jsonl"; head -400 "$WORK/pl.jsonl" > "$WORK/s1.jsonl"; tail -n +401 "$WORK/pl.jsonl" > "$WORK/s2.jsonl"
+"$MH" -q "$WORK/s1.jsonl" -o "$WORK/s1.mh"; "$MH" -q "$WORK/s2.jsonl" -o "$WORK/s2.mh"
+"$FD" -q "$WORK/s1.mh" "$WORK/s2.mh" -o "$WORK/pairs_sharded.jsonl"
+check same_pairs_sharded cmp "$WORK/pairs.jsonl" "$WORK/pairs_sharded.jsonl"
+"$FD" -q "$WORK/p.mh" --bands 16 --rows 8 --band-range 0:8 -o "$WORK/b0.jsonl"
+"$FD" -q "$WORK/p.mh" --bands 16 --rows 8 --band-range 8:16 -o "$WORK/b1.jsonl"
+"$FD" -q "$WORK/p.mh" --bands 16 --rows 8 -o "$WORK/ball.jsonl"
+check band_split_union_equals_whole bash -c "cmp <(LC_ALL=C sort -u '$WORK/b0.jsonl' '$WORK/b1.jsonl') <(LC_ALL=C sort '$WORK/ball.jsonl')"
+
+# Groups and removal: representative = first in input order; in = kept + removed.
+"$GD" "$WORK/pairs.jsonl" -o "$WORK/groups.jsonl" 2> "$WORK/gd.err"
+grep -q "to remove" "$WORK/gd.err" && pass group_summary || fail group_summary "$(cat "$WORK/gd.err")"
+"$RD" -g "$WORK/groups.jsonl" "$PL" -o "$WORK/kept.jsonl" --removed "$WORK/removed.jsonl" 2> "$WORK/rd.err"
+in=$(wc -l < "$WORK/pl.jsonl"); kept=$(wc -l < "$WORK/kept.jsonl"); rem=$(wc -l < "$WORK/removed.jsonl")
+[ $((kept + rem)) = "$in" ] && [ "$rem" -gt 100 ] && pass in_equals_kept_plus_removed || fail in_equals_kept_plus_removed "$in != $kept + $rem"
+first=$(head -1 "$WORK/groups.jsonl" | sed 's/.*"ids": \["\([^"]*\)", "\([^"]*\)".*/\1 \2/')
+a=${first% *}; b=${first#* }
+na=$(grep -n "\"url\": \"$a\"" "$WORK/pl.jsonl" | cut -d: -f1); nb=$(grep -n "\"url\": \"$b\"" "$WORK/pl.jsonl" | cut -d: -f1)
+rep=$([ "$na" -lt "$nb" ] && echo "$a" || echo "$b")
+grep -q "\"url\": \"$rep\"" "$WORK/kept.jsonl" && pass representative_is_first_in_input || fail representative_is_first_in_input "$rep"
+"$MH" -q "$WORK/kept.jsonl" -o "$WORK/k.mh"; "$FD" -q "$WORK/k.mh" --min-similarity 0.9 -o "$WORK/k.pairs"
+[ ! -s "$WORK/k.pairs" ] && pass no_duplicates_left || fail no_duplicates_left "$(head -2 "$WORK/k.pairs")"
+
+# Word n-grams work too.
+"$MH" -q --word-ngrams --ngram 3 "$PL" -o "$WORK/w.mh"; "$FD" -q "$WORK/w.mh" -o "$WORK/w.pairs"
+[ "$(wc -l < "$WORK/w.pairs")" -gt 150 ] && pass word_ngrams || fail word_ngrams "$(wc -l < "$WORK/w.pairs")"
+
+# Bad input.
+printf '%s\n' '{"url": "u1", "text": "hello world, hello world"}' '{"text": "no id"}' '{"url": "u1", "text": "dup id"}' \
+  '{"url": "u2", "text": ""}' '{"url": "u3", "text": "abc"}' '{"url": "u4", "text": "abc"}' 'not json' > "$WORK/bad.jsonl"
+expect_exit bad_input_counted 0 "$MH" "$WORK/bad.jsonl" -o "$WORK/bad.mh"
+stderr_has missing_id_named "bad.jsonl:2: missing-id"
+stderr_has duplicate_id_named "bad.jsonl:3: duplicate-id"
+stderr_has bad_summary "skipped: 1 empty, 1 bad-json, 1 missing-id (\"url\"), 0 missing-text (\"text\"), 1 duplicate-id"
+"$FD" -q "$WORK/bad.mh" -o "$WORK/bad.pairs"
+grep -q '"a": "u3", "b": "u4", "jaccard": 1.000000' "$WORK/bad.pairs" && pass short_docs_match || fail short_docs_match "$(cat "$WORK/bad.pairs")"
+"$MH" -q --num-perm 64 "$WORK/bad.jsonl" -o "$WORK/other.mh" 2>/dev/null
+expect_exit other_params_refused 1 "$FD" "$WORK/bad.mh" "$WORK/other.mh"
+stderr_has other_params_message "other.mh: made with other parameters"
+head -c 200 "$WORK/p.mh" > "$WORK/cut.mh"
+expect_exit truncated_sigfile 1 "$FD" "$WORK/cut.mh"
+stderr_has truncated_sigfile_message "cut.mh: no end marker"
+cp "$WORK/bad.mh" "$WORK/v2.mh"; printf '\x02' | dd of="$WORK/v2.mh" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect_exit other_version_refused 1 "$FD" "$WORK/v2.mh"
+stderr_has other_version_message "signature file version 2, this build reads version 1"
+expect_exit not_a_sigfile 1 "$FD" "$PL"
+expect_exit missing_groups 2 "$RD" "$PL"
+no_tmp_left "$WORK" no_tmp_left
