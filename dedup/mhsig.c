@@ -70,6 +70,17 @@ static inline int is_ws_at(const unsigned char *s, size_t n, size_t i, size_t *k
 
 long mh_shingles(const mh_params *p, const char *text, size_t n, uint64_t **out, size_t *cap)
 {
+    long m = mh_shingles_raw(p, text, n, out, cap);
+    if (m <= 1) return m;
+    qsort(*out, (size_t)m, sizeof **out, cmp_u64);
+    size_t u = 1;
+    for (long i = 1; i < m; i++)
+        if ((*out)[i] != (*out)[u - 1]) (*out)[u++] = (*out)[i];
+    return (long)u;
+}
+
+long mh_shingles_raw(const mh_params *p, const char *text, size_t n, uint64_t **out, size_t *cap)
+{
     const unsigned char *s = (const unsigned char *)text;
     size_t m = 0, g = p->ngram;
     if (n == 0) return 0;
@@ -117,23 +128,22 @@ long mh_shingles(const mh_params *p, const char *text, size_t n, uint64_t **out,
         }
         free(ws);
         free(we);
-        if (m == 0) return 0;
     }
-    qsort(*out, m, sizeof **out, cmp_u64);
-    size_t u = 1;
-    for (size_t i = 1; i < m; i++)
-        if ((*out)[i] != (*out)[u - 1]) (*out)[u++] = (*out)[i];
-    return (long)u;
+    return (long)m;
 }
 
+/* The inner loop over the K hash functions vectorises; build it for AVX-512
+ * (64-bit multiplies), AVX2 and baseline, picked at run time. */
+__attribute__((target_clones("arch=skylake-avx512", "avx2", "default"), optimize("O3")))
 void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
 {
     uint32_t K = h->p.num_perm;
     for (uint32_t k = 0; k < K; k++) sig[k] = UINT32_MAX;
+    const uint64_t *restrict a = h->a, *restrict b = h->b;
     for (size_t i = 0; i < n; i++) {
         uint64_t x = hash64(&sh[i], 8, h->p.seed);
         for (uint32_t k = 0; k < K; k++) {
-            uint32_t v = (uint32_t)((h->a[k] * x + h->b[k]) >> 32);
+            uint32_t v = (uint32_t)((a[k] * x + b[k]) >> 32);
             sig[k] = v < sig[k] ? v : sig[k];
         }
     }

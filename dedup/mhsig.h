@@ -46,7 +46,9 @@ void mh_hasher_free(mh_hasher *h);
 /* Shingles of text as 64-bit values, sorted and distinct, into *out (realloc'd).
  * Returns the count (0 only for empty text) or ERR_NOMEM. */
 long mh_shingles(const mh_params *p, const char *text, size_t n, uint64_t **out, size_t *cap);
-/* Signature from a shingle set. */
+/* The same shingles in text order, with repeats (enough for a signature). */
+long mh_shingles_raw(const mh_params *p, const char *text, size_t n, uint64_t **out, size_t *cap);
+/* Signature from a shingle set (repeats allowed). */
 void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig);
 /* Hash of the normalised text for exact duplicates: case-folded (utf8proc),
  * runs of white space collapsed to one space, trimmed. */

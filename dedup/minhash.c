@@ -51,7 +51,7 @@ static void work(size_t p, void *ctx)
         if (!text) { b->st[i] = ST_NO_TEXT; continue; }
         size_t tl = strlen(text);
         if (!tl) { b->st[i] = ST_EMPTY; continue; }
-        long ns = mh_shingles(&b->h->p, text, tl, &b->sh[p], &b->shcap[p]);
+        long ns = mh_shingles_raw(&b->h->p, text, tl, &b->sh[p], &b->shcap[p]);
         if (ns < 0) { b->rc = (int)ns; continue; }
         mh_signature(b->h, b->sh[p], (size_t)ns, b->sig + i * K);
         b->exact[i] = mh_exact_hash(text, tl);
