@@ -24,7 +24,10 @@ CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP \
   -DTOOLKIT_DATADIR='"$(CURDIR)/data"'
-LDLIBS = $(PKG_LIBS) -pthread -lm
+LDLIBS = $(PKG_LIBS) -lcld2 -lstdc++ -pthread -lm
+CXX ?= g++
+# The one C++ file: the C face of CLD2 (language identification), which has no C API.
+ALL_CXXFLAGS = -std=gnu++17 $(CFLAGS) -Wall -Wextra $(SANFLAGS) -I. -MMD -MP
 
 # Optional parts, probed and reported (used by the trainer's backends).
 HAVE_NVCC := $(shell command -v nvcc >/dev/null 2>&1 && echo yes || echo no)
@@ -34,13 +37,15 @@ HAVE_OPENMP := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - 
 HAVE_FUZZ := $(shell command -v clang >/dev/null 2>&1 && printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' 'int LLVMFuzzerTestOneInput(const uint8_t*d,size_t n){(void)d;(void)n;return 0;}' | clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
 
 COMMON_SRC := $(wildcard common/*.c)
-PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c
+PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c
 TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
 TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \
   tokenizer/merge_datasets.c tokenizer/inspect_dataset.c tokenizer/train_bpe.c)))
 DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c
 TOOLS += minhash find_duplicates group_duplicates remove_duplicates
+TOOLS += cleanup
+TOOL_SRC_cleanup := preprocess/cleanup.c
 TOOL_SRC_minhash := dedup/minhash.c
 TOOL_SRC_find_duplicates := dedup/find_duplicates.c
 TOOL_SRC_group_duplicates := dedup/group_duplicates.c
@@ -54,7 +59,8 @@ TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset.c
 TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 
 LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC)
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+LIB_CXX_SRC := preprocess/langid_cld2.cc
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o)
 LIB := $(BUILD)/libwebtext.a
 TOOL_BINS := $(TOOLS:%=$(BIN)/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -80,6 +86,10 @@ $(DEPS_STAMP): scripts/install_deps.sh
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.cc | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@

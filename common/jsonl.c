@@ -1,6 +1,7 @@
 /* jsonl.c - see jsonl.h. */
 #include "jsonl.h"
 #include "err.h"
+#include "utf8.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -176,4 +177,172 @@ int jsonl_write(io_writer *w, const cJSON *obj)
     if (rc == 0) rc = io_write(w, "\n", 1);
     cJSON_free(s);
     return rc;
+}
+
+/* ---------- raw JSON string values (length-preserving) ---------- */
+
+/* End of the JSON value starting at s[i] (already validated by cJSON), or 0. */
+static size_t skip_value(const char *s, size_t n, size_t i)
+{
+    if (i >= n) return 0;
+    if (s[i] == '"') {
+        for (i++; i < n; i++) {
+            if (s[i] == '\\') i++;
+            else if (s[i] == '"') return i + 1;
+        }
+        return 0;
+    }
+    if (s[i] == '{' || s[i] == '[') {
+        int depth = 0;
+        for (; i < n; i++) {
+            char c = s[i];
+            if (c == '"') {
+                size_t e = skip_value(s, n, i);
+                if (!e) return 0;
+                i = e - 1;
+            } else if (c == '{' || c == '[') depth++;
+            else if (c == '}' || c == ']') {
+                if (--depth == 0) return i + 1;
+            }
+        }
+        return 0;
+    }
+    while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']' && !is_ws(s[i])) i++;
+    return i;
+}
+
+int jsonl_value_span(const char *s, size_t n, const char *key, size_t *vstart, size_t *vend)
+{
+    size_t i = 0, klen = strlen(key);
+    int found = 0;
+    while (i < n && is_ws(s[i])) i++;
+    if (i >= n || s[i] != '{') return 0;
+    i++;
+    for (;;) {
+        while (i < n && (is_ws(s[i]) || s[i] == ',')) i++;
+        if (i >= n || s[i] != '"') return found;
+        size_t ks = i, ke = skip_value(s, n, i);
+        if (!ke) return found;
+        i = ke;
+        while (i < n && (is_ws(s[i]) || s[i] == ':')) i++;
+        size_t ve = skip_value(s, n, i);
+        if (!ve) return found;
+        /* keys with escapes are compared decoded; plain ones directly */
+        int match = 0;
+        if (ke - ks - 2 == klen && !memchr(s + ks, '\\', ke - ks)) match = memcmp(s + ks + 1, key, klen) == 0;
+        else if (memchr(s + ks, '\\', ke - ks)) {
+            char *tmp = NULL;
+            size_t tl = 0, tc = 0;
+            if (jsonl_unescape(s + ks, ke - ks, &tmp, &tl, &tc) == 0) match = tl == klen && !memcmp(tmp, key, klen);
+            free(tmp);
+        }
+        if (match) {
+            *vstart = i;
+            *vend = ve;
+            found = 1;
+        }
+        i = ve;
+    }
+}
+
+static int grow(char **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap) return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need) c *= 2;
+    char *p = realloc(*buf, c);
+    if (!p) return ERR_NOMEM;
+    *buf = p;
+    *cap = c;
+    return 0;
+}
+
+int jsonl_unescape(const char *s, size_t n, char **buf, size_t *len, size_t *cap)
+{
+    if (n < 2 || s[0] != '"' || s[n - 1] != '"') return ERR_FORMAT;
+    s++;
+    n -= 2;
+    if (grow(buf, cap, 3 * n + 1)) return ERR_NOMEM;
+    char *o = *buf;
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        if (s[i] != '\\') {
+            o[k++] = s[i++];
+            continue;
+        }
+        if (i + 1 >= n) return ERR_FORMAT;
+        char e = s[i + 1];
+        const char *m = "\"\"\\\\//b\bf\fn\nr\rt\t";
+        const char *f = NULL;
+        for (const char *p = m; *p; p += 2)
+            if (*p == e) f = p;
+        if (f) {
+            o[k++] = f[1];
+            i += 2;
+            continue;
+        }
+        long u = uescape(s, n, i);
+        if (u < 0) return ERR_FORMAT;
+        i += 6;
+        uint32_t cp = (uint32_t)u;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            long lo = uescape(s, n, i);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + ((uint32_t)lo - 0xDC00);
+                i += 6;
+            } else cp = 0xFFFD;
+        } else if (cp >= 0xDC00 && cp <= 0xDFFF) cp = 0xFFFD;
+        k += (size_t)utf8_encode(cp, o + k);
+    }
+    /* raw bytes that are not UTF-8: Python's errors="replace" */
+    if (!utf8_valid(o, k)) {
+        char *t = malloc(3 * k + 1);
+        if (!t) return ERR_NOMEM;
+        size_t m = utf8_sanitize(o, k, t);
+        if (grow(buf, cap, m + 1)) {
+            free(t);
+            return ERR_NOMEM;
+        }
+        memcpy(*buf, t, m);
+        free(t);
+        k = m;
+    }
+    (*buf)[k] = 0;
+    *len = k;
+    return 0;
+}
+
+int jsonl_escape(const char *s, size_t n, char **buf, size_t *len, size_t *cap)
+{
+    if (grow(buf, cap, 6 * n + 3)) return ERR_NOMEM;
+    char *o = *buf;
+    size_t k = 0;
+    o[k++] = '"';
+    static const char hex[] = "0123456789abcdef";
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') {
+            o[k++] = '\\';
+            o[k++] = (char)c;
+        } else if (c < 0x20) {
+            o[k++] = '\\';
+            switch (c) {
+            case '\n': o[k++] = 'n'; break;
+            case '\r': o[k++] = 'r'; break;
+            case '\t': o[k++] = 't'; break;
+            case '\b': o[k++] = 'b'; break;
+            case '\f': o[k++] = 'f'; break;
+            default:
+                o[k++] = 'u';
+                o[k++] = '0';
+                o[k++] = '0';
+                o[k++] = hex[c >> 4];
+                o[k++] = hex[c & 15];
+            }
+        } else o[k++] = (char)c;
+    }
+    o[k++] = '"';
+    o[k] = 0;
+    *len = k;
+    return 0;
 }

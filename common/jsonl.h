@@ -51,6 +51,24 @@ const char *jsonl_get_string(const cJSON *obj, const char *key);
  * the 1-based column of the problem. Thread-safe apart from cJSON's own
  * global error pointer, which is not used. */
 cJSON *jsonl_parse_line(char *line, size_t len, size_t *err_col, int *trailing);
+/* Raw string values, for tools that rewrite one key and must keep the rest
+ * of the line byte for byte (and keep NUL characters, which cJSON's C strings
+ * cannot hold).
+ *
+ * jsonl_value_span: in a line that cJSON has accepted as an object, find the
+ * top-level `key` (plain, no dotted paths; of repeated keys the last one, as
+ * Python's json.loads) and set [*vstart, *vend) to the span of its raw JSON
+ * value. Returns 1 if found, 0 if not.
+ * jsonl_unescape: decode the JSON string literal s[0..n) (with its quotes)
+ * into *buf (grown as needed; *cap its size) as UTF-8 of length *len, NULs
+ * kept, surrogate pairs joined, lone surrogates and invalid UTF-8 replaced by
+ * U+FFFD (Python's json + errors="replace"). 0 or ERR_INVALID / ERR_NOMEM.
+ * jsonl_escape: the JSON string literal for UTF-8 s[0..n), as Python's
+ * json.dumps(ensure_ascii=False) writes it. 0 or ERR_NOMEM. */
+int jsonl_value_span(const char *s, size_t n, const char *key, size_t *vstart, size_t *vend);
+int jsonl_unescape(const char *s, size_t n, char **buf, size_t *len, size_t *cap);
+int jsonl_escape(const char *s, size_t n, char **buf, size_t *len, size_t *cap);
+
 /* Write `obj` unformatted plus '\n'. */
 int jsonl_write(io_writer *w, const cJSON *obj);
 

@@ -21,7 +21,10 @@ for p in $pairs; do
 done
 # The public suffix list data for blacklist_urls (libpsl's compiled-in copy is the fallback).
 [ -e /usr/share/publicsuffix/public_suffix_list.dat ] || missing="$missing publicsuffix"
+# CLD2 (language identification for cleanup) has no pkg-config file.
+[ -e /usr/include/cld2/public/compact_lang_det.h ] || missing="$missing libcld2-dev"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 optional=""
 if command -v clang >/dev/null 2>&1; then

@@ -1,0 +1,37 @@
+// langid_cld2.cc - the C face of CLD2 (see langid.h). The only C++ in the
+// project: CLD2 has no C API.
+#include <cstdio>  // compact_lang_det.h uses FILE without including it
+#include <cld2/public/compact_lang_det.h>
+#include <cstring>
+
+#include "langid.h"
+
+extern "C" int langid_detect(const char *s, size_t n, langid_result *r)
+{
+    if (n > LANGID_MAX_BYTES) {
+        n = LANGID_MAX_BYTES;
+        while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) n--;  // character boundary
+    }
+    CLD2::Language lang3[3];
+    int percent3[3];
+    int text_bytes = 0;
+    bool reliable = false;
+    CLD2::Language l = CLD2::ExtDetectLanguageSummary(s, static_cast<int>(n), true, lang3, percent3, &text_bytes,
+                                                      &reliable);
+    const char *code = CLD2::LanguageCode(l);
+    std::snprintf(r->code, sizeof r->code, "%s", code ? code : "un");
+    r->percent = lang3[0] == l ? percent3[0] : 0;
+    r->reliable = reliable ? 1 : 0;
+    r->text_bytes = text_bytes;
+    return 0;
+}
+
+extern "C" int langid_known(const char *code)
+{
+    if (std::strcmp(code, "un") == 0) return 0;
+    for (int i = 0; i < CLD2::NUM_LANGUAGES; i++) {
+        const char *c = CLD2::LanguageCode(static_cast<CLD2::Language>(i));
+        if (c && std::strcmp(c, code) == 0) return 1;
+    }
+    return 0;
+}
