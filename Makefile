@@ -106,6 +106,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
+# Benchmark drivers (bench/*.c), built by `make bench` only.
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
 # Fuzz targets: clang + libFuzzer + ASan/UBSan, built from the library sources.
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)

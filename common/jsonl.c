@@ -262,7 +262,7 @@ int jsonl_unescape(const char *s, size_t n, char **buf, size_t *len, size_t *cap
     if (n < 2 || s[0] != '"' || s[n - 1] != '"') return ERR_FORMAT;
     s++;
     n -= 2;
-    if (grow(buf, cap, 3 * n + 1)) return ERR_NOMEM;
+    if (grow(buf, cap, n + 1)) return ERR_NOMEM; /* decoding never lengthens */
     char *o = *buf;
     size_t k = 0;
     for (size_t i = 0; i < n;) {

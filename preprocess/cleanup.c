@@ -134,6 +134,8 @@ static int process(const config *c, worker *w, rec *r)
     }
     const char *t = w->txt;
     size_t tn = w->txt_len;
+    /* raw bytes that are not UTF-8 were replaced by U+FFFD: the line must be rewritten */
+    int rewrite = !utf8_valid(r->line + vs, ve - vs);
 
     if (c->tasks) { /* cleanup_fix_dataset: the first task that fires wins */
         size_t chars = fixtext_cp_len(t, tn);
@@ -168,7 +170,7 @@ static int process(const config *c, worker *w, rec *r)
             r->chars = fixtext_cp_len(o, on);
             return splice(r, vs, ve, w, o, on);
         }
-        return 0;
+        return rewrite ? splice(r, vs, ve, w, t, tn) : 0;
     }
 
     if (c->fix) {
@@ -200,7 +202,7 @@ static int process(const config *c, worker *w, rec *r)
             }
         }
     }
-    if (r->fixed) return splice(r, vs, ve, w, t, tn);
+    if (r->fixed || rewrite) return splice(r, vs, ve, w, t, tn);
     return 0;
 }
 

@@ -567,7 +567,10 @@ static int fix_encoding_loop(fixtext_ctx *x, const char *s, size_t n, fbuf *out)
 {
     fbuf cur = {0}, nxt = {0};
     int r = fix_encoding_step(x, s, n, &nxt);
-    if (r <= 0) return r;
+    if (r <= 0) {
+        fb_free(&nxt); /* a step may fill it and still decide "unchanged" */
+        return r;
+    }
     if (same(nxt.p, nxt.n, s, n)) {
         fb_free(&nxt);
         return 0;
