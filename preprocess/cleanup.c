@@ -488,10 +488,11 @@ int main(int argc, char **argv)
                 if (rw) {
                     /* the original line with "cleanup_reason" appended to the object */
                     if (r->reason == R_BAD_JSON || r->reason == R_NO_TEXT) {
-                        char *esc = NULL, *fesc = NULL;
+                        char *esc = NULL, *fesc = NULL, *san = malloc(3 * r->len + 1);
                         size_t el, ec = 0, fl, fc = 0;
                         const char *fname = io_reader_name(in);
-                        if (jsonl_escape(r->line, r->len, &esc, &el, &ec) ||
+                        size_t sl = san ? utf8_sanitize(r->line, r->len, san) : 0; /* the raw line as valid UTF-8 */
+                        if (!san || jsonl_escape(san, sl, &esc, &el, &ec) ||
                             jsonl_escape(fname, strlen(fname), &fesc, &fl, &fc))
                             rc = err_set(ERR_NOMEM, "out of memory");
                         char head[128];
@@ -504,6 +505,7 @@ int main(int argc, char **argv)
                         if (!rc) rc = io_write(rw, "}\n", 2);
                         free(esc);
                         free(fesc);
+                        free(san);
                     } else {
                         size_t e = len;
                         while (e > 0 && line[e - 1] != '}') e--;
