@@ -16,15 +16,15 @@ else
   OPT := -O2
 endif
 
-PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib
+PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib openblas
 # Recursive (=) so pkg-config runs at recipe time, after deps are installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
-ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP \
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP \
   -DTOOLKIT_DATADIR='"$(CURDIR)/data"'
-LDLIBS = $(PKG_LIBS) -lcld2 -lstdc++ -pthread -lm
+LDLIBS = $(PKG_LIBS) -lcld2 -lstdc++ -pthread -lm $(OMPFLAGS)
 CXX ?= g++
 # The one C++ file: the C face of CLD2 (language identification), which has no C API.
 ALL_CXXFLAGS = -std=gnu++17 $(CFLAGS) -Wall -Wextra $(SANFLAGS) -I. -MMD -MP
@@ -34,6 +34,7 @@ HAVE_NVCC := $(shell command -v nvcc >/dev/null 2>&1 && echo yes || echo no)
 HAVE_NCCL := $(shell ls /usr/include/nccl.h /usr/local/include/nccl.h /usr/local/cuda/include/nccl.h 2>/dev/null | grep -q . && echo yes || echo no)
 HAVE_MPI := $(shell command -v mpicc >/dev/null 2>&1 && echo yes || echo no)
 HAVE_OPENMP := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
+OMPFLAGS := $(if $(filter yes,$(HAVE_OPENMP)),-fopenmp)
 HAVE_FUZZ := $(shell command -v clang >/dev/null 2>&1 && printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' 'int LLVMFuzzerTestOneInput(const uint8_t*d,size_t n){(void)d;(void)n;return 0;}' | clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
 
 COMMON_SRC := $(wildcard common/*.c)
@@ -58,7 +59,13 @@ TOOL_SRC_merge_datasets := tokenizer/merge_datasets.c
 TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset.c
 TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 
-LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC)
+# The trainer: train/ depends on common/ and tokenizer/ only.
+TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c,$(wildcard train/*.c))
+TOOLS += train generate
+TOOL_SRC_train := train/train_main.c
+TOOL_SRC_generate := train/generate_main.c
+
+LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC) $(TRAIN_LIB_SRC)
 LIB_CXX_SRC := preprocess/langid_cld2.cc
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o)
 LIB := $(BUILD)/libwebtext.a
@@ -114,7 +121,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 # Fuzz targets: clang + libFuzzer + ASan/UBSan, built from the library sources.
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. $(PKG_CFLAGS) $< $(LIB_SRC) -o $@ $(LDLIBS)
+	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. $(PKG_CFLAGS) $< $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) -o $@ $(filter-out -fopenmp,$(LDLIBS))
 
 test-bins: all $(UNIT_BINS)
 fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))

@@ -10,7 +10,7 @@
 set -u
 # pkg-config name -> Debian package
 pairs="libzstd:libzstd-dev libcjson:libcjson-dev libpcre2-8:libpcre2-dev libxxhash:libxxhash-dev
-libpsl:libpsl-dev libutf8proc:libutf8proc-dev zlib:zlib1g-dev"
+libpsl:libpsl-dev libutf8proc:libutf8proc-dev zlib:zlib1g-dev openblas:libopenblas-openmp-dev"
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
 for p in $pairs; do

@@ -1,0 +1,506 @@
+/* gptdata.c - Megatron's GPT dataset indices and blending (see gptdata.h). */
+#include "train/gptdata.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "common/hash.h"
+#include "common/io.h"
+#include "train/mt19937.h"
+
+static const char *const split_names[3] = {"train", "valid", "test"};
+
+int gptdata_parse_split(const char *s, double out[3])
+{
+    double raw[3] = {0, 0, 0};
+    char sep = strchr(s, ',') ? ',' : strchr(s, '/') ? '/' : 0;
+    const char *p = s;
+    int k = 0;
+    for (;;) {
+        char *end;
+        errno = 0;
+        double v = strtod(p, &end);
+        if (end == p || errno || !(v >= 0) || isinf(v))
+            return err_set(ERR_USAGE, "--split '%s': '%s' is not a non-negative number", s, p);
+        while (*end == ' ')
+            end++;
+        if (k < 3)
+            raw[k] = v;
+        k++;
+        if (*end == 0)
+            break;
+        if (*end != sep || !sep)
+            return err_set(ERR_USAGE, "--split '%s': expected numbers separated by ',' or '/'", s);
+        p = end + 1;
+    }
+    double sum = raw[0] + raw[1] + raw[2];
+    if (!(sum > 0))
+        return err_set(ERR_USAGE, "--split '%s': the parts must not all be zero", s);
+    /* Cumulative fractions are taken from the raw sums (see split_bounds). */
+    for (int i = 0; i < 3; i++)
+        out[i] = raw[i] / sum;
+    return 0;
+}
+
+void gptdata_split_bounds(const double frac[3], int64_t n, int64_t b[4])
+{
+    /* FORMATS.md section 2: split k is [round(lo*N), round(hi*N)), with lo, hi
+     * the cumulative fractions; Python's round() is half-to-even, which is
+     * nearbyint() in the default rounding mode. */
+    double cum = 0;
+    b[0] = 0;
+    for (int k = 0; k < 3; k++) {
+        cum += frac[k];
+        b[k + 1] = k == 2 ? n : (int64_t)nearbyint(cum * (double)n);
+        if (b[k + 1] > n)
+            b[k + 1] = n;
+        if (b[k + 1] < b[k])
+            b[k + 1] = b[k];
+    }
+}
+
+static int64_t seq_len_of(const mmidx *ds, int64_t doc)
+{
+    return mmidx_length(ds, (uint64_t)doc);
+}
+
+int gptidx_build(gptidx *g, const mmidx *ds, int64_t lo, int64_t hi, int64_t num_samples,
+                 int L, uint32_t seed)
+{
+    memset(g, 0, sizeof *g);
+    g->doc_lo = lo;
+    g->doc_hi = hi;
+    g->num_samples = num_samples;
+    int64_t T = 0;
+    for (int64_t d = lo; d < hi; d++)
+        T += seq_len_of(ds, d);
+    if (T < 2)
+        return err_set(ERR_FORMAT, "%s: the split's documents [%lld, %lld) hold %lld tokens, too few for one sample",
+                       ds->prefix, (long long)lo, (long long)hi, (long long)T);
+    /* Epochs: smallest e >= 1 with e*T >= num_samples*L + 1. */
+    int64_t e = 1, tokens = T;
+    while (tokens < num_samples * (int64_t)L + 1) {
+        e++;
+        tokens += T;
+    }
+    int sep = 0;
+    if (e > 1) {
+        int64_t sans = ((e - 1) * T - 1) / L;
+        int64_t from_final = num_samples - sans;
+        int64_t per_epoch = (T - 1) / L;
+        sep = from_final < (int64_t)(0.80 * (double)per_epoch);
+    }
+    g->num_epochs = e;
+    g->separate_final_epoch = sep;
+    int64_t ndocs = hi - lo;
+    g->n_doc_index = e * ndocs;
+    g->n_samples = (e * T - 1) / L;
+    g->doc_index = malloc((size_t)g->n_doc_index * sizeof *g->doc_index);
+    g->sample_index = malloc((size_t)(g->n_samples + 1) * 2 * sizeof *g->sample_index);
+    g->shuffle_index = malloc((size_t)(g->n_samples ? g->n_samples : 1) * sizeof *g->shuffle_index);
+    if (!g->doc_index || !g->sample_index || !g->shuffle_index) {
+        gptidx_free(g);
+        return err_set(ERR_NOMEM, "%s: out of memory for the sample index (%lld samples)", ds->prefix,
+                       (long long)num_samples);
+    }
+    for (int64_t k = 0; k < g->n_doc_index; k++)
+        g->doc_index[k] = (int32_t)(lo + k % ndocs);
+    mt19937 rng;
+    mt19937_seed(&rng, seed);
+    if (!sep) {
+        mt19937_shuffle_i32(&rng, g->doc_index, (size_t)g->n_doc_index);
+    } else {
+        mt19937_shuffle_i32(&rng, g->doc_index, (size_t)((e - 1) * ndocs));
+        mt19937_shuffle_i32(&rng, g->doc_index + (e - 1) * ndocs, (size_t)ndocs);
+    }
+    /* Megatron's build_sample_idx() with add_extra_token = 1. */
+    int64_t *si = g->sample_index;
+    si[0] = 0;
+    si[1] = 0;
+    int64_t pos = 0, off = 0;
+    for (int64_t s = 1; s <= g->n_samples; s++) {
+        int64_t remaining = (int64_t)L + 1;
+        while (remaining != 0) {
+            int64_t dl = seq_len_of(ds, g->doc_index[pos]) - off;
+            remaining -= dl;
+            if (remaining <= 0) {
+                off += remaining + dl - 1;
+                remaining = 0;
+            } else {
+                pos++;
+                off = 0;
+            }
+        }
+        si[2 * s] = pos;
+        si[2 * s + 1] = off;
+    }
+    for (int64_t i = 0; i < g->n_samples; i++)
+        g->shuffle_index[i] = i;
+    if (sep) {
+        int64_t first = ((e - 1) * T - 1) / L;
+        mt19937_shuffle_i64(&rng, g->shuffle_index, (size_t)first);
+        mt19937_shuffle_i64(&rng, g->shuffle_index + first, (size_t)(g->n_samples - first));
+    } else {
+        mt19937_shuffle_i64(&rng, g->shuffle_index, (size_t)g->n_samples);
+    }
+    return 0;
+}
+
+void gptidx_free(gptidx *g)
+{
+    if (!g)
+        return;
+    free(g->doc_index);
+    free(g->sample_index);
+    free(g->shuffle_index);
+    memset(g, 0, sizeof *g);
+}
+
+static void copy_tokens(const mmidx *ds, int64_t doc, int64_t from, int64_t n, int32_t *out)
+{
+    int64_t p = mmidx_pointer(ds, (uint64_t)doc);
+    const uint8_t *b = ds->bin + p + from * (int64_t)ds->itemsize;
+    if (ds->dtype == MMIDX_UINT16) {
+        for (int64_t i = 0; i < n; i++) {
+            uint16_t v;
+            memcpy(&v, b + 2 * i, 2);
+            out[i] = v;
+        }
+    } else if (ds->dtype == MMIDX_INT32) {
+        memcpy(out, b, (size_t)n * 4);
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            out[i] = (int32_t)mmidx_token(ds, (uint64_t)doc, (uint64_t)(from + i));
+    }
+}
+
+void gptidx_sample(const gptidx *g, const mmidx *ds, int L, int64_t i, int32_t *out)
+{
+    int64_t idx = g->shuffle_index[i];
+    int64_t pb = g->sample_index[2 * idx], ob = g->sample_index[2 * idx + 1];
+    int64_t pe = g->sample_index[2 * idx + 2], oe = g->sample_index[2 * idx + 3];
+    if (pb == pe) {
+        copy_tokens(ds, g->doc_index[pb], ob, oe - ob + 1, out);
+        return;
+    }
+    int64_t n = 0;
+    for (int64_t p = pb; p <= pe; p++) {
+        int64_t doc = g->doc_index[p];
+        int64_t from = p == pb ? ob : 0;
+        int64_t to = p == pe ? oe + 1 : seq_len_of(ds, doc);
+        copy_tokens(ds, doc, from, to - from, out + n);
+        n += to - from;
+    }
+    (void)L;
+}
+
+void gptdata_blend(const double *w, int n, int64_t size, uint8_t *ds_out, int64_t *sample_out)
+{
+    int64_t cur[256] = {0};
+    for (int64_t s = 0; s < size; s++) {
+        double sd = s > 1 ? (double)s : 1.0;
+        int best = 0;
+        double best_err = w[0] * sd - (double)cur[0];
+        for (int k = 1; k < n; k++) {
+            double e = w[k] * sd - (double)cur[k];
+            if (e > best_err) {
+                best_err = e;
+                best = k;
+            }
+        }
+        ds_out[s] = (uint8_t)best;
+        sample_out[s] = cur[best]++;
+    }
+}
+
+/* ---- cache file ----------------------------------------------------------
+ * Layout (little-endian, part of the on-disk contract, version 1):
+ *   char magic[8] "WTGPTIDX"; u32 version; u32 separate_final_epoch;
+ *   u64 config_hash; u64 num_epochs; u64 n_doc_index; u64 n_samples (S);
+ *   i32 doc_index[n_doc_index] (zero-padded to 8 bytes);
+ *   i64 sample_index[2*(S+1)]; i64 shuffle_index[S];
+ *   u64 checksum = hash64 of every byte before it.
+ */
+#define GPTIDX_MAGIC "WTGPTIDX"
+#define GPTIDX_VERSION 1u
+enum { GPTIDX_HDR = 48 };
+
+static size_t cache_size(int64_t ndi, int64_t S)
+{
+    size_t di = ((size_t)ndi * 4 + 7) & ~(size_t)7;
+    return GPTIDX_HDR + di + (size_t)(S + 1) * 16 + (size_t)S * 8 + 8;
+}
+
+static int cache_load(gptidx *g, const char *path, uint64_t h)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    struct stat st;
+    uint8_t hdr[GPTIDX_HDR];
+    int ok = fstat(fileno(f), &st) == 0 && fread(hdr, 1, sizeof hdr, f) == sizeof hdr;
+    uint32_t ver, sep;
+    uint64_t ch, e, ndi, S;
+    if (ok) {
+        memcpy(&ver, hdr + 8, 4);
+        memcpy(&sep, hdr + 12, 4);
+        memcpy(&ch, hdr + 16, 8);
+        memcpy(&e, hdr + 24, 8);
+        memcpy(&ndi, hdr + 32, 8);
+        memcpy(&S, hdr + 40, 8);
+        ok = memcmp(hdr, GPTIDX_MAGIC, 8) == 0 && ver == GPTIDX_VERSION && ch == h && ndi < (1ull << 40) &&
+             S < (1ull << 40) && (uint64_t)st.st_size == cache_size((int64_t)ndi, (int64_t)S);
+    }
+    uint8_t *buf = NULL;
+    if (ok) {
+        buf = malloc((size_t)st.st_size);
+        ok = buf && (memcpy(buf, hdr, GPTIDX_HDR), 1) &&
+             fread(buf + GPTIDX_HDR, 1, (size_t)st.st_size - GPTIDX_HDR, f) == (size_t)st.st_size - GPTIDX_HDR;
+    }
+    fclose(f);
+    if (ok) {
+        uint64_t sum;
+        memcpy(&sum, buf + st.st_size - 8, 8);
+        ok = sum == hash64(buf, (size_t)st.st_size - 8, 0);
+    }
+    if (ok) {
+        g->num_epochs = (int64_t)e;
+        g->separate_final_epoch = (int)sep;
+        g->n_doc_index = (int64_t)ndi;
+        g->n_samples = (int64_t)S;
+        g->doc_index = malloc(ndi * 4 + 4);
+        g->sample_index = malloc((S + 1) * 16);
+        g->shuffle_index = malloc(S * 8 + 8);
+        ok = g->doc_index && g->sample_index && g->shuffle_index;
+        if (ok) {
+            size_t o = GPTIDX_HDR;
+            memcpy(g->doc_index, buf + o, ndi * 4);
+            o += (ndi * 4 + 7) & ~(size_t)7;
+            memcpy(g->sample_index, buf + o, (S + 1) * 16);
+            o += (S + 1) * 16;
+            memcpy(g->shuffle_index, buf + o, S * 8);
+        }
+    }
+    free(buf);
+    if (!ok) {
+        free(g->doc_index);
+        free(g->sample_index);
+        free(g->shuffle_index);
+        g->doc_index = NULL;
+        g->sample_index = NULL;
+        g->shuffle_index = NULL;
+        return 1; /* present but unusable */
+    }
+    g->from_cache = 1;
+    return 0;
+}
+
+static int cache_save(const gptidx *g, const char *path, uint64_t h)
+{
+    size_t n = cache_size(g->n_doc_index, g->n_samples);
+    uint8_t *buf = calloc(1, n);
+    if (!buf)
+        return err_set(ERR_NOMEM, "out of memory writing %s", path);
+    uint32_t ver = GPTIDX_VERSION, sep = (uint32_t)g->separate_final_epoch;
+    uint64_t e = (uint64_t)g->num_epochs, ndi = (uint64_t)g->n_doc_index, S = (uint64_t)g->n_samples;
+    memcpy(buf, GPTIDX_MAGIC, 8);
+    memcpy(buf + 8, &ver, 4);
+    memcpy(buf + 12, &sep, 4);
+    memcpy(buf + 16, &h, 8);
+    memcpy(buf + 24, &e, 8);
+    memcpy(buf + 32, &ndi, 8);
+    memcpy(buf + 40, &S, 8);
+    size_t o = GPTIDX_HDR;
+    memcpy(buf + o, g->doc_index, ndi * 4);
+    o += (ndi * 4 + 7) & ~(size_t)7;
+    memcpy(buf + o, g->sample_index, (S + 1) * 16);
+    o += (S + 1) * 16;
+    memcpy(buf + o, g->shuffle_index, S * 8);
+    uint64_t sum = hash64(buf, n - 8, 0);
+    memcpy(buf + n - 8, &sum, 8);
+    io_writer_opts opts = {0, 0};
+    io_writer *w;
+    int rc = io_writer_open(&w, path, &opts);
+    if (rc == 0) {
+        rc = io_write(w, buf, n);
+        rc = rc ? (io_writer_abort(w), rc) : io_writer_commit(w);
+    }
+    free(buf);
+    return rc;
+}
+
+static uint64_t config_hash(const mmidx *ds, int split, int64_t lo, int64_t hi, int64_t num_samples, int L,
+                            uint32_t seed)
+{
+    char key[512];
+    /* Everything the arrays depend on: algorithm version, the data (shape of
+     * the index), the split's documents, the sample count, L and the seed. */
+    int n = snprintf(key, sizeof key, "gptidx v%u|%s|n_seq=%llu|n_doc=%llu|bin=%zu|split=%d|%lld-%lld|ns=%lld|L=%d|seed=%u",
+                     GPTIDX_VERSION, split_names[split], (unsigned long long)ds->n_seq,
+                     (unsigned long long)ds->n_doc_idx, ds->bin_size, split, (long long)lo, (long long)hi,
+                     (long long)num_samples, L, seed);
+    uint64_t h = hash64(key, (size_t)n, 0);
+    /* The lengths themselves, so a rewritten dataset of the same shape misses. */
+    return hash64(ds->idx + MMIDX_HEADER_SIZE, (size_t)ds->n_seq * 4, h);
+}
+
+static int build_cached(gptidx *g, const mmidx *ds, int split, int64_t lo, int64_t hi, int64_t ns, int L,
+                        uint32_t seed, const char *cache_dir, int quiet)
+{
+    uint64_t h = config_hash(ds, split, lo, hi, ns, L, seed);
+    const char *base = strrchr(ds->prefix, '/');
+    base = base ? base + 1 : ds->prefix;
+    char path[PATH_MAX];
+    if (cache_dir)
+        snprintf(path, sizeof path, "%s/%s.%s.%016llx.gptidx", cache_dir, base, split_names[split],
+                 (unsigned long long)h);
+    else
+        snprintf(path, sizeof path, "%s.%s.%016llx.gptidx", ds->prefix, split_names[split], (unsigned long long)h);
+    memset(g, 0, sizeof *g);
+    int c = cache_load(g, path, h);
+    if (c == 0) {
+        g->doc_lo = lo;
+        g->doc_hi = hi;
+        g->num_samples = ns;
+        return 0;
+    }
+    if (c == 1 && !quiet)
+        fprintf(stderr, "note: %s is damaged or stale; rebuilding it\n", path);
+    int rc = gptidx_build(g, ds, lo, hi, ns, L, seed);
+    if (rc)
+        return rc;
+    if (cache_save(g, path, h) != 0 && !quiet)
+        fprintf(stderr, "note: could not write the index cache (%s); continuing without it\n", err_msg());
+    return 0;
+}
+
+void gptdata_close(gptdata *d)
+{
+    if (!d)
+        return;
+    for (int i = 0; i < d->n; i++) {
+        if (d->idx)
+            for (int k = 0; k < 3; k++)
+                gptidx_free(&d->idx[i][k]);
+        if (d->ds)
+            mmidx_close(&d->ds[i]);
+    }
+    for (int k = 0; k < 3; k++) {
+        free(d->blend_ds[k]);
+        free(d->blend_sample[k]);
+    }
+    free(d->ds);
+    free(d->weights);
+    free(d->idx);
+    memset(d, 0, sizeof *d);
+}
+
+int gptdata_open(gptdata *d, const gptdata_config *cfg)
+{
+    memset(d, 0, sizeof *d);
+    if (cfg->n_paths < 1 || cfg->n_paths > 255)
+        return err_set(ERR_USAGE, "--data-path: need 1 to 255 datasets, got %d", cfg->n_paths);
+    if (cfg->seq_length < 1)
+        return err_set(ERR_USAGE, "--seq-length must be positive");
+    double frac[3];
+    int rc = gptdata_parse_split(cfg->split ? cfg->split : "969,30,1", frac);
+    if (rc)
+        return rc;
+    d->n = cfg->n_paths;
+    d->seq_length = cfg->seq_length;
+    d->ds = calloc((size_t)d->n, sizeof *d->ds);
+    d->weights = calloc((size_t)d->n, sizeof *d->weights);
+    d->idx = calloc((size_t)d->n, sizeof *d->idx);
+    if (!d->ds || !d->weights || !d->idx) {
+        gptdata_close(d);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
+    double wsum = 0;
+    for (int i = 0; i < d->n; i++) {
+        double w = cfg->weights ? cfg->weights[i] : 1.0;
+        if (!(w > 0) || isinf(w)) {
+            gptdata_close(d);
+            return err_set(ERR_USAGE, "--data-path: weight %g of %s must be positive", w, cfg->paths[i]);
+        }
+        d->weights[i] = w;
+        wsum += w;
+    }
+    for (int i = 0; i < d->n; i++)
+        d->weights[i] /= wsum;
+    for (int i = 0; i < d->n; i++) {
+        rc = mmidx_open(&d->ds[i], cfg->paths[i]);
+        if (rc) {
+            d->n = i; /* close only what was opened */
+            gptdata_close(d);
+            return rc;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
+        int64_t target = cfg->num_samples[k];
+        if (target <= 0)
+            continue;
+        int usable = 1;
+        for (int i = 0; i < d->n; i++) {
+            int64_t b[4];
+            int64_t ndoc = (int64_t)d->ds[i].n_doc_idx - 1;
+            gptdata_split_bounds(frac, ndoc, b);
+            if (b[k + 1] == b[k]) {
+                usable = 0;
+                if (k == GPTDATA_TRAIN) {
+                    gptdata_close(d);
+                    return err_set(ERR_USAGE, "%s: the train split of --split '%s' holds no documents (of %lld)",
+                                   cfg->paths[i], cfg->split, (long long)ndoc);
+                }
+                if (!cfg->quiet)
+                    fprintf(stderr, "note: %s: the %s split holds no documents; no %s evaluation\n", cfg->paths[i],
+                            split_names[k], split_names[k]);
+                break;
+            }
+            if ((int64_t)d->ds[i].n_seq < b[3]) {
+                gptdata_close(d);
+                return err_set(ERR_FORMAT, "%s: more documents than sequences", cfg->paths[i]);
+            }
+            /* Megatron: ceil(target * weight * (1 + 0.005)) samples per dataset when blending. */
+            int64_t ns = d->n == 1 ? target : (int64_t)ceil((double)target * d->weights[i] * (1.0 + 0.005));
+            rc = build_cached(&d->idx[i][k], &d->ds[i], k, b[k], b[k + 1], ns, cfg->seq_length, cfg->seed,
+                              cfg->cache_dir, cfg->quiet);
+            if (rc) {
+                gptdata_close(d);
+                return rc;
+            }
+        }
+        if (!usable)
+            continue;
+        if (d->n == 1) {
+            d->size[k] = d->idx[0][k].n_samples;
+            continue;
+        }
+        d->blend_ds[k] = malloc((size_t)target);
+        d->blend_sample[k] = malloc((size_t)target * sizeof(int64_t));
+        if (!d->blend_ds[k] || !d->blend_sample[k]) {
+            gptdata_close(d);
+            return err_set(ERR_NOMEM, "out of memory for the blending index");
+        }
+        gptdata_blend(d->weights, d->n, target, d->blend_ds[k], d->blend_sample[k]);
+        d->size[k] = target;
+    }
+    return 0;
+}
+
+void gptdata_get(const gptdata *d, int split, int64_t i, int32_t *out)
+{
+    int k = 0;
+    if (d->n > 1) {
+        k = d->blend_ds[split][i];
+        i = d->blend_sample[split][i];
+    }
+    gptidx_sample(&d->idx[k][split], &d->ds[k], d->seq_length, i, out);
+}
