@@ -1,0 +1,202 @@
+/* test_gpt.c - the CPU model against PyTorch (tests/fixtures/gpt/golden.safetensors,
+ * made by scripts/make_gpt_golden.py): logits, loss, every gradient, and 10
+ * AdamW steps with clipping; also gradient accumulation, initialisation
+ * statistics and run-to-run reproducibility.
+ *
+ * Tolerances (fp32 C vs float64 PyTorch): logits 2e-5 absolute; loss 1e-5
+ * relative; each gradient tensor 1e-4 of its largest magnitude; gradient norms
+ * 1e-5 relative; parameters after 10 steps 5e-5 absolute. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "common/err.h"
+#include "train/gpt.h"
+#include "train/safetensors.h"
+
+static st_file gold;
+static gpt_config cfg;
+static int B, T, STEPS;
+
+static int meta_int(const char *k)
+{
+    const char *v = st_meta(&gold, k);
+    return v ? atoi(v) : -1;
+}
+
+static double meta_f(const char *k)
+{
+    const char *v = st_meta(&gold, k);
+    return v ? atof(v) : NAN;
+}
+
+static void load_params(gpt_model *m, const char *prefix)
+{
+    char name[64];
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        snprintf(name, sizeof name, "%s.%s", prefix, gpt_tensor_names[t]);
+        const st_tensor *s = st_find(&gold, name);
+        CHECK(s != NULL && (size_t)st_numel(s) == m->sizes[t]);
+        if (s)
+            memcpy(gpt_tensor(m, t), s->data, m->sizes[t] * sizeof(float));
+    }
+}
+
+/* max |a - b| over n floats of a and the golden tensor, relative to max |b| if rel. */
+static double max_err(const float *a, const st_tensor *b, int64_t n, int rel)
+{
+    double e = 0, mx = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double g = st_get(b, i), d = fabs((double)a[i] - g);
+        e = d > e ? d : e;
+        mx = fabs(g) > mx ? fabs(g) : mx;
+    }
+    return rel ? e / (mx > 0 ? mx : 1) : e;
+}
+
+static void get_batch(int s, int32_t *in, int32_t *tg)
+{
+    const st_tensor *i = st_find(&gold, "inputs"), *t = st_find(&gold, "targets");
+    memcpy(in, i->data + (size_t)s * B * T * 4, (size_t)B * T * 4);
+    memcpy(tg, t->data + (size_t)s * B * T * 4, (size_t)B * T * 4);
+}
+
+static void test_forward_backward(void)
+{
+    gpt_model m;
+    CHECK_EQ_INT(gpt_alloc(&m, &cfg), 0);
+    load_params(&m, "param");
+    int32_t in[4096], tg[4096];
+    get_batch(0, in, tg);
+    float loss = gpt_forward(&m, in, tg, B, T);
+    double el = max_err(m.logits, st_find(&gold, "logits0"), (int64_t)B * T * cfg.padded_vocab_size, 0);
+    double want = st_get(st_find(&gold, "losses"), 0);
+    printf("  logits max abs err %.2e, loss %.7f vs torch %.7f\n", el, loss, want);
+    CHECK(el < 2e-5);
+    CHECK(fabs(loss - want) / want < 1e-5);
+    gpt_zero_grad(&m);
+    gpt_backward(&m, 1.0f);
+    double worst = 0;
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        char name[64];
+        snprintf(name, sizeof name, "grad.%s", gpt_tensor_names[t]);
+        double e = max_err(gpt_grad(&m, t), st_find(&gold, name), (int64_t)m.sizes[t], 1);
+        if (e >= 1e-4)
+            printf("  gradient of %s: relative error %.2e\n", gpt_tensor_names[t], e);
+        CHECK(e < 1e-4);
+        worst = e > worst ? e : worst;
+    }
+    printf("  gradients: worst relative error %.2e\n", worst);
+    /* Same forward again: bit-identical loss. */
+    float loss2 = gpt_forward(&m, in, tg, B, T);
+    CHECK(memcmp(&loss, &loss2, sizeof loss) == 0);
+    gpt_free(&m);
+}
+
+/* 10 steps; micro > 1 splits each batch into micro micro-batches (gradient accumulation). */
+static void run_steps(int micro)
+{
+    gpt_model m;
+    CHECK_EQ_INT(gpt_alloc(&m, &cfg), 0);
+    load_params(&m, "param");
+    const st_tensor *lrs = st_find(&gold, "lrs"), *losses = st_find(&gold, "losses"),
+                    *norms = st_find(&gold, "grad_norms");
+    double clip = meta_f("clip"), worst_loss = 0, worst_norm = 0;
+    int32_t in[4096], tg[4096];
+    int mb = B / micro;
+    for (int s = 0; s < STEPS; s++) {
+        get_batch(s, in, tg);
+        gpt_zero_grad(&m);
+        double loss = 0;
+        for (int k = 0; k < micro; k++) {
+            loss += gpt_forward(&m, in + k * mb * T, tg + k * mb * T, mb, T) / micro;
+            gpt_backward(&m, 1.0f / micro);
+        }
+        double norm = gpt_grad_norm(&m);
+        if (norm > clip)
+            gpt_scale_grads(&m, (float)(clip / (norm + 1e-6)));
+        gpt_adamw(&m, (float)st_get(lrs, s), (float)meta_f("beta1"), (float)meta_f("beta2"), (float)meta_f("eps"),
+                  (float)meta_f("wd"), s + 1);
+        double el = fabs(loss - st_get(losses, s)) / st_get(losses, s);
+        double en = fabs(norm - st_get(norms, s)) / st_get(norms, s);
+        worst_loss = el > worst_loss ? el : worst_loss;
+        worst_norm = en > worst_norm ? en : worst_norm;
+    }
+    double worst_p = 0;
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        char name[64];
+        snprintf(name, sizeof name, "final.%s", gpt_tensor_names[t]);
+        double e = max_err(gpt_tensor(&m, t), st_find(&gold, name), (int64_t)m.sizes[t], 0);
+        worst_p = e > worst_p ? e : worst_p;
+    }
+    printf("  %d steps, %d micro-batch(es): loss rel err %.2e, grad norm rel err %.2e, params abs err %.2e\n", STEPS,
+           micro, worst_loss, worst_norm, worst_p);
+    CHECK(worst_loss < 1e-5);
+    CHECK(worst_norm < 1e-5);
+    CHECK(worst_p < 5e-5);
+    gpt_free(&m);
+}
+
+static void test_adamw_steps(void) { run_steps(1); }
+static void test_grad_accumulation(void) { run_steps(2); }
+
+static void test_init(void)
+{
+    gpt_config c = {.max_seq_len = 64, .vocab_size = 1000, .padded_vocab_size = gpt_padded_vocab(1000),
+                    .num_layers = 4, .num_heads = 4, .channels = 64};
+    CHECK_EQ_INT(c.padded_vocab_size, 1024);
+    gpt_model a, b;
+    CHECK_EQ_INT(gpt_alloc(&a, &c), 0);
+    CHECK_EQ_INT(gpt_alloc(&b, &c), 0);
+    gpt_init_weights(&a, 42);
+    gpt_init_weights(&b, 42);
+    CHECK(memcmp(a.params, b.params, a.num_params * sizeof(float)) == 0);
+    gpt_init_weights(&b, 43);
+    CHECK(memcmp(a.params, b.params, a.num_params * sizeof(float)) != 0);
+    struct { int t; double std; } want[] = {{GPT_WTE, 0.02}, {GPT_QKVW, 0.02}, {GPT_FCW, 0.02},
+                                            {GPT_ATTPROJW, 0.02 / sqrt(8.0)}, {GPT_FCPROJW, 0.02 / sqrt(8.0)}};
+    for (size_t k = 0; k < sizeof want / sizeof *want; k++) {
+        const float *p = gpt_tensor(&a, want[k].t);
+        size_t n = want[k].t == GPT_WTE ? (size_t)1000 * 64 : a.sizes[want[k].t];
+        double s = 0, s2 = 0;
+        for (size_t i = 0; i < n; i++) {
+            s += p[i];
+            s2 += (double)p[i] * p[i];
+        }
+        double mean = s / n, std = sqrt(s2 / n - mean * mean);
+        CHECK(fabs(mean) < 3 * want[k].std / sqrt((double)n) + 1e-6);
+        CHECK(fabs(std / want[k].std - 1) < 0.02);
+    }
+    const float *wte = gpt_tensor(&a, GPT_WTE);
+    int pad_zero = 1;
+    for (size_t i = (size_t)1000 * 64; i < (size_t)1024 * 64; i++)
+        pad_zero &= wte[i] == 0.0f;
+    CHECK(pad_zero);
+    CHECK(gpt_tensor(&a, GPT_LN1W)[5] == 1.0f && gpt_tensor(&a, GPT_QKVB)[7] == 0.0f);
+    c.channels = 66;
+    CHECK_EQ_INT(gpt_config_check(&c), ERR_USAGE);
+    gpt_free(&a);
+    gpt_free(&b);
+}
+
+int main(void)
+{
+    if (st_open(&gold, "tests/fixtures/gpt/golden.safetensors") != 0) {
+        printf("  %s\nFAIL load_golden\n", err_msg());
+        return 1;
+    }
+    B = meta_int("B");
+    T = meta_int("T");
+    STEPS = meta_int("steps");
+    cfg = (gpt_config){.max_seq_len = meta_int("maxT"), .vocab_size = meta_int("V"),
+                       .padded_vocab_size = meta_int("Vp"), .num_layers = meta_int("L"),
+                       .num_heads = meta_int("NH"), .channels = meta_int("C")};
+    RUN(test_forward_backward);
+    RUN(test_adamw_steps);
+    RUN(test_grad_accumulation);
+    RUN(test_init);
+    st_close(&gold);
+    return check_total_failed ? 1 : 0;
+}

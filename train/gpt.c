@@ -1,0 +1,645 @@
+/* gpt.c - GPT-2 forward, backward and AdamW on the CPU (see gpt.h).
+ *
+ * Shapes: B sequences of T tokens, C channels, NH heads of hs = C/NH, L
+ * layers, Vp padded vocabulary. Activations are kept for the backward pass
+ * (llm.c's layout: one buffer per kind, [L, B*T, ...]); gradients of
+ * activations use per-layer scratch that is reused from layer to layer.
+ *
+ * Every parallel loop is OpenMP with a static schedule and every reduction
+ * has a fixed order for a given thread count, so runs are bit-reproducible:
+ * a resumed run matches an uninterrupted one exactly.
+ */
+#include "train/gpt.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "common/err.h"
+#include "common/hash.h"
+
+const char *const gpt_tensor_names[GPT_NUM_TENSORS] = {
+    "wte", "wpe", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb",
+    "ln2w", "ln2b", "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb"};
+
+static int n_threads(void)
+{
+#ifdef _OPENMP
+    return omp_get_max_threads();
+#else
+    return 1;
+#endif
+}
+
+static int thread_id(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/* exp(x) for x <= 88.4 (Cephes' expf: relative error ~2e-7), written so the
+ * compiler vectorises loops that call it. Very negative x gives 0. */
+static inline float exp_approx(float x)
+{
+    x = x < -88.0f ? -88.0f : x;
+    x = x > 88.37f ? 88.37f : x;
+    float fx = floorf(x * 1.44269504088896341f + 0.5f);
+    float r = x - fx * 0.693359375f + fx * 2.12194440e-4f;
+    float z = r * r;
+    float y = ((((1.9875691500E-4f * r + 1.3981999507E-3f) * r + 8.3334519073E-3f) * r + 4.1665795894E-2f) * r +
+               1.6666665459E-1f) * r + 5.0000001201E-1f;
+    y = y * z + r + 1.0f;
+    union { int32_t i; float f; } u;
+    u.i = ((int32_t)fx + 127) << 23;
+    return y * u.f;
+}
+
+int gpt_padded_vocab(int v)
+{
+    return (v + 127) / 128 * 128;
+}
+
+int gpt_config_check(const gpt_config *c)
+{
+    if (c->num_layers < 1 || c->channels < 1 || c->num_heads < 1 || c->max_seq_len < 1 || c->vocab_size < 1)
+        return err_set(ERR_USAGE, "model sizes must be positive (layers %d, hidden %d, heads %d, positions %d, vocab %d)",
+                       c->num_layers, c->channels, c->num_heads, c->max_seq_len, c->vocab_size);
+    if (c->channels % c->num_heads)
+        return err_set(ERR_USAGE, "--hidden-size %d is not divisible by --num-attention-heads %d", c->channels,
+                       c->num_heads);
+    if (c->padded_vocab_size < c->vocab_size)
+        return err_set(ERR_USAGE, "padded vocabulary %d smaller than vocabulary %d", c->padded_vocab_size,
+                       c->vocab_size);
+    return 0;
+}
+
+int gpt_alloc(gpt_model *m, const gpt_config *cfg)
+{
+    memset(m, 0, sizeof *m);
+    int rc = gpt_config_check(cfg);
+    if (rc)
+        return rc;
+    m->cfg = *cfg;
+    size_t Vp = (size_t)cfg->padded_vocab_size, C = (size_t)cfg->channels, L = (size_t)cfg->num_layers;
+    size_t maxT = (size_t)cfg->max_seq_len;
+    size_t s[GPT_NUM_TENSORS] = {Vp * C, maxT * C, L * C, L * C, L * 3 * C * C, L * 3 * C, L * C * C, L * C,
+                                 L * C, L * C, L * 4 * C * C, L * 4 * C, L * C * 4 * C, L * C, C, C};
+    size_t off = 0;
+    for (int i = 0; i < GPT_NUM_TENSORS; i++) {
+        m->sizes[i] = s[i];
+        m->offsets[i] = off;
+        off += s[i];
+    }
+    m->num_params = off;
+    m->params = malloc(off * sizeof(float));
+    m->grads = calloc(off, sizeof(float));
+    m->adam_m = calloc(off, sizeof(float));
+    m->adam_v = calloc(off, sizeof(float));
+    m->mean_loss = -1;
+    if (!m->params || !m->grads || !m->adam_m || !m->adam_v) {
+        gpt_free(m);
+        return err_set(ERR_NOMEM, "out of memory for %zu parameters", off);
+    }
+    return 0;
+}
+
+/* Standard normal from two splitmix64 draws (Box-Muller); reproducible. */
+static void fill_normal(float *x, size_t n, float std, rng_state *r)
+{
+    for (size_t i = 0; i < n; i += 2) {
+        double u1 = ((rng_next(r) >> 11) + 1) * 0x1.0p-53, u2 = (rng_next(r) >> 11) * 0x1.0p-53;
+        double rad = sqrt(-2.0 * log(u1));
+        x[i] = (float)(std * rad * cos(2 * M_PI * u2));
+        if (i + 1 < n)
+            x[i + 1] = (float)(std * rad * sin(2 * M_PI * u2));
+    }
+}
+
+void gpt_init_weights(gpt_model *m, uint64_t seed)
+{
+    const gpt_config *c = &m->cfg;
+    float resid_std = 0.02f / sqrtf(2.0f * (float)c->num_layers);
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        float *p = gpt_tensor(m, t);
+        rng_state r;
+        rng_seed(&r, hash_mix64(seed) ^ hash_mix64(0x6770740000ull + (uint64_t)t));
+        switch (t) {
+        case GPT_LN1W: case GPT_LN2W: case GPT_LNFW:
+            for (size_t i = 0; i < m->sizes[t]; i++)
+                p[i] = 1.0f;
+            break;
+        case GPT_LN1B: case GPT_LN2B: case GPT_LNFB: case GPT_QKVB: case GPT_ATTPROJB: case GPT_FCB: case GPT_FCPROJB:
+            memset(p, 0, m->sizes[t] * sizeof(float));
+            break;
+        case GPT_ATTPROJW: case GPT_FCPROJW:
+            fill_normal(p, m->sizes[t], resid_std, &r);
+            break;
+        case GPT_WTE:
+            fill_normal(p, (size_t)c->vocab_size * c->channels, 0.02f, &r);
+            memset(p + (size_t)c->vocab_size * c->channels, 0,
+                   (size_t)(c->padded_vocab_size - c->vocab_size) * c->channels * sizeof(float));
+            break;
+        default:
+            fill_normal(p, m->sizes[t], 0.02f, &r);
+        }
+    }
+}
+
+struct gpt_acts {
+    size_t cap_bt, cap_att; /* capacity in B*T and B*T*T */
+    float *encoded, *ln1, *ln1_mean, *ln1_rstd, *qkv, *atty, *att, *res2, *ln2, *ln2_mean, *ln2_rstd;
+    float *fch, *fch_gelu, *res3, *lnf, *lnf_mean, *lnf_rstd, *logits, *lse;
+    int32_t *inputs, *targets;
+    /* backward scratch */
+    float *dres, *dbuf1, *dbuf2, *dqkv, *datt, *ln_part;
+};
+
+static void acts_free(gpt_acts *a)
+{
+    if (!a)
+        return;
+    float **f[] = {&a->encoded, &a->ln1, &a->ln1_mean, &a->ln1_rstd, &a->qkv, &a->atty, &a->att, &a->res2,
+                   &a->ln2, &a->ln2_mean, &a->ln2_rstd, &a->fch, &a->fch_gelu, &a->res3, &a->lnf, &a->lnf_mean,
+                   &a->lnf_rstd, &a->logits, &a->lse, &a->dres, &a->dbuf1, &a->dbuf2, &a->dqkv, &a->datt,
+                   &a->ln_part};
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++)
+        free(*f[i]);
+    free(a->inputs);
+    free(a->targets);
+    free(a);
+}
+
+static gpt_acts *acts_alloc(const gpt_config *c, size_t bt, size_t att, int T)
+{
+    gpt_acts *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    size_t C = (size_t)c->channels, L = (size_t)c->num_layers, Vp = (size_t)c->padded_vocab_size;
+    size_t nt = (size_t)n_threads();
+    a->cap_bt = bt;
+    a->cap_att = att;
+#define A(field, n) (a->field = malloc((n) * sizeof(float)), a->field != NULL)
+    int ok = A(encoded, bt * C) && A(ln1, L * bt * C) && A(ln1_mean, L * bt) && A(ln1_rstd, L * bt) &&
+             A(qkv, L * bt * 3 * C) && A(atty, L * bt * C) && A(att, L * att * c->num_heads) && A(res2, L * bt * C) &&
+             A(ln2, L * bt * C) && A(ln2_mean, L * bt) && A(ln2_rstd, L * bt) && A(fch, L * bt * 4 * C) &&
+             A(fch_gelu, L * bt * 4 * C) && A(res3, L * bt * C) && A(lnf, bt * C) && A(lnf_mean, bt) &&
+             A(lnf_rstd, bt) && A(logits, bt * Vp) && A(lse, bt) && A(dres, bt * C) && A(dbuf1, bt * 4 * C) &&
+             A(dbuf2, bt * 4 * C) && A(dqkv, bt * 3 * C) && A(datt, nt * (size_t)T * T) && A(ln_part, nt * 2 * C);
+#undef A
+    a->inputs = malloc(bt * sizeof(int32_t));
+    a->targets = malloc(bt * sizeof(int32_t));
+    if (!ok || !a->inputs || !a->targets) {
+        acts_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+void gpt_free(gpt_model *m)
+{
+    if (!m)
+        return;
+    free(m->params);
+    free(m->grads);
+    free(m->adam_m);
+    free(m->adam_v);
+    acts_free(m->acts);
+    memset(m, 0, sizeof *m);
+}
+
+/* ---- operations ---------------------------------------------------------- */
+
+static void encoder_forward(float *out, const int32_t *inp, const float *wte, const float *wpe, int B, int T, int C)
+{
+#pragma omp parallel for schedule(static)
+    for (int bt = 0; bt < B * T; bt++) {
+        const float *e = wte + (size_t)inp[bt] * C, *p = wpe + (size_t)(bt % T) * C;
+        float *o = out + (size_t)bt * C;
+        for (int i = 0; i < C; i++)
+            o[i] = e[i] + p[i];
+    }
+}
+
+static void encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T, int C)
+{
+    /* Several positions may hold the same token: accumulate in a fixed order,
+     * parallel over channel blocks only. */
+#pragma omp parallel for schedule(static)
+    for (int c0 = 0; c0 < C; c0 += 64) {
+        int c1 = c0 + 64 < C ? c0 + 64 : C;
+        for (int bt = 0; bt < B * T; bt++) {
+            const float *d = dout + (size_t)bt * C;
+            float *w = dwte + (size_t)inp[bt] * C, *p = dwpe + (size_t)(bt % T) * C;
+            for (int i = c0; i < c1; i++) {
+                w[i] += d[i];
+                p[i] += d[i];
+            }
+        }
+    }
+}
+
+void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
+                       int N, int C)
+{
+#pragma omp parallel for schedule(static)
+    for (int n = 0; n < N; n++) {
+        const float *x = inp + (size_t)n * C;
+        float s = 0;
+        for (int i = 0; i < C; i++)
+            s += x[i];
+        float mu = s / C, v = 0;
+        for (int i = 0; i < C; i++)
+            v += (x[i] - mu) * (x[i] - mu);
+        float rs = 1.0f / sqrtf(v / C + 1e-5f);
+        float *o = out + (size_t)n * C;
+        for (int i = 0; i < C; i++)
+            o[i] = (x[i] - mu) * rs * w[i] + b[i];
+        mean[n] = mu;
+        rstd[n] = rs;
+    }
+}
+
+/* dinp += ...; dw, db += ... . part: per-thread scratch [threads][2C]. */
+static void layernorm_backward_part(float *dinp, float *dw, float *db, const float *dout, const float *inp,
+                                    const float *w, const float *mean, const float *rstd, int N, int C, float *part)
+{
+    int nt = n_threads();
+    memset(part, 0, (size_t)nt * 2 * C * sizeof(float));
+#pragma omp parallel
+    {
+        float *pw = part + (size_t)thread_id() * 2 * C, *pb = pw + C;
+#pragma omp for schedule(static)
+        for (int n = 0; n < N; n++) {
+            const float *x = inp + (size_t)n * C, *dy = dout + (size_t)n * C;
+            float *dx = dinp + (size_t)n * C;
+            float mu = mean[n], rs = rstd[n], dnorm_mean = 0, dnorm_norm_mean = 0;
+            for (int i = 0; i < C; i++) {
+                float norm = (x[i] - mu) * rs, dn = w[i] * dy[i];
+                dnorm_mean += dn;
+                dnorm_norm_mean += dn * norm;
+            }
+            dnorm_mean /= C;
+            dnorm_norm_mean /= C;
+            for (int i = 0; i < C; i++) {
+                float norm = (x[i] - mu) * rs, dn = w[i] * dy[i];
+                pb[i] += dy[i];
+                pw[i] += norm * dy[i];
+                dx[i] += (dn - dnorm_mean - norm * dnorm_norm_mean) * rs;
+            }
+        }
+    }
+    for (int t = 0; t < nt; t++)
+        for (int i = 0; i < C; i++) {
+            dw[i] += part[(size_t)t * 2 * C + i];
+            db[i] += part[(size_t)t * 2 * C + C + i];
+        }
+}
+
+void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
+                        const float *mean, const float *rstd, int N, int C)
+{
+    float *part = malloc((size_t)n_threads() * 2 * C * sizeof(float));
+    if (!part)
+        abort();
+    layernorm_backward_part(dinp, dw, db, dout, inp, w, mean, rstd, N, C, part);
+    free(part);
+}
+
+#define GELU_K 0.7978845608028654f /* sqrt(2/pi) */
+
+static inline float tanh_approx(float u)
+{
+    /* tanh(u) = 1 - 2 / (exp(2u) + 1); exact enough for fp32 training, vectorisable. */
+    u = u > 9.0f ? 9.0f : (u < -9.0f ? -9.0f : u);
+    return 1.0f - 2.0f / (exp_approx(2.0f * u) + 1.0f);
+}
+
+void gelu_forward(float *out, const float *inp, size_t n)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        float x = inp[i];
+        out[i] = 0.5f * x * (1.0f + tanh_approx(GELU_K * (x + 0.044715f * x * x * x)));
+    }
+}
+
+void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < n; i++) {
+        float x = inp[i];
+        float t = tanh_approx(GELU_K * (x + 0.044715f * x * x * x));
+        float sech2 = 1.0f - t * t;
+        float g = 0.5f * (1.0f + t) + 0.5f * x * sech2 * GELU_K * (1.0f + 3.0f * 0.044715f * x * x);
+        dinp[i] = g * dout[i];
+    }
+}
+
+/* out[N, OC] (+)= inp[N, C] @ w[OC, C]^T + bias */
+void matmul_forward(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
+                    int accumulate)
+{
+    float beta = accumulate ? 1.0f : 0.0f;
+    if (bias) {
+#pragma omp parallel for schedule(static)
+        for (int n = 0; n < N; n++) {
+            float *o = out + (size_t)n * OC;
+            if (accumulate)
+                for (int i = 0; i < OC; i++)
+                    o[i] += bias[i];
+            else
+                memcpy(o, bias, (size_t)OC * sizeof(float));
+        }
+        beta = 1.0f;
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, N, OC, C, 1.0f, inp, C, w, C, beta, out, OC);
+}
+
+/* dinp[N, C] (+)= dout @ w; dw[OC, C] += dout^T @ inp; dbias[OC] += column sums of dout. */
+void matmul_backward(float *dinp, float *dw, float *dbias, const float *dout, const float *inp, const float *w,
+                     int N, int C, int OC, int accumulate_dinp)
+{
+    if (dinp)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, C, OC, 1.0f, dout, OC, w, C,
+                    accumulate_dinp ? 1.0f : 0.0f, dinp, C);
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, OC, C, N, 1.0f, dout, OC, inp, C, 1.0f, dw, C);
+    if (dbias) {
+#pragma omp parallel for schedule(static)
+        for (int o0 = 0; o0 < OC; o0 += 64) {
+            int o1 = o0 + 64 < OC ? o0 + 64 : OC;
+            for (int n = 0; n < N; n++) {
+                const float *d = dout + (size_t)n * OC;
+                for (int o = o0; o < o1; o++)
+                    dbias[o] += d[o];
+            }
+        }
+    }
+}
+
+/* Causal self-attention. qkv [B, T, 3C] (q, k, v, each NH heads of hs),
+ * out [B, T, C], att [B, NH, T, T] the softmax probabilities (zero above the
+ * diagonal). One (b, h) per task, single-threaded BLAS inside. */
+void attention_forward(float *out, float *att, const float *qkv, int B, int T, int C, int NH)
+{
+    int hs = C / NH, C3 = 3 * C;
+    float scale = 1.0f / sqrtf((float)hs);
+#pragma omp parallel for schedule(static) collapse(2)
+    for (int b = 0; b < B; b++)
+        for (int h = 0; h < NH; h++) {
+            const float *q = qkv + (size_t)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
+            float *a = att + ((size_t)b * NH + h) * T * T;
+            float *o = out + (size_t)b * T * C + h * hs;
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, T, T, hs, scale, q, C3, k, C3, 0.0f, a, T);
+            for (int t = 0; t < T; t++) {
+                float *row = a + (size_t)t * T, mx = -INFINITY, sum = 0;
+                for (int j = 0; j <= t; j++)
+                    mx = row[j] > mx ? row[j] : mx;
+                for (int j = 0; j <= t; j++) {
+                    row[j] = exp_approx(row[j] - mx);
+                    sum += row[j];
+                }
+                float inv = 1.0f / sum;
+                for (int j = 0; j <= t; j++)
+                    row[j] *= inv;
+                for (int j = t + 1; j < T; j++)
+                    row[j] = 0.0f;
+            }
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, hs, T, 1.0f, a, T, v, C3, 0.0f, o, C);
+        }
+}
+
+/* dqkv [B, T, 3C] is overwritten. scratch: [threads, T, T]. */
+void attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att, int B,
+                        int T, int C, int NH)
+{
+    int hs = C / NH, C3 = 3 * C;
+    float scale = 1.0f / sqrtf((float)hs);
+#pragma omp parallel for schedule(static) collapse(2)
+    for (int b = 0; b < B; b++)
+        for (int h = 0; h < NH; h++) {
+            const float *q = qkv + (size_t)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
+            float *dq = dqkv + (size_t)b * T * C3 + h * hs, *dk = dq + C, *dv = dq + 2 * C;
+            const float *a = att + ((size_t)b * NH + h) * T * T;
+            const float *dy = dout + (size_t)b * T * C + h * hs;
+            float *da = scratch + (size_t)thread_id() * T * T;
+            /* dv = a^T dy; da = dy v^T */
+            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, T, hs, T, 1.0f, a, T, dy, C, 0.0f, dv, C3);
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, T, T, hs, 1.0f, dy, C, v, C3, 0.0f, da, T);
+            /* softmax backward, then the 1/sqrt(hs) of the scores */
+            for (int t = 0; t < T; t++) {
+                float *drow = da + (size_t)t * T;
+                const float *arow = a + (size_t)t * T;
+                float dot = 0;
+                for (int j = 0; j <= t; j++)
+                    dot += arow[j] * drow[j];
+                for (int j = 0; j <= t; j++)
+                    drow[j] = arow[j] * (drow[j] - dot) * scale;
+                for (int j = t + 1; j < T; j++)
+                    drow[j] = 0.0f;
+            }
+            /* dq = ds k; dk = ds^T q */
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, hs, T, 1.0f, da, T, k, C3, 0.0f, dq, C3);
+            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, T, hs, T, 1.0f, da, T, q, C3, 0.0f, dk, C3);
+        }
+}
+
+/* ---- model --------------------------------------------------------------- */
+
+float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T)
+{
+    const gpt_config *c = &m->cfg;
+    int C = c->channels, L = c->num_layers, NH = c->num_heads, Vp = c->padded_vocab_size, V = c->vocab_size;
+    if (T < 1 || T > c->max_seq_len || B < 1) {
+        err_set(ERR_USAGE, "sequence length %d outside 1..%d", T, c->max_seq_len);
+        return -2;
+    }
+    size_t BT = (size_t)B * T, batt = BT * T;
+    gpt_acts *a = m->acts;
+    if (!a || a->cap_bt < BT || a->cap_att < batt || (a->cap_att / a->cap_bt) < (size_t)T) {
+        acts_free(a);
+        m->acts = a = acts_alloc(c, BT, batt, T);
+        if (!a) {
+            err_set(ERR_NOMEM, "out of memory for activations (B=%d, T=%d)", B, T);
+            return -2;
+        }
+    }
+    m->B = B;
+    m->T = T;
+    memcpy(a->inputs, inputs, BT * sizeof(int32_t));
+    encoder_forward(a->encoded, inputs, gpt_tensor(m, GPT_WTE), gpt_tensor(m, GPT_WPE), B, T, C);
+    size_t attsz = (size_t)B * NH * T * T;
+    for (int l = 0; l < L; l++) {
+        const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * BT * C;
+        float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * C, *atty = a->atty + l * BT * C;
+        float *att = a->att + l * attsz, *res2 = a->res2 + l * BT * C, *ln2 = a->ln2 + l * BT * C;
+        float *fch = a->fch + l * BT * 4 * C, *fchg = a->fch_gelu + l * BT * 4 * C, *res3 = a->res3 + l * BT * C;
+        layernorm_forward(ln1, a->ln1_mean + l * BT, a->ln1_rstd + l * BT, res, gpt_tensor(m, GPT_LN1W) + l * C,
+                          gpt_tensor(m, GPT_LN1B) + l * C, (int)BT, C);
+        matmul_forward(qkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * C * C, gpt_tensor(m, GPT_QKVB) + l * 3 * C,
+                       (int)BT, C, 3 * C, 0);
+        attention_forward(atty, att, qkv, B, T, C, NH);
+        /* res2 = res + atty @ attprojw^T + attprojb */
+        memcpy(res2, res, BT * C * sizeof(float));
+        matmul_forward(res2, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * C,
+                       gpt_tensor(m, GPT_ATTPROJB) + l * C, (int)BT, C, C, 1);
+        layernorm_forward(ln2, a->ln2_mean + l * BT, a->ln2_rstd + l * BT, res2, gpt_tensor(m, GPT_LN2W) + l * C,
+                          gpt_tensor(m, GPT_LN2B) + l * C, (int)BT, C);
+        matmul_forward(fch, ln2, gpt_tensor(m, GPT_FCW) + (size_t)l * 4 * C * C, gpt_tensor(m, GPT_FCB) + l * 4 * C,
+                       (int)BT, C, 4 * C, 0);
+        gelu_forward(fchg, fch, BT * 4 * C);
+        memcpy(res3, res2, BT * C * sizeof(float));
+        matmul_forward(res3, fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * 4 * C,
+                       gpt_tensor(m, GPT_FCPROJB) + l * C, (int)BT, 4 * C, C, 1);
+    }
+    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW),
+                      gpt_tensor(m, GPT_LNFB), (int)BT, C);
+    matmul_forward(a->logits, a->lnf, gpt_tensor(m, GPT_WTE), NULL, (int)BT, C, Vp, 0);
+    m->logits = a->logits;
+    if (!targets) {
+        m->mean_loss = -1;
+        return -1;
+    }
+    memcpy(a->targets, targets, BT * sizeof(int32_t));
+    double total = 0;
+#pragma omp parallel for schedule(static) reduction(+ : total)
+    for (size_t i = 0; i < BT; i++) {
+        const float *x = a->logits + i * Vp;
+        float mx = -INFINITY, s = 0;
+        for (int v = 0; v < V; v++)
+            mx = x[v] > mx ? x[v] : mx;
+        for (int v = 0; v < V; v++)
+            s += exp_approx(x[v] - mx);
+        float lse = mx + logf(s);
+        a->lse[i] = lse;
+        total += lse - x[targets[i]];
+    }
+    /* The reduction order above is fixed for a thread count (static schedule). */
+    m->mean_loss = (float)(total / (double)BT);
+    return m->mean_loss;
+}
+
+void gpt_backward(gpt_model *m, float loss_scale)
+{
+    const gpt_config *c = &m->cfg;
+    gpt_acts *a = m->acts;
+    int B = m->B, T = m->T, C = c->channels, L = c->num_layers, NH = c->num_heads, Vp = c->padded_vocab_size;
+    int V = c->vocab_size;
+    size_t BT = (size_t)B * T, attsz = (size_t)B * NH * T * T;
+    float dl = loss_scale / (float)BT;
+    /* dlogits = (softmax - onehot) * dl, in place of the logits; 0 for padding. */
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < BT; i++) {
+        float *x = a->logits + i * Vp, lse = a->lse[i];
+        for (int v = 0; v < V; v++)
+            x[v] = exp_approx(x[v] - lse) * dl;
+        for (int v = V; v < Vp; v++)
+            x[v] = 0.0f;
+        x[a->targets[i]] -= dl;
+    }
+    float *dres = a->dres, *dln = a->dbuf1;
+    /* logits = lnf @ wte^T */
+    matmul_backward(dln, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C, Vp, 0);
+    memset(dres, 0, BT * C * sizeof(float));
+    layernorm_backward_part(dres, gpt_grad(m, GPT_LNFW), gpt_grad(m, GPT_LNFB), dln,
+                            a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW), a->lnf_mean, a->lnf_rstd,
+                            (int)BT, C, a->ln_part);
+    for (int l = L - 1; l >= 0; l--) {
+        const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * BT * C;
+        float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * C, *atty = a->atty + l * BT * C;
+        float *att = a->att + l * attsz, *res2 = a->res2 + l * BT * C, *ln2 = a->ln2 + l * BT * C;
+        float *fch = a->fch + l * BT * 4 * C, *fchg = a->fch_gelu + l * BT * 4 * C;
+        float *d4 = a->dbuf2;    /* [BT, 4C] */
+        float *dsmall = a->dbuf1; /* [BT, C] */
+        /* MLP: res3 = res2 + gelu(ln2 @ fcw^T + fcb) @ fcprojw^T + fcprojb */
+        matmul_backward(d4, gpt_grad(m, GPT_FCPROJW) + (size_t)l * C * 4 * C, gpt_grad(m, GPT_FCPROJB) + l * C, dres,
+                        fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * 4 * C, (int)BT, 4 * C, C, 0);
+        gelu_backward(d4, fch, d4, BT * 4 * C);
+        matmul_backward(dsmall, gpt_grad(m, GPT_FCW) + (size_t)l * 4 * C * C, gpt_grad(m, GPT_FCB) + l * 4 * C, d4, ln2,
+                        gpt_tensor(m, GPT_FCW) + (size_t)l * 4 * C * C, (int)BT, C, 4 * C, 0);
+        layernorm_backward_part(dres, gpt_grad(m, GPT_LN2W) + l * C, gpt_grad(m, GPT_LN2B) + l * C, dsmall, res2,
+                                gpt_tensor(m, GPT_LN2W) + l * C, a->ln2_mean + l * BT, a->ln2_rstd + l * BT, (int)BT,
+                                C, a->ln_part);
+        /* attention: res2 = res + attn(ln1) @ attprojw^T + attprojb */
+        matmul_backward(dsmall, gpt_grad(m, GPT_ATTPROJW) + (size_t)l * C * C, gpt_grad(m, GPT_ATTPROJB) + l * C,
+                        dres, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * C, (int)BT, C, C, 0);
+        attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, C, NH);
+        matmul_backward(dsmall, gpt_grad(m, GPT_QKVW) + (size_t)l * 3 * C * C, gpt_grad(m, GPT_QKVB) + l * 3 * C,
+                        a->dqkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * C * C, (int)BT, C, 3 * C, 0);
+        layernorm_backward_part(dres, gpt_grad(m, GPT_LN1W) + l * C, gpt_grad(m, GPT_LN1B) + l * C, dsmall, res,
+                                gpt_tensor(m, GPT_LN1W) + l * C, a->ln1_mean + l * BT, a->ln1_rstd + l * BT, (int)BT,
+                                C, a->ln_part);
+    }
+    encoder_backward(gpt_grad(m, GPT_WTE), gpt_grad(m, GPT_WPE), dres, a->inputs, B, T, C);
+}
+
+void gpt_zero_grad(gpt_model *m)
+{
+    memset(m->grads, 0, m->num_params * sizeof(float));
+}
+
+double gpt_grad_norm(const gpt_model *m)
+{
+    /* Per-block partial sums in a fixed block order: the same result for any
+     * thread count. */
+    enum { BLK = 1 << 16 };
+    size_t nb = (m->num_params + BLK - 1) / BLK;
+    double *part = malloc(nb * sizeof(double));
+    if (!part)
+        return NAN;
+#pragma omp parallel for schedule(static)
+    for (size_t b = 0; b < nb; b++) {
+        size_t lo = b * BLK, hi = lo + BLK < m->num_params ? lo + BLK : m->num_params;
+        double s = 0;
+        for (size_t i = lo; i < hi; i++)
+            s += (double)m->grads[i] * m->grads[i];
+        part[b] = s;
+    }
+    double s = 0;
+    for (size_t b = 0; b < nb; b++)
+        s += part[b];
+    free(part);
+    return sqrt(s);
+}
+
+void gpt_scale_grads(gpt_model *m, float s)
+{
+#pragma omp parallel for schedule(static)
+    for (size_t i = 0; i < m->num_params; i++)
+        m->grads[i] *= s;
+}
+
+void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
+{
+    float bc1 = 1.0f - powf(beta1, (float)step), bc2 = 1.0f - powf(beta2, (float)step);
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        /* Weight decay on 2-D tensors only: embeddings and linear weights. */
+        int two_d = t == GPT_WTE || t == GPT_WPE || t == GPT_QKVW || t == GPT_ATTPROJW || t == GPT_FCW ||
+                    t == GPT_FCPROJW;
+        float decay = two_d ? wd : 0.0f;
+        size_t off = m->offsets[t], n = m->sizes[t];
+        float *p = m->params + off, *g = m->grads + off, *mm = m->adam_m + off, *vv = m->adam_v + off;
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++) {
+            float gi = g[i];
+            float mi = beta1 * mm[i] + (1.0f - beta1) * gi;
+            float vi = beta2 * vv[i] + (1.0f - beta2) * gi * gi;
+            mm[i] = mi;
+            vv[i] = vi;
+            float mhat = mi / bc1, vhat = vi / bc2;
+            p[i] -= lr * (mhat / (sqrtf(vhat) + eps) + decay * p[i]);
+        }
+    }
+}
+
+double gpt_flops_per_token(const gpt_model *m, int T)
+{
+    const gpt_config *c = &m->cfg;
+    return 6.0 * (double)m->num_params + 6.0 * c->num_layers * (double)c->channels * T;
+}

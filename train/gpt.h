@@ -1,0 +1,106 @@
+/* gpt.h - the GPT-2 model: parameters, forward, backward, AdamW (fp32).
+ *
+ * Architecture: learned token and position embeddings; L pre-LayerNorm blocks
+ * (LN -> causal self-attention -> residual, LN -> MLP 4C with tanh-GELU ->
+ * residual); a final LayerNorm; logits = x @ wte^T (tied embeddings). The
+ * vocabulary is padded to a multiple of 128 (Vp); padded rows of wte start at
+ * zero and padded logits are left out of the softmax.
+ *
+ * Parameters live in one fp32 array, as 16 tensors in this order (weights of
+ * linear layers stored [out, in], like torch.nn.Linear):
+ *   wte [Vp, C]  wpe [maxT, C]
+ *   ln1w ln1b [L, C]  qkvw [L, 3C, C]  qkvb [L, 3C]  attprojw [L, C, C]  attprojb [L, C]
+ *   ln2w ln2b [L, C]  fcw [L, 4C, C]  fcb [L, 4C]  fcprojw [L, C, 4C]  fcprojb [L, C]
+ *   lnfw lnfb [C]
+ *
+ * This is the CPU reference backend: OpenMP loops, OpenBLAS sgemm for the
+ * matrix products. A CUDA backend implements the same operations under the
+ * same names; the trainer reaches the model only through this header.
+ */
+#ifndef TRAIN_GPT_H
+#define TRAIN_GPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+    int max_seq_len;       /* maxT: --max-position-embeddings */
+    int vocab_size;        /* V */
+    int padded_vocab_size; /* Vp: V rounded up to a multiple of 128 */
+    int num_layers;        /* L */
+    int num_heads;         /* NH */
+    int channels;          /* C */
+} gpt_config;
+
+enum { GPT_NUM_TENSORS = 16 };
+enum {
+    GPT_WTE, GPT_WPE, GPT_LN1W, GPT_LN1B, GPT_QKVW, GPT_QKVB, GPT_ATTPROJW, GPT_ATTPROJB,
+    GPT_LN2W, GPT_LN2B, GPT_FCW, GPT_FCB, GPT_FCPROJW, GPT_FCPROJB, GPT_LNFW, GPT_LNFB
+};
+extern const char *const gpt_tensor_names[GPT_NUM_TENSORS];
+
+typedef struct gpt_acts gpt_acts;
+
+typedef struct {
+    gpt_config cfg;
+    size_t sizes[GPT_NUM_TENSORS];   /* elements per tensor */
+    size_t offsets[GPT_NUM_TENSORS]; /* into params/grads */
+    size_t num_params;
+    float *params;  /* [num_params] */
+    float *grads;   /* [num_params], accumulated by gpt_backward */
+    float *adam_m;  /* AdamW first and second moments */
+    float *adam_v;
+    int B, T;       /* shape of the last forward */
+    gpt_acts *acts; /* activations, sized for the largest B*T seen */
+    float *logits;  /* [B, T, Vp] after gpt_forward (overwritten by gpt_backward) */
+    float mean_loss;/* of the last gpt_forward with targets, else -1 */
+} gpt_model;
+
+/* Vp for a vocabulary size. */
+int gpt_padded_vocab(int vocab_size);
+/* Check a configuration: 0 or ERR_USAGE with a message. */
+int gpt_config_check(const gpt_config *c);
+/* Allocate parameters (and gradients and moments) for cfg. 0 or ERR_*. */
+int gpt_alloc(gpt_model *m, const gpt_config *cfg);
+/* GPT-2 initialisation from seed: weights N(0, 0.02), the two residual
+ * projections N(0, 0.02/sqrt(2L)), biases 0, LayerNorm weights 1, padded
+ * vocabulary rows 0. Reproducible for a seed, independent of threads. */
+void gpt_init_weights(gpt_model *m, uint64_t seed);
+void gpt_free(gpt_model *m);
+static inline float *gpt_tensor(const gpt_model *m, int t) { return m->params + m->offsets[t]; }
+static inline float *gpt_grad(const gpt_model *m, int t) { return m->grads + m->offsets[t]; }
+
+/* Forward pass over inputs [B, T] (T <= maxT). With targets, returns the mean
+ * cross-entropy (also m->mean_loss); without, returns -1. Logits in m->logits.
+ * Returns NAN-free -2 and sets an error on allocation failure. */
+float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T);
+/* Backward pass of the last forward (which had targets), adding
+ * d(loss * loss_scale)/d(params) into m->grads. */
+void gpt_backward(gpt_model *m, float loss_scale);
+void gpt_zero_grad(gpt_model *m);
+/* L2 norm of all gradients (double accumulation, fixed order). */
+double gpt_grad_norm(const gpt_model *m);
+/* Multiply all gradients by s. */
+void gpt_scale_grads(gpt_model *m, float s);
+/* One AdamW step (step = 1, 2, ...): bias-corrected moments, decoupled weight
+ * decay on 2-D tensors only (embeddings and linear weights, not biases or
+ * LayerNorm), p -= lr * (m_hat / (sqrt(v_hat) + eps) + wd * p). */
+void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
+/* FLOPs of one forward+backward per token (6N + 6*L*C*T, llm.c's estimate). */
+double gpt_flops_per_token(const gpt_model *m, int T);
+
+/* Operation-level entry points (the CPU reference for each CUDA kernel). */
+void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
+                       int N, int C);
+void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
+                        const float *mean, const float *rstd, int N, int C);
+void gelu_forward(float *out, const float *inp, size_t n);
+void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n);
+void matmul_forward(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC, int accumulate);
+void matmul_backward(float *dinp, float *dw, float *dbias, const float *dout, const float *inp, const float *w,
+                     int N, int C, int OC, int accumulate_dinp);
+void attention_forward(float *out, float *att, const float *qkv, int B, int T, int C, int NH);
+void attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att, int B,
+                        int T, int C, int NH);
+
+#endif
