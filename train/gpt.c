@@ -122,10 +122,10 @@ static void fill_normal(float *x, size_t n, float std, rng_state *r)
     }
 }
 
-void gpt_init_weights(gpt_model *m, uint64_t seed)
+void gpt_init_weights(gpt_model *m, uint64_t seed, float std)
 {
     const gpt_config *c = &m->cfg;
-    float resid_std = 0.02f / sqrtf(2.0f * (float)c->num_layers);
+    float resid_std = std / sqrtf(2.0f * (float)c->num_layers);
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
         float *p = gpt_tensor(m, t);
         rng_state r;
@@ -142,12 +142,12 @@ void gpt_init_weights(gpt_model *m, uint64_t seed)
             fill_normal(p, m->sizes[t], resid_std, &r);
             break;
         case GPT_WTE:
-            fill_normal(p, (size_t)c->vocab_size * c->channels, 0.02f, &r);
+            fill_normal(p, (size_t)c->vocab_size * c->channels, std, &r);
             memset(p + (size_t)c->vocab_size * c->channels, 0,
                    (size_t)(c->padded_vocab_size - c->vocab_size) * c->channels * sizeof(float));
             break;
         default:
-            fill_normal(p, m->sizes[t], 0.02f, &r);
+            fill_normal(p, m->sizes[t], std, &r);
         }
     }
 }

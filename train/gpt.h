@@ -62,10 +62,10 @@ int gpt_padded_vocab(int vocab_size);
 int gpt_config_check(const gpt_config *c);
 /* Allocate parameters (and gradients and moments) for cfg. 0 or ERR_*. */
 int gpt_alloc(gpt_model *m, const gpt_config *cfg);
-/* GPT-2 initialisation from seed: weights N(0, 0.02), the two residual
- * projections N(0, 0.02/sqrt(2L)), biases 0, LayerNorm weights 1, padded
+/* GPT-2 initialisation from seed: weights N(0, std) (GPT-2: 0.02), the two
+ * residual projections N(0, std/sqrt(2L)), biases 0, LayerNorm weights 1, padded
  * vocabulary rows 0. Reproducible for a seed, independent of threads. */
-void gpt_init_weights(gpt_model *m, uint64_t seed);
+void gpt_init_weights(gpt_model *m, uint64_t seed, float std);
 void gpt_free(gpt_model *m);
 static inline float *gpt_tensor(const gpt_model *m, int t) { return m->params + m->offsets[t]; }
 static inline float *gpt_grad(const gpt_model *m, int t) { return m->grads + m->offsets[t]; }

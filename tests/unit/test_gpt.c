@@ -150,10 +150,10 @@ static void test_init(void)
     gpt_model a, b;
     CHECK_EQ_INT(gpt_alloc(&a, &c), 0);
     CHECK_EQ_INT(gpt_alloc(&b, &c), 0);
-    gpt_init_weights(&a, 42);
-    gpt_init_weights(&b, 42);
+    gpt_init_weights(&a, 42, 0.02f);
+    gpt_init_weights(&b, 42, 0.02f);
     CHECK(memcmp(a.params, b.params, a.num_params * sizeof(float)) == 0);
-    gpt_init_weights(&b, 43);
+    gpt_init_weights(&b, 43, 0.02f);
     CHECK(memcmp(a.params, b.params, a.num_params * sizeof(float)) != 0);
     struct { int t; double std; } want[] = {{GPT_WTE, 0.02}, {GPT_QKVW, 0.02}, {GPT_FCW, 0.02},
                                             {GPT_ATTPROJW, 0.02 / sqrt(8.0)}, {GPT_FCPROJW, 0.02 / sqrt(8.0)}};

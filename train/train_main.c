@@ -1,0 +1,140 @@
+/* train_main.c - bin/train: parse Megatron-LM's pretrain_gpt.py flags and run
+ * the trainer (train/trainer.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/args.h"
+#include "common/err.h"
+#include "train/trainer.h"
+
+int main(int argc, char **argv)
+{
+    train_args a;
+    train_args_defaults(&a);
+    args_list data = {0};
+    const char *ttype = NULL, *tp = NULL, *pp = NULL, *ffn = NULL, *adrop = NULL, *hdrop = NULL, *pos_emb = NULL,
+               *norm = NULL, *ign_s = NULL;
+    int fp16 = 0, bf16 = 0, ign_f = 0;
+    const arg_opt opts[] = {
+        {"num-layers", 0, ARG_INT, &a.num_layers, "N", "transformer layers (required)"},
+        {"hidden-size", 0, ARG_INT, &a.hidden_size, "N", "model width C (required)"},
+        {"num-attention-heads", 0, ARG_INT, &a.num_heads, "N", "attention heads; must divide --hidden-size (required)"},
+        {"seq-length", 0, ARG_INT, &a.seq_length, "N", "tokens per sample (required)"},
+        {"max-position-embeddings", 0, ARG_INT, &a.max_position_embeddings, "N", "position table size (default: --seq-length)"},
+        {"init-method-std", 0, ARG_DOUBLE, &a.init_method_std, "X", "std of the normal init (default 0.02; residual\n"
+                                                                     "projections get X/sqrt(2*layers))"},
+        {"micro-batch-size", 0, ARG_INT, &a.micro_batch_size, "N", "samples per forward/backward (default 1)"},
+        {"global-batch-size", 0, ARG_INT, &a.global_batch_size, "N", "samples per optimizer step, a multiple of the\n"
+                                                                      "micro-batch (gradient accumulation; default: micro-batch)"},
+        {"train-iters", 0, ARG_INT, &a.train_iters, "N", "iterations to train (required)"},
+        {"exit-interval", 0, ARG_INT, &a.exit_interval, "N", "save (with --save) and exit when the iteration is a\n"
+                                                              "multiple of N"},
+        {"lr", 0, ARG_DOUBLE, &a.lr, "X", "peak learning rate (default 3e-4)"},
+        {"min-lr", 0, ARG_DOUBLE, &a.min_lr, "X", "learning rate at the end of the decay (default 0)"},
+        {"lr-decay-style", 0, ARG_STR, &a.lr_decay_style, "S", "constant, linear (default) or cosine"},
+        {"lr-warmup-iters", 0, ARG_INT, &a.lr_warmup_iters, "N", "linear warmup from 0 over N iterations (default 0)"},
+        {"lr-warmup-fraction", 0, ARG_DOUBLE, &a.lr_warmup_fraction, "X", "warmup as a fraction of --lr-decay-iters"},
+        {"lr-decay-iters", 0, ARG_INT, &a.lr_decay_iters, "N", "iterations of decay (default: --train-iters)"},
+        {"weight-decay", 0, ARG_DOUBLE, &a.weight_decay, "X", "AdamW decoupled weight decay on 2-D weights (default 0.01)"},
+        {"adam-beta1", 0, ARG_DOUBLE, &a.adam_beta1, "X", "default 0.9"},
+        {"adam-beta2", 0, ARG_DOUBLE, &a.adam_beta2, "X", "default 0.999"},
+        {"adam-eps", 0, ARG_DOUBLE, &a.adam_eps, "X", "default 1e-8"},
+        {"clip-grad", 0, ARG_DOUBLE, &a.clip_grad, "X", "clip the global gradient norm to X (default 1.0; 0: off)"},
+        {"seed", 0, ARG_INT, &a.seed, "N", "initialisation and data-shuffle seed (default 1234)"},
+        {"data-path", 0, ARG_NARGS, &data, "[W] PREFIX", "dataset prefix(es): PREFIX, or W1 PREFIX1 W2 PREFIX2 ... to\n"
+                                                           "blend (PREFIX.bin/.idx from preprocess_data)"},
+        {"split", 0, ARG_STR, &a.split, "S", "train,valid,test document split (default \"969, 30, 1\")"},
+        {"data-cache-path", 0, ARG_STR, &a.data_cache_path, "DIR", "where the sample-index cache goes (default: next\n"
+                                                                  "to each dataset)"},
+        {"vocab-file", 0, ARG_STR, &a.vocab_file, "FILE", "GPT-2 encoder.json (default: the project's data/gpt2)"},
+        {"merge-file", 0, ARG_STR, &a.merge_file, "FILE", "GPT-2 vocab.bpe (default: the project's data/gpt2)"},
+        {"tokenizer-type", 0, ARG_STR, &ttype, "NAME", "GPT2BPETokenizer (the only one)"},
+        {"eval-interval", 0, ARG_INT, &a.eval_interval, "N", "validate every N iterations (default 1000)"},
+        {"eval-iters", 0, ARG_INT, &a.eval_iters, "N", "global batches per validation (default 100; 0: none)"},
+        {"log-interval", 0, ARG_INT, &a.log_interval, "N", "print a log line every N iterations (default 100)"},
+        {"log-json", 0, ARG_STR, &a.log_json, "FILE", "append the logged figures as JSON lines (default:\n"
+                                                       "SAVE/train_log.jsonl with --save)"},
+        {"save", 0, ARG_STR, &a.save, "DIR", "checkpoint directory"},
+        {"save-interval", 0, ARG_INT, &a.save_interval, "N", "checkpoint every N iterations (and at the end)"},
+        {"load", 0, ARG_STR, &a.load, "DIR", "resume from DIR's latest checkpoint (model, optimizer, data\n"
+                                              "position, schedule); none there: start from scratch"},
+        {"device", 0, ARG_STR, &a.device, "D", "cpu (default) or cuda"},
+        {"peak-tflops", 0, ARG_DOUBLE, &a.peak_tflops, "X", "peak TFLOP/s for MFU (default: estimated from the CPU)"},
+        {"max-consecutive-skips", 0, ARG_INT, &a.max_consecutive_skips, "N", "stop after N consecutive iterations with\n"
+                                                                              "a non-finite loss or gradient (default 10)"},
+        {"tensor-model-parallel-size", 0, ARG_STR, &tp, "N", "1 (parallel layouts are not in this build)"},
+        {"pipeline-model-parallel-size", 0, ARG_STR, &pp, "N", "1 (parallel layouts are not in this build)"},
+        {"ffn-hidden-size", 0, ARG_STR, &ffn, "N", "must be 4 x --hidden-size (GPT-2)"},
+        {"attention-dropout", 0, ARG_STR, &adrop, "P", "accepted; this trainer uses no dropout"},
+        {"hidden-dropout", 0, ARG_STR, &hdrop, "P", "accepted; this trainer uses no dropout"},
+        {"position-embedding-type", 0, ARG_STR, &pos_emb, "T", "learned_absolute (the only one)"},
+        {"normalization", 0, ARG_STR, &norm, "T", "LayerNorm (the only one)"},
+        {"fp16", 0, ARG_FLAG, &fp16, NULL, "accepted; the CPU backend computes in fp32"},
+        {"bf16", 0, ARG_FLAG, &bf16, NULL, "accepted; the CPU backend computes in fp32"},
+        {"data-impl", 0, ARG_STR, &ign_s, "IMPL", "accepted (mmap)"},
+        {"distributed-backend", 0, ARG_STR, &ign_s, "B", "accepted"},
+        {"num-workers", 0, ARG_STR, &ign_s, "N", "accepted (data loading is in-process)"},
+        {"DDP-impl", 0, ARG_STR, &ign_s, "I", "accepted"},
+        {"tensorboard-dir", 0, ARG_STR, &ign_s, "DIR", "accepted; see --log-json"},
+        {"transformer-impl", 0, ARG_STR, &ign_s, "I", "accepted"},
+        {"checkpoint-activations", 0, ARG_FLAG, &ign_f, NULL, "accepted (activations are kept)"},
+        {"recompute-activations", 0, ARG_FLAG, &ign_f, NULL, "accepted (activations are kept)"},
+        {"use-flash-attn", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
+        {"no-masked-softmax-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
+        {"no-bias-gelu-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
+        {"no-bias-dropout-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
+        {"use-mcore-models", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
+        {"log-throughput", 0, ARG_FLAG, &ign_f, NULL, "accepted (always logged)"},
+        {NULL, 0, 0, NULL, NULL, NULL}};
+    arg_spec spec = {
+        "train", "--num-layers N --hidden-size N --num-attention-heads N --seq-length N --train-iters N --data-path PREFIX [options]",
+        "Train a GPT-2 model on Megatron .bin/.idx datasets with Megatron-LM's flags, sample order and\n"
+        "log layout. Checkpoints (--save/--load) resume bit-identically; SIGTERM or SIGINT saves a\n"
+        "checkpoint at the end of the current iteration and exits 0. Threads: OMP_NUM_THREADS.\n"
+        "The learning rate printed is the one the iteration used.",
+        opts,
+        "Examples:\n"
+        "  train --num-layers 4 --hidden-size 256 --num-attention-heads 4 --seq-length 256 \\\n"
+        "        --micro-batch-size 8 --global-batch-size 16 --lr 1e-3 --min-lr 1e-4 --lr-decay-style cosine \\\n"
+        "        --lr-warmup-iters 50 --train-iters 1000 --data-path data/build/corpus_text_document \\\n"
+        "        --split 98,2,0 --save ckpt --save-interval 200 --load ckpt\n"
+        "  train ... --data-path 0.7 a_text_document 0.3 b_text_document\n"
+        "Exit status: 0 done (or stopped by a signal after saving), 1 bad data or training diverged,\n"
+        "2 usage or mismatched checkpoint, 3 I/O error, 4 out of memory."};
+    char **pos = NULL;
+    int npos = 0;
+    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
+    if (rc >= 0)
+        return rc;
+    const char *usage = NULL;
+    if (npos)
+        usage = "unexpected positional argument (datasets go after --data-path)";
+    else if (ttype && strcmp(ttype, "GPT2BPETokenizer"))
+        usage = "--tokenizer-type: only GPT2BPETokenizer is supported";
+    else if ((tp && strcmp(tp, "1")) || (pp && strcmp(pp, "1")))
+        usage = "--tensor/--pipeline-model-parallel-size other than 1 are not supported by this build";
+    else if (ffn && atoll(ffn) != 4 * a.hidden_size)
+        usage = "--ffn-hidden-size must be 4 x --hidden-size (GPT-2)";
+    else if (pos_emb && strcmp(pos_emb, "learned_absolute"))
+        usage = "--position-embedding-type: only learned_absolute (GPT-2)";
+    else if (norm && strcmp(norm, "LayerNorm"))
+        usage = "--normalization: only LayerNorm (GPT-2)";
+    if (usage) {
+        fprintf(stderr, "train: %s\nTry 'train --help'.\n", usage);
+        free(pos);
+        args_list_free(&data);
+        return EXIT_USAGE;
+    }
+    if ((adrop && atof(adrop) != 0) || (hdrop && atof(hdrop) != 0))
+        fprintf(stderr, "note: dropout is not implemented; training without it\n");
+    if (fp16 || bf16)
+        fprintf(stderr, "note: --%s: the CPU backend computes in fp32\n", fp16 ? "fp16" : "bf16");
+    a.data_path = data.items;
+    a.n_data_path = (int)data.n;
+    a.quiet = args_quiet_flag;
+    rc = trainer_run(&a);
+    free(pos);
+    args_list_free(&data);
+    return rc;
+}

@@ -1,0 +1,557 @@
+/* trainer.c - the training loop (see trainer.h): data, schedule, logging in
+ * Megatron's layout plus JSON lines, evaluation, checkpoints, signals. */
+#include "train/trainer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "common/err.h"
+#include "common/progress.h"
+#include "tokenizer/tokcli.h"
+#include "train/ckpt.h"
+#include "train/gpt.h"
+#include "train/gptdata.h"
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+void train_args_defaults(train_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->init_method_std = 0.02;
+    a->micro_batch_size = 1;
+    a->lr = 3e-4;
+    a->lr_decay_style = "linear";
+    a->weight_decay = 0.01;
+    a->adam_beta1 = 0.9;
+    a->adam_beta2 = 0.999;
+    a->adam_eps = 1e-8;
+    a->clip_grad = 1.0;
+    a->seed = 1234;
+    a->split = "969, 30, 1";
+    a->eval_interval = 1000;
+    a->eval_iters = 100;
+    a->log_interval = 100;
+    a->max_consecutive_skips = 10;
+    a->device = "cpu";
+}
+
+double train_lr_at(const train_args *a, int64_t it)
+{
+    double warm = (double)a->lr_warmup_iters, decay = (double)(a->lr_decay_iters ? a->lr_decay_iters : a->train_iters);
+    if (a->lr_warmup_fraction > 0)
+        warm = a->lr_warmup_fraction * decay;
+    double n = (double)it;
+    if (warm > 0 && n <= warm)
+        return a->lr * n / warm;
+    if (!strcmp(a->lr_decay_style, "constant"))
+        return a->lr;
+    if (n > decay)
+        return a->min_lr;
+    if (decay <= warm)
+        return a->min_lr;
+    double ratio = (n - warm) / (decay - warm);
+    double coeff = !strcmp(a->lr_decay_style, "cosine") ? 0.5 * (cos(M_PI * ratio) + 1.0) : 1.0 - ratio;
+    return a->min_lr + coeff * (a->lr - a->min_lr);
+}
+
+/* Peak fp32 FLOP/s of this CPU: threads x clock x FLOP/cycle (2 FMA units of
+ * the widest vector: 64 with AVX-512, 32 with AVX2, 8 otherwise). */
+static double cpu_peak_tflops(int threads, char *desc, size_t n)
+{
+    double mhz = 0;
+    int flops = 8;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[4096];
+    while (f && fgets(line, sizeof line, f)) {
+        if (!mhz && !strncmp(line, "cpu MHz", 7)) {
+            char *c = strchr(line, ':');
+            if (c)
+                mhz = atof(c + 1);
+        }
+        if (!strncmp(line, "flags", 5)) {
+            if (strstr(line, " avx512f"))
+                flops = 64;
+            else if (strstr(line, " avx2") && strstr(line, " fma") && flops < 32)
+                flops = 32;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (mhz <= 0)
+        mhz = 2000;
+    snprintf(desc, n, "%d threads x %.2f GHz x %d FLOP/cycle", threads, mhz / 1000, flops);
+    return threads * mhz * 1e6 * flops / 1e12;
+}
+
+/* Parse --data-path: "a" or "w1 a w2 b ...". */
+static int parse_data_path(const train_args *a, const char ***paths, double **weights, int *n)
+{
+    int k = a->n_data_path;
+    if (k == 0)
+        return err_set(ERR_USAGE, "--data-path is required (a prefix of PREFIX.bin/PREFIX.idx, e.g. data/build/corpus_text_document)");
+    char *end;
+    strtod(a->data_path[0], &end);
+    int weighted = *end == 0 && k > 1;
+    if (weighted && k % 2)
+        return err_set(ERR_USAGE, "--data-path: weighted form is 'W1 PREFIX1 W2 PREFIX2 ...', got %d items", k);
+    *n = weighted ? k / 2 : k;
+    *paths = calloc((size_t)*n, sizeof **paths);
+    *weights = calloc((size_t)*n, sizeof **weights);
+    if (!*paths || !*weights)
+        return err_set(ERR_NOMEM, "out of memory");
+    for (int i = 0; i < *n; i++) {
+        if (weighted) {
+            double w = strtod(a->data_path[2 * i], &end);
+            if (*end || !(w > 0))
+                return err_set(ERR_USAGE, "--data-path: '%s' is not a positive weight", a->data_path[2 * i]);
+            (*weights)[i] = w;
+            (*paths)[i] = a->data_path[2 * i + 1];
+        } else {
+            (*weights)[i] = 1.0;
+            (*paths)[i] = a->data_path[i];
+        }
+    }
+    return 0;
+}
+
+typedef struct {
+    const train_args *a;
+    gpt_model m;
+    gptdata data;
+    ckpt_state st;
+    int32_t *tok, *in, *tg;
+    int V;
+    FILE *json;
+} run;
+
+/* Fill in/tg [mbs, L] with samples first.. of a split. 0 or ERR_FORMAT on a
+ * token outside the vocabulary. */
+static int get_batch(run *r, int split, uint64_t first, int mbs)
+{
+    int L = (int)r->a->seq_length;
+    for (int j = 0; j < mbs; j++) {
+        uint64_t idx = (first + (uint64_t)j) % (uint64_t)r->data.size[split];
+        gptdata_get(&r->data, split, (int64_t)idx, r->tok);
+        for (int t = 0; t <= L; t++)
+            if (r->tok[t] < 0 || r->tok[t] >= r->V)
+                return err_set(ERR_FORMAT,
+                               "%s split sample %llu holds token id %d, outside the vocabulary of %d (--vocab-file); "
+                               "was the dataset made with another tokenizer?",
+                               split == 0 ? "train" : split == 1 ? "valid" : "test", (unsigned long long)idx,
+                               r->tok[t], r->V);
+        memcpy(r->in + (size_t)j * L, r->tok, (size_t)L * 4);
+        memcpy(r->tg + (size_t)j * L, r->tok + 1, (size_t)L * 4);
+    }
+    return 0;
+}
+
+/* Mean loss over eval_iters global batches of a split, from *pos on. */
+static int evaluate(run *r, int split, uint64_t *pos, double *loss)
+{
+    const train_args *a = r->a;
+    int mbs = (int)a->micro_batch_size, L = (int)a->seq_length;
+    long long nmicro = a->eval_iters * (a->global_batch_size / mbs);
+    double s = 0;
+    for (long long k = 0; k < nmicro; k++) {
+        int rc = get_batch(r, split, *pos, mbs);
+        if (rc)
+            return rc;
+        *pos += (uint64_t)mbs;
+        float l = gpt_forward(&r->m, r->in, r->tg, mbs, L);
+        if (l < -1.5f)
+            return ERR_NOMEM;
+        s += l;
+    }
+    *loss = s / (double)nmicro;
+    return 0;
+}
+
+static void print_eval(run *r, const char *what, double loss)
+{
+    char line[512];
+    int n = snprintf(line, sizeof line, " %s | lm loss value: %.6E | lm loss PPL: %.6E | ", what, loss,
+                     exp(loss < 700 ? loss : 700));
+    char dash[512];
+    memset(dash, '-', (size_t)n);
+    dash[n] = 0;
+    printf("%s\n%s\n%s\n", dash, line, dash);
+    fflush(stdout);
+}
+
+static int save(run *r)
+{
+    if (!r->a->save)
+        return 0;
+    double t0 = progress_now();
+    int rc = ckpt_save(r->a->save, &r->m, &r->st);
+    if (rc) {
+        fprintf(stderr, "train: saving checkpoint: %s\n", err_msg());
+        return rc;
+    }
+    printf("  successfully saved checkpoint at iteration %7llu to %s (%.2f s)\n", (unsigned long long)r->st.iteration,
+           r->a->save, progress_now() - t0);
+    fflush(stdout);
+    return 0;
+}
+
+static void timestamp(char *buf, size_t n)
+{
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
+}
+
+static int fail(run *r, int rc, const char *what)
+{
+    (void)r;
+    fprintf(stderr, "train: %s%s%s\n", what ? what : "", what ? ": " : "", err_msg());
+    return err_exit_code(rc);
+}
+
+static int setup(run *r, train_args *a)
+{
+    if (strcmp(a->device, "cpu") != 0) {
+        if (!strcmp(a->device, "cuda"))
+            return err_set(ERR_USAGE, "--device cuda: this build has no CUDA backend yet (the CPU backend is "
+                                      "--device cpu)");
+        return err_set(ERR_USAGE, "--device %s: expected cpu or cuda", a->device);
+    }
+    if (a->num_layers < 1 || a->hidden_size < 1 || a->num_heads < 1 || a->seq_length < 1)
+        return err_set(ERR_USAGE, "--num-layers, --hidden-size, --num-attention-heads and --seq-length are required "
+                                  "and must be positive");
+    if (!a->max_position_embeddings)
+        a->max_position_embeddings = a->seq_length;
+    if (a->seq_length > a->max_position_embeddings)
+        return err_set(ERR_USAGE, "--seq-length %lld exceeds --max-position-embeddings %lld", a->seq_length,
+                       a->max_position_embeddings);
+    if (a->micro_batch_size < 1)
+        return err_set(ERR_USAGE, "--micro-batch-size must be positive");
+    if (!a->global_batch_size)
+        a->global_batch_size = a->micro_batch_size;
+    if (a->global_batch_size % a->micro_batch_size)
+        return err_set(ERR_USAGE, "--global-batch-size %lld is not a multiple of --micro-batch-size %lld",
+                       a->global_batch_size, a->micro_batch_size);
+    if (a->train_iters < 1)
+        return err_set(ERR_USAGE, "--train-iters is required and must be positive");
+    if (strcmp(a->lr_decay_style, "constant") && strcmp(a->lr_decay_style, "linear") &&
+        strcmp(a->lr_decay_style, "cosine"))
+        return err_set(ERR_USAGE, "--lr-decay-style %s: expected constant, linear or cosine", a->lr_decay_style);
+    if (a->lr < 0 || a->min_lr < 0 || a->min_lr > a->lr)
+        return err_set(ERR_USAGE, "--lr %g / --min-lr %g: need 0 <= min-lr <= lr", a->lr, a->min_lr);
+    if (a->eval_interval < 1 || a->log_interval < 1 || a->eval_iters < 0)
+        return err_set(ERR_USAGE, "--eval-interval and --log-interval must be positive, --eval-iters >= 0");
+    if (a->seed < 0 || a->seed > 0xffffffffLL)
+        return err_set(ERR_USAGE, "--seed %lld: must be in [0, 2^32) (numpy RandomState)", a->seed);
+    if (a->save_interval && !a->save)
+        return err_set(ERR_USAGE, "--save-interval needs --save DIR");
+    if (a->lr_warmup_iters && a->lr_warmup_fraction > 0)
+        return err_set(ERR_USAGE, "give --lr-warmup-iters or --lr-warmup-fraction, not both");
+    /* Vocabulary size from the tokenizer files (as Megatron does). */
+    bpe *tok;
+    int rc = tokcli_load(&tok, NULL, a->vocab_file, a->merge_file);
+    if (rc)
+        return rc;
+    r->V = (int)bpe_vocab_size(tok);
+    bpe_free(tok);
+    return 0;
+}
+
+int trainer_run(train_args *a)
+{
+    run R, *r = &R;
+    memset(r, 0, sizeof R);
+    r->a = a;
+    int rc = setup(r, a);
+    if (rc)
+        return fail(r, rc, NULL);
+    const char **paths = NULL;
+    double *weights = NULL;
+    int npaths = 0;
+    rc = parse_data_path(a, &paths, &weights, &npaths);
+    if (rc) {
+        free(paths);
+        free(weights);
+        return fail(r, rc, NULL);
+    }
+    int L = (int)a->seq_length, mbs = (int)a->micro_batch_size;
+    long long gbs = a->global_batch_size, nmicro = gbs / mbs;
+    gpt_config cfg = {.max_seq_len = (int)a->max_position_embeddings, .vocab_size = r->V,
+                      .padded_vocab_size = gpt_padded_vocab(r->V), .num_layers = (int)a->num_layers,
+                      .num_heads = (int)a->num_heads, .channels = (int)a->hidden_size};
+    rc = gpt_alloc(&r->m, &cfg);
+    if (rc) {
+        free(paths);
+        free(weights);
+        return fail(r, rc, NULL);
+    }
+    /* Resume? */
+    r->st.seed = (uint64_t)a->seed;
+    int resumed = 0;
+    if (a->load) {
+        char *path = NULL;
+        rc = ckpt_find_latest(a->load, &path);
+        if (rc < 0)
+            goto out_fail;
+        if (rc == 1) {
+            fprintf(stderr, "note: --load %s: no latest_checkpointed_iteration.txt there; starting from scratch\n",
+                    a->load);
+            rc = 0;
+        } else {
+            rc = ckpt_load(path, &r->m, &r->st);
+            if (rc) {
+                free(path);
+                goto out_fail;
+            }
+            if (r->st.seq_length != (uint64_t)L || r->st.global_batch != (uint64_t)gbs || r->st.seed != (uint64_t)a->seed)
+                fprintf(stderr, "note: %s was trained with --seq-length %llu --global-batch-size %llu --seed %llu; "
+                                "continuing with %d / %lld / %lld changes the sample order\n",
+                        path, (unsigned long long)r->st.seq_length, (unsigned long long)r->st.global_batch,
+                        (unsigned long long)r->st.seed, L, gbs, a->seed);
+            printf(" loaded checkpoint %s at iteration %llu (consumed samples %llu)\n", path,
+                   (unsigned long long)r->st.iteration, (unsigned long long)r->st.consumed_train);
+            free(path);
+            resumed = 1;
+        }
+    }
+    if (!resumed)
+        gpt_init_weights(&r->m, (uint64_t)a->seed, (float)a->init_method_std);
+    r->st.seed = (uint64_t)a->seed;
+    r->st.seq_length = (uint64_t)L;
+    r->st.micro_batch = (uint64_t)mbs;
+    r->st.global_batch = (uint64_t)gbs;
+    /* Data: Megatron's sample counts per split. */
+    gptdata_config dc = {.paths = paths, .weights = weights, .n_paths = npaths, .split = a->split,
+                         .seq_length = L, .seed = (uint32_t)a->seed, .cache_dir = a->data_cache_path,
+                         .quiet = a->quiet};
+    dc.num_samples[0] = a->train_iters * gbs;
+    dc.num_samples[1] = (a->train_iters / a->eval_interval + 1) * a->eval_iters * gbs;
+    dc.num_samples[2] = a->eval_iters * gbs;
+    double t0 = progress_now();
+    rc = gptdata_open(&r->data, &dc);
+    if (rc)
+        goto out_fail;
+    r->tok = malloc((size_t)(L + 1) * 4);
+    r->in = malloc((size_t)mbs * L * 4);
+    r->tg = malloc((size_t)mbs * L * 4);
+    if (!r->tok || !r->in || !r->tg) {
+        rc = err_set(ERR_NOMEM, "out of memory");
+        goto out_fail;
+    }
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    char peak_desc[128] = "given by --peak-tflops";
+    double peak = a->peak_tflops > 0 ? a->peak_tflops : cpu_peak_tflops(threads, peak_desc, sizeof peak_desc);
+    double flops_tok = gpt_flops_per_token(&r->m, L);
+    printf("> model: GPT-2, %d layers, hidden %d, %d heads, positions %d, vocab %d (padded %d): %zu parameters\n",
+           cfg.num_layers, cfg.channels, cfg.num_heads, cfg.max_seq_len, cfg.vocab_size, cfg.padded_vocab_size,
+           r->m.num_params);
+    printf("> data: %d dataset(s); samples train %lld, valid %lld, test %lld (seq %d); indices ready in %.2f s\n",
+           npaths, (long long)r->data.size[0], (long long)r->data.size[1], (long long)r->data.size[2], L,
+           progress_now() - t0);
+    printf("> device cpu, %d threads; micro-batch %d x %lld = global batch %lld; MFU against a peak of %.3f TFLOP/s "
+           "(%s)\n",
+           threads, mbs, nmicro, gbs, peak, peak_desc);
+    fflush(stdout);
+    const char *json_path = a->log_json;
+    char json_default[4096];
+    if (!json_path && a->save) {
+        snprintf(json_default, sizeof json_default, "%s/train_log.jsonl", a->save);
+        if (mkdir(a->save, 0777) != 0 && errno != EEXIST)
+            fprintf(stderr, "note: --save %s: %s\n", a->save, strerror(errno));
+        json_path = json_default;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND; /* a second signal kills at once */
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGINT, &sa, NULL);
+    const char *inject = getenv("WEBTEXT_TRAIN_INJECT_NAN"); /* tests: comma list of iterations */
+    double interval_loss = 0, interval_time = 0, last_norm = 0;
+    long long interval_n = 0, interval_skipped = 0, interval_nan = 0, consecutive = 0;
+    int exit_status = 0;
+    while (r->st.iteration < (uint64_t)a->train_iters) {
+        uint64_t it = r->st.iteration + 1;
+        double lr = train_lr_at(a, (int64_t)r->st.iteration);
+        double ts = progress_now();
+        gpt_zero_grad(&r->m);
+        double loss = 0;
+        for (long long k = 0; k < nmicro; k++) {
+            rc = get_batch(r, GPTDATA_TRAIN, r->st.consumed_train + (uint64_t)(k * mbs), mbs);
+            if (rc)
+                goto out_fail;
+            float l = gpt_forward(&r->m, r->in, r->tg, mbs, L);
+            if (l < -1.5f) {
+                rc = ERR_NOMEM;
+                goto out_fail;
+            }
+            loss += l / (double)nmicro;
+            gpt_backward(&r->m, 1.0f / (float)nmicro);
+        }
+        if (inject) {
+            char key[32];
+            snprintf(key, sizeof key, ",%llu,", (unsigned long long)it);
+            char list[256];
+            snprintf(list, sizeof list, ",%s,", inject);
+            if (strstr(list, key))
+                r->m.grads[0] = NAN;
+        }
+        double norm = gpt_grad_norm(&r->m);
+        r->st.consumed_train += (uint64_t)gbs;
+        r->st.iteration = it;
+        if (!isfinite(loss) || !isfinite(norm)) {
+            r->st.skipped_iters++;
+            interval_skipped++;
+            interval_nan++;
+            consecutive++;
+            fprintf(stderr, "train: iteration %llu: %s (loss %g, grad norm %g); step skipped, parameters unchanged\n",
+                    (unsigned long long)it, isfinite(loss) ? "non-finite gradient norm" : "non-finite loss", loss,
+                    norm);
+            if (consecutive >= a->max_consecutive_skips) {
+                fprintf(stderr, "train: %lld consecutive iterations were skipped (--max-consecutive-skips); stopping "
+                                "at iteration %llu. Lower --lr or check the data.\n",
+                        consecutive, (unsigned long long)it);
+                save(r);
+                exit_status = EXIT_DATA;
+                break;
+            }
+        } else {
+            consecutive = 0;
+            if (a->clip_grad > 0 && norm > a->clip_grad)
+                gpt_scale_grads(&r->m, (float)(a->clip_grad / (norm + 1e-6)));
+            r->st.adam_step++;
+            gpt_adamw(&r->m, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2, (float)a->adam_eps,
+                      (float)a->weight_decay, (int64_t)r->st.adam_step);
+            interval_loss += loss;
+            interval_n++;
+            last_norm = norm;
+        }
+        interval_time += progress_now() - ts;
+        if (it % (uint64_t)a->log_interval == 0 || it == (uint64_t)a->train_iters) {
+            long long iters = interval_n + interval_skipped;
+            double ms = iters ? interval_time * 1000 / (double)iters : 0;
+            double tok_s = ms > 0 ? (double)gbs * L / (ms / 1000) : 0;
+            double tflops = tok_s * flops_tok / 1e12;
+            double lm = interval_n ? interval_loss / (double)interval_n : NAN;
+            char ts_buf[32];
+            timestamp(ts_buf, sizeof ts_buf);
+            printf(" [%s] iteration %8llu/%8lld | consumed samples: %12llu | elapsed time per iteration (ms): %.1f | "
+                   "throughput per GPU (TFLOP/s/GPU): %.3f | tokens per second: %.0f | MFU: %.1f%% | "
+                   "learning rate: %.6E | global batch size: %5lld | lm loss: %.6E | loss scale: 1.0 | "
+                   "grad norm: %.3f | number of skipped iterations: %3lld | number of nan iterations: %3lld |\n",
+                   ts_buf, (unsigned long long)it, a->train_iters, (unsigned long long)r->st.consumed_train, ms,
+                   tflops, tok_s, 100 * tflops / peak, lr, gbs, lm, last_norm, interval_skipped, interval_nan);
+            fflush(stdout);
+            if (!r->json && json_path) {
+                r->json = fopen(json_path, "a");
+                if (!r->json)
+                    fprintf(stderr, "note: --log-json %s: %s; JSON log off\n", json_path, strerror(errno));
+                json_path = r->json ? json_path : NULL;
+            }
+            if (r->json) {
+                fprintf(r->json,
+                        "{\"iteration\":%llu,\"consumed_samples\":%llu,\"lm_loss\":%.9g,\"grad_norm\":%.9g,"
+                        "\"learning_rate\":%.9g,\"ms_per_iter\":%.3f,\"tokens_per_s\":%.1f,\"tflops\":%.6f,"
+                        "\"mfu\":%.6f,\"skipped\":%lld}\n",
+                        (unsigned long long)it, (unsigned long long)r->st.consumed_train, lm, last_norm, lr, ms, tok_s,
+                        tflops, tflops / peak, interval_skipped);
+                fflush(r->json);
+            }
+            interval_loss = interval_time = 0;
+            interval_n = interval_skipped = interval_nan = 0;
+        }
+        if (a->eval_iters > 0 && r->data.size[1] > 0 && it % (uint64_t)a->eval_interval == 0) {
+            double vl;
+            rc = evaluate(r, GPTDATA_VALID, &r->st.consumed_valid, &vl);
+            if (rc)
+                goto out_fail;
+            char what[64];
+            snprintf(what, sizeof what, "validation loss at iteration %llu", (unsigned long long)it);
+            print_eval(r, what, vl);
+            if (r->json) {
+                fprintf(r->json, "{\"iteration\":%llu,\"val_loss\":%.9g,\"val_ppl\":%.9g}\n", (unsigned long long)it,
+                        vl, exp(vl));
+                fflush(r->json);
+            }
+        }
+        int want_save = a->save_interval && it % (uint64_t)a->save_interval == 0;
+        int exiting = a->exit_interval && it % (uint64_t)a->exit_interval == 0;
+        if (stop_signal) {
+            fprintf(stderr, "train: received %s at iteration %llu: saving a checkpoint and exiting\n",
+                    stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)it);
+            if (!a->save)
+                fprintf(stderr, "train: no --save directory given; nothing saved\n");
+            if (save(r))
+                exit_status = EXIT_IO;
+            goto out;
+        }
+        if (want_save || (exiting && it != (uint64_t)a->train_iters)) {
+            if (save(r)) {
+                exit_status = EXIT_IO;
+                goto out;
+            }
+        }
+        if (exiting && it != (uint64_t)a->train_iters) {
+            printf(" exiting program at iteration %llu (--exit-interval %lld)\n", (unsigned long long)it,
+                   a->exit_interval);
+            goto out;
+        }
+    }
+    if (exit_status == 0) {
+        if (a->save && !(a->save_interval && r->st.iteration % (uint64_t)a->save_interval == 0))
+            if (save(r))
+                exit_status = EXIT_IO;
+        if (a->eval_iters > 0 && r->data.size[1] > 0) {
+            double vl;
+            rc = evaluate(r, GPTDATA_VALID, &r->st.consumed_valid, &vl);
+            if (rc)
+                goto out_fail;
+            print_eval(r, "validation loss at the end of training for val data", vl);
+            if (r->json)
+                fprintf(r->json, "{\"iteration\":%llu,\"val_loss\":%.9g,\"val_ppl\":%.9g,\"final\":true}\n",
+                        (unsigned long long)r->st.iteration, vl, exp(vl));
+        }
+        if (a->eval_iters > 0 && r->data.size[2] > 0) {
+            double tl;
+            uint64_t pos = 0;
+            rc = evaluate(r, GPTDATA_TEST, &pos, &tl);
+            if (rc)
+                goto out_fail;
+            print_eval(r, "validation loss at the end of training for test data", tl);
+            if (r->json)
+                fprintf(r->json, "{\"iteration\":%llu,\"test_loss\":%.9g,\"test_ppl\":%.9g}\n",
+                        (unsigned long long)r->st.iteration, tl, exp(tl));
+        }
+    }
+out:
+    if (r->json)
+        fclose(r->json);
+    free(r->tok);
+    free(r->in);
+    free(r->tg);
+    gptdata_close(&r->data);
+    gpt_free(&r->m);
+    free(paths);
+    free(weights);
+    return exit_status;
+out_fail:
+    exit_status = fail(r, rc, NULL);
+    goto out;
+}

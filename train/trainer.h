@@ -1,0 +1,44 @@
+/* trainer.h - the training loop behind bin/train (Megatron-compatible flags).
+ *
+ * One iteration = global_batch samples in global_batch/micro_batch
+ * micro-batches (gradient accumulation), then gradient clipping and one AdamW
+ * step. Samples come from the Megatron sample index (gptdata.h) in order, so
+ * iteration i always sees samples [(i-1)*gbs, i*gbs) of the shuffled stream.
+ */
+#ifndef TRAIN_TRAINER_H
+#define TRAIN_TRAINER_H
+
+#include <stdint.h>
+
+typedef struct {
+    /* model */
+    long long num_layers, hidden_size, num_heads, seq_length, max_position_embeddings;
+    double init_method_std;
+    /* batch and schedule */
+    long long micro_batch_size, global_batch_size, train_iters, exit_interval;
+    double lr, min_lr, lr_warmup_fraction;
+    long long lr_warmup_iters, lr_decay_iters;
+    const char *lr_decay_style; /* constant, linear, cosine */
+    double weight_decay, adam_beta1, adam_beta2, adam_eps, clip_grad;
+    long long seed;
+    /* data */
+    const char **data_path; /* as given: "0.7 a 0.3 b" or "a" */
+    int n_data_path;
+    const char *split, *vocab_file, *merge_file, *data_cache_path;
+    /* evaluation, logging, checkpoints */
+    long long eval_interval, eval_iters, log_interval, save_interval, max_consecutive_skips;
+    const char *save, *load, *log_json, *device;
+    double peak_tflops;
+    int quiet;
+} train_args;
+
+/* Fill a with Megatron's defaults (0 / NULL where Megatron has none). */
+void train_args_defaults(train_args *a);
+/* Learning rate used by iteration it+1 (it iterations done), Megatron's
+ * OptimizerParamScheduler: linear warmup from 0, then constant, linear or
+ * cosine decay to min_lr at lr_decay_iters, min_lr after. */
+double train_lr_at(const train_args *a, int64_t it);
+/* Run training. Returns a process exit status (0 ok; see README). */
+int trainer_run(train_args *a);
+
+#endif
