@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# test_train.sh - bin/train and bin/generate end to end on the small fixture
+# datasets (tests/fixtures/gptdata/{a,b}, GPT-2 token ids): Megatron log layout,
+# JSON log, bit-identical resume, SIGTERM checkpoint, refused damaged or
+# mismatched checkpoints, NaN skipping, bad input, generation.
+. "$(dirname "$0")/lib.sh"
+export OMP_NUM_THREADS=2
+D=$FIX/gptdata
+# A tiny model: 2 layers, width 32, 16 positions.
+M="--num-layers 2 --hidden-size 32 --num-attention-heads 2 --seq-length 16 --micro-batch-size 2 --global-batch-size 4
+   --lr 3e-3 --min-lr 3e-4 --lr-decay-style cosine --lr-warmup-iters 2 --weight-decay 0.1 --adam-beta2 0.95
+   --split 90,8,2 --data-cache-path $WORK/cache --eval-interval 5 --eval-iters 2 --log-interval 1"
+mkdir -p "$WORK/cache"
+
+# --- a plain run: Megatron's log layout, JSON lines, validation and test loss
+expect_exit run_ok 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1.jsonl"
+cp "$WORK/.out" "$WORK/run1.out"
+if grep -qE '^ \[[0-9-]+ [0-9:]+\] iteration +10/ +10 \| consumed samples: +40 \| elapsed time per iteration \(ms\): [0-9.]+ \| throughput per GPU \(TFLOP/s/GPU\): [0-9.]+ \| tokens per second: [0-9]+ \| MFU: [0-9.]+% \| learning rate: [0-9.]+E[-+][0-9]+ \| global batch size: +4 \| lm loss: [0-9.]+E\+[0-9]+ \| loss scale: 1.0 \| grad norm: [0-9.]+ \| number of skipped iterations: +0 \| number of nan iterations: +0 \|$' "$WORK/run1.out"; then
+  pass log_layout; else fail log_layout "$(grep 'iteration  *10/' "$WORK/run1.out")"; fi
+if grep -q 'validation loss at iteration 5 | lm loss value: .* | lm loss PPL: ' "$WORK/run1.out" &&
+   grep -q 'validation loss at the end of training for test data' "$WORK/run1.out"; then pass val_test_loss; else fail val_test_loss; fi
+if [ "$(grep -c '"lm_loss"' "$WORK/log1.jsonl")" = 10 ] && [ "$(grep -c '"val_loss"' "$WORK/log1.jsonl")" = 3 ]; then
+  pass json_log; else fail json_log "$(wc -l < "$WORK/log1.jsonl") lines"; fi
+# On real text (a Common Crawl fixture, tokenized here) the loss falls clearly.
+"$BIN/preprocess_data" --input "$FIX/cc/dolma_cc_en_head-0091.jsonl" --output-prefix "$WORK/real" --append-eod -q >/dev/null 2>&1
+expect_exit real_text 0 "$BIN/train" ${M/--lr 3e-3/--lr 1e-2} --train-iters 40 --data-path "$WORK/real_text_document" --log-json "$WORK/real.jsonl"
+python3 - "$WORK/real.jsonl" <<'PY' && pass loss_falls || fail loss_falls "$(grep -o '"lm_loss":[0-9.]*' "$WORK/real.jsonl" | sed -n '1p;$p' | tr '\n' ' ')"
+import json, sys
+l = [json.loads(x) for x in open(sys.argv[1]) if '"lm_loss"' in x]
+sys.exit(0 if l[-1]["lm_loss"] < l[0]["lm_loss"] - 1.0 else 1)
+PY
+# The learning-rate schedule: warmup 0 -> 3e-3 over 2 iterations, cosine to 3e-4 at 10.
+python3 - "$WORK/log1.jsonl" <<'PY' && pass lr_schedule || fail lr_schedule
+import json, math, sys
+l = [json.loads(x) for x in open(sys.argv[1]) if '"lm_loss"' in x]
+def lr(n):  # Megatron OptimizerParamScheduler, n iterations done
+    if n <= 2: return 3e-3 * n / 2
+    r = (n - 2) / (10 - 2)
+    return 3e-4 + 0.5 * (math.cos(math.pi * r) + 1) * (3e-3 - 3e-4)
+sys.exit(0 if all(abs(x["learning_rate"] - lr(x["iteration"] - 1)) <= 1e-8 * lr(x["iteration"] - 1) for x in l) else 1)
+PY
+# The same run again gives the same losses bit for bit.
+expect_exit rerun 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1b.jsonl"
+if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \
+        <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1b.jsonl") >/dev/null; then pass reproducible; else fail reproducible; fi
+# The sample index was cached in --data-cache-path (and nothing written next to the fixture).
+if ls "$WORK/cache"/a.train.*.gptidx >/dev/null 2>&1 && ! ls "$D"/*.gptidx >/dev/null 2>&1; then pass index_cache; else fail index_cache; fi
+
+# --- bit-identical resume: 12 iterations straight vs 6 + exit + resume 6
+expect_exit straight 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --save "$WORK/ckA" --save-interval 6
+expect_exit first_half 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --save "$WORK/ckB" --exit-interval 6
+if [ "$(cat "$WORK/ckB/latest_checkpointed_iteration.txt")" = 6 ] && [ ! -e "$WORK/ckB/iter_0000012" ]; then pass exit_interval; else fail exit_interval; fi
+expect_exit resume 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --save "$WORK/ckB" --load "$WORK/ckB"
+grep -q 'loaded checkpoint .*iter_0000006/model.ckpt at iteration 6' "$WORK/.out" && pass resume_message || fail resume_message
+if diff <(grep -o '"iteration":\(7\|8\|9\|10\|11\|12\),[^}]*"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/ckA/train_log.jsonl" | sed 's/"ms_per.*//') \
+        <(grep -o '"iteration":\(7\|8\|9\|10\|11\|12\),[^}]*"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/ckB/train_log.jsonl" | sed 's/"ms_per.*//') >"$WORK/d" &&
+   [ "$(grep -c '"iteration":1[0-2],' "$WORK/ckB/train_log.jsonl")" -ge 3 ]; then pass resume_same_losses; else fail resume_same_losses "$(head -5 "$WORK/d")"; fi
+if cmp -s "$WORK/ckA/iter_0000012/model.ckpt" "$WORK/ckB/iter_0000012/model.ckpt"; then pass resume_bit_identical; else fail resume_bit_identical; fi
+no_tmp_left "$WORK/ckB" ckpt_no_tmp
+
+# --- damaged and mismatched checkpoints are refused
+cp -r "$WORK/ckA" "$WORK/ckC"
+printf '\x55' | dd of="$WORK/ckC/iter_0000012/model.ckpt" bs=1 seek=5000 conv=notrunc status=none
+expect_exit corrupt_refused 1 "$BIN/train" $M --train-iters 14 --data-path "$D/a" --load "$WORK/ckC"
+stderr_has corrupt_message "checksum mismatch"
+truncate -s 1000 "$WORK/ckC/iter_0000012/model.ckpt"
+expect_exit truncated_refused 1 "$BIN/train" $M --train-iters 14 --data-path "$D/a" --load "$WORK/ckC"
+stderr_has truncated_message "truncated or damaged"
+head -c 400 /dev/urandom > "$WORK/ckC/iter_0000012/model.ckpt"
+expect_exit foreign_refused 1 "$BIN/train" $M --train-iters 14 --data-path "$D/a" --load "$WORK/ckC"
+stderr_has foreign_message "bad magic"
+echo 7x > "$WORK/ckC/latest_checkpointed_iteration.txt"
+expect_exit bad_latest 1 "$BIN/train" $M --train-iters 14 --data-path "$D/a" --load "$WORK/ckC"
+stderr_has bad_latest_message "expected an iteration number"
+expect_exit mismatch_refused 1 "$BIN/train" ${M/--hidden-size 32/--hidden-size 64} --train-iters 14 --data-path "$D/a" --load "$WORK/ckA"
+stderr_has mismatch_message "does not match the requested one"
+expect_exit load_empty_dir 0 "$BIN/train" $M --train-iters 2 --data-path "$D/a" --load "$WORK/cache"
+stderr_has load_empty_note "starting from scratch"
+
+# --- SIGTERM saves a checkpoint at the end of the iteration and exits 0
+"$BIN/train" $M --train-iters 100000 --eval-interval 100000 --data-path "$D/a" --save "$WORK/ckS" >"$WORK/s.out" 2>"$WORK/s.err" &
+pid=$!
+for _ in $(seq 1 300); do grep -q '"iteration":3,' "$WORK/ckS/train_log.jsonl" 2>/dev/null && break; sleep 0.1; done
+kill -TERM $pid; wait $pid; rc=$?
+it=$(cat "$WORK/ckS/latest_checkpointed_iteration.txt" 2>/dev/null)
+if [ $rc = 0 ] && [ -n "$it" ] && [ "$it" -ge 3 ] && grep -q 'received SIGTERM' "$WORK/s.err"; then pass sigterm_saves; else fail sigterm_saves "rc $rc, latest '$it'"; fi
+expect_exit sigterm_resume 0 "$BIN/train" $M --train-iters $((it + 2)) --data-path "$D/a" --load "$WORK/ckS"
+grep -q "iteration  *$((it + 2))/" "$WORK/.out" && pass sigterm_resume_continues || fail sigterm_resume_continues
+
+# --- non-finite gradients: skipped and reported; repeated: stop cleanly
+WEBTEXT_TRAIN_INJECT_NAN=3 "$BIN/train" $M --train-iters 5 --data-path "$D/a" >"$WORK/n.out" 2>"$WORK/n.err"; rc=$?
+if [ $rc = 0 ] && grep -q 'iteration 3: non-finite gradient norm' "$WORK/n.err" &&
+   grep -q 'iteration  *3/ .*number of skipped iterations:   1 | number of nan iterations:   1' "$WORK/n.out" &&
+   grep -q 'iteration  *4/ .*number of skipped iterations:   0' "$WORK/n.out"; then pass nan_skipped; else fail nan_skipped "rc $rc"; fi
+WEBTEXT_TRAIN_INJECT_NAN=3,4,5 expect_exit nan_stops 1 "$BIN/train" $M --train-iters 8 --max-consecutive-skips 3 --data-path "$D/a" --save "$WORK/ckN"
+stderr_has nan_stop_message "3 consecutive iterations were skipped"
+[ "$(cat "$WORK/ckN/latest_checkpointed_iteration.txt" 2>/dev/null)" = 5 ] && pass nan_stop_saves || fail nan_stop_saves
+
+# --- blending two datasets
+expect_exit blend 0 "$BIN/train" $M --train-iters 3 --data-path 0.7 "$D/a" 0.3 "$D/b"
+grep -q '> data: 2 dataset(s)' "$WORK/.out" && pass blend_two || fail blend_two
+
+# --- bad input and usage
+expect_exit missing_data 3 "$BIN/train" $M --train-iters 3 --data-path "$WORK/nope"
+stderr_has missing_data_names "$WORK/nope"
+python3 - "$WORK/big" <<PY
+import sys; sys.path.insert(0, "$ROOT/scripts")
+import numpy as np
+from megatron_mmidx import write
+write(sys.argv[1], [[[60000 + i % 100 for i in range(40)]] for _ in range(50)])
+PY
+expect_exit token_out_of_vocab 1 "$BIN/train" $M --train-iters 3 --data-path "$WORK/big"
+stderr_has token_out_of_vocab_message "outside the vocabulary of 50257"
+expect_exit heads_not_dividing 2 "$BIN/train" ${M/--num-attention-heads 2/--num-attention-heads 3} --train-iters 3 --data-path "$D/a"
+expect_exit gbs_not_multiple 2 "$BIN/train" ${M/--global-batch-size 4/--global-batch-size 5} --train-iters 3 --data-path "$D/a"
+expect_exit seq_too_long 2 "$BIN/train" $M --max-position-embeddings 8 --train-iters 3 --data-path "$D/a"
+expect_exit no_train_iters 2 "$BIN/train" $M --data-path "$D/a"
+expect_exit device_cuda 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --device cuda
+expect_exit bad_split 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --split 0,1,0
+expect_exit bad_decay_style 2 "$BIN/train" ${M/cosine/exponential} --train-iters 3 --data-path "$D/a"
+expect_exit tp_unsupported 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --tensor-model-parallel-size 2
+expect_exit megatron_flags_accepted 0 "$BIN/train" $M --train-iters 2 --data-path "$D/a" --tokenizer-type GPT2BPETokenizer \
+  --fp16 --attention-dropout 0.1 --hidden-dropout 0.1 --distributed-backend nccl --num-workers 2 --data-impl mmap \
+  --tensor-model-parallel-size 1 --ffn-hidden-size 128
+check help "$BIN/train" --help
+
+# --- generate
+G="$BIN/generate --load $WORK/ckA --prompt Hello --max-tokens 12"
+expect_exit gen_greedy 0 $G --temperature 0
+cp "$WORK/.out" "$WORK/g1"
+$G --temperature 0 > "$WORK/g2" 2>/dev/null
+if head -c 5 "$WORK/g1" | grep -q '^Hello' && [ "$(wc -c < "$WORK/g1")" -gt 8 ] && cmp -s "$WORK/g1" "$WORK/g2"; then pass gen_prints_text; else fail gen_prints_text; fi
+$G --top-k 40 --top-p 0.9 --temperature 0.8 --seed 7 > "$WORK/g3" 2>/dev/null
+$G --top-k 40 --top-p 0.9 --temperature 0.8 --seed 7 > "$WORK/g4" 2>/dev/null
+$G --top-k 40 --top-p 0.9 --temperature 0.8 --seed 8 --num-samples 2 > "$WORK/g5" 2>/dev/null
+if cmp -s "$WORK/g3" "$WORK/g4" && [ "$(grep -c '=== sample' "$WORK/g5")" = 2 ]; then pass gen_seeded; else fail gen_seeded; fi
+expect_exit gen_iter_dir 0 "$BIN/generate" --load "$WORK/ckA/iter_0000006" --max-tokens 3 --temperature 0
+expect_exit gen_no_ckpt 2 "$BIN/generate" --load "$WORK/cache" --prompt x
+expect_exit gen_damaged 1 "$BIN/generate" --load "$WORK/ckC/iter_0000012" --prompt x
+expect_exit gen_no_load 2 "$BIN/generate" --prompt x
