@@ -188,7 +188,18 @@ int ckpt_read_header(const char *path, gpt_config *cfg, ckpt_state *st)
     if (n != CKPT_HDR)
         return err_set(ERR_CORRUPT, "%s: truncated (%zu bytes, header is %d)", path, n, CKPT_HDR);
     uint64_t np;
-    return parse_hdr(h, path, cfg, &np, st);
+    int rc = parse_hdr(h, path, cfg, &np, st);
+    if (rc)
+        return rc;
+    /* Check the size before anyone allocates what the header claims. */
+    struct stat sb;
+    if (np != gpt_num_params(cfg))
+        return err_set(ERR_CORRUPT, "%s: header says %llu parameters, its model config has %zu", path,
+                       (unsigned long long)np, gpt_num_params(cfg));
+    if (stat(path, &sb) != 0 || (uint64_t)sb.st_size != CKPT_HDR + 3 * np * 4 + 8)
+        return err_set(ERR_CORRUPT, "%s: %lld bytes, expected %llu (truncated or damaged)", path,
+                       (long long)sb.st_size, (unsigned long long)(CKPT_HDR + 3 * np * 4 + 8));
+    return 0;
 }
 
 int ckpt_load(const char *path, gpt_model *m, ckpt_state *st)

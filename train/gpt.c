@@ -50,7 +50,9 @@ static inline float exp_approx(float x)
 {
     x = x < -88.0f ? -88.0f : x;
     x = x > 88.37f ? 88.37f : x;
-    float fx = floorf(x * 1.44269504088896341f + 0.5f);
+    /* n = round(x / ln 2) with the 1.5 * 2^23 trick (no floorf call, so the
+     * loop vectorises on any x86-64), r = x - n ln 2 in [-ln2/2, ln2/2]. */
+    float fx = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
     float r = x - fx * 0.693359375f + fx * 2.12194440e-4f;
     float z = r * r;
     float y = ((((1.9875691500E-4f * r + 1.3981999507E-3f) * r + 8.3334519073E-3f) * r + 4.1665795894E-2f) * r +
@@ -59,6 +61,42 @@ static inline float exp_approx(float x)
     union { int32_t i; float f; } u;
     u.i = ((int32_t)fx + 127) << 23;
     return y * u.f;
+}
+
+/* Max and sum of exp over a row in 16 independent lanes, so the compiler
+ * vectorises them without -ffast-math; the order is fixed, so results are
+ * reproducible. */
+enum { LANES = 16 };
+static float row_max(const float *x, int n)
+{
+    float m[LANES];
+    for (int j = 0; j < LANES; j++)
+        m[j] = -INFINITY;
+    int v = 0;
+    for (; v + LANES <= n; v += LANES)
+        for (int j = 0; j < LANES; j++)
+            m[j] = x[v + j] > m[j] ? x[v + j] : m[j];
+    for (; v < n; v++)
+        m[0] = x[v] > m[0] ? x[v] : m[0];
+    float r = m[0];
+    for (int j = 1; j < LANES; j++)
+        r = m[j] > r ? m[j] : r;
+    return r;
+}
+
+static float row_sum_exp(const float *x, int n, float mx)
+{
+    float s[LANES] = {0};
+    int v = 0;
+    for (; v + LANES <= n; v += LANES)
+        for (int j = 0; j < LANES; j++)
+            s[j] += exp_approx(x[v + j] - mx);
+    for (; v < n; v++)
+        s[0] += exp_approx(x[v] - mx);
+    float r = 0;
+    for (int j = 0; j < LANES; j++)
+        r += s[j];
+    return r;
 }
 
 int gpt_padded_vocab(int v)
@@ -78,6 +116,12 @@ int gpt_config_check(const gpt_config *c)
         return err_set(ERR_USAGE, "padded vocabulary %d smaller than vocabulary %d", c->padded_vocab_size,
                        c->vocab_size);
     return 0;
+}
+
+size_t gpt_num_params(const gpt_config *c)
+{
+    size_t Vp = (size_t)c->padded_vocab_size, C = (size_t)c->channels, L = (size_t)c->num_layers;
+    return Vp * C + (size_t)c->max_seq_len * C + L * (12 * C * C + 13 * C) + 2 * C;
 }
 
 int gpt_alloc(gpt_model *m, const gpt_config *cfg)
@@ -511,12 +555,8 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
 #pragma omp parallel for schedule(static) reduction(+ : total)
     for (size_t i = 0; i < BT; i++) {
         const float *x = a->logits + i * Vp;
-        float mx = -INFINITY, s = 0;
-        for (int v = 0; v < V; v++)
-            mx = x[v] > mx ? x[v] : mx;
-        for (int v = 0; v < V; v++)
-            s += exp_approx(x[v] - mx);
-        float lse = mx + logf(s);
+        float mx = row_max(x, V);
+        float lse = mx + logf(row_sum_exp(x, V, mx));
         a->lse[i] = lse;
         total += lse - x[targets[i]];
     }

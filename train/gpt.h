@@ -60,6 +60,8 @@ typedef struct {
 int gpt_padded_vocab(int vocab_size);
 /* Check a configuration: 0 or ERR_USAGE with a message. */
 int gpt_config_check(const gpt_config *c);
+/* Number of parameters of a config (padded vocabulary included). */
+size_t gpt_num_params(const gpt_config *c);
 /* Allocate parameters (and gradients and moments) for cfg. 0 or ERR_*. */
 int gpt_alloc(gpt_model *m, const gpt_config *cfg);
 /* GPT-2 initialisation from seed: weights N(0, std) (GPT-2: 0.02), the two

@@ -504,3 +504,46 @@ void gptdata_get(const gptdata *d, int split, int64_t i, int32_t *out)
     }
     gptidx_sample(&d->idx[k][split], &d->ds[k], d->seq_length, i, out);
 }
+
+double gptdata_unigram_entropy(const gptdata *d, int split, int vocab)
+{
+    uint64_t *cnt = calloc((size_t)vocab, sizeof *cnt);
+    if (!cnt)
+        return NAN;
+    uint64_t total = 0;
+    int32_t *buf = NULL;
+    size_t cap = 0;
+    for (int i = 0; i < d->n; i++) {
+        const gptidx *g = &d->idx[i][split];
+        if (!g->doc_index)
+            continue;
+        for (int64_t doc = g->doc_lo; doc < g->doc_hi; doc++) {
+            int64_t n = mmidx_length(&d->ds[i], (uint64_t)doc);
+            if ((size_t)n > cap) {
+                cap = (size_t)n * 2;
+                int32_t *nb = realloc(buf, cap * sizeof *buf);
+                if (!nb) {
+                    free(buf);
+                    free(cnt);
+                    return NAN;
+                }
+                buf = nb;
+            }
+            copy_tokens(&d->ds[i], doc, 0, n, buf);
+            for (int64_t k = 0; k < n; k++)
+                if (buf[k] >= 0 && buf[k] < vocab) {
+                    cnt[buf[k]]++;
+                    total++;
+                }
+        }
+    }
+    double h = 0;
+    for (int v = 0; v < vocab; v++)
+        if (cnt[v]) {
+            double p = (double)cnt[v] / (double)total;
+            h -= p * log(p);
+        }
+    free(buf);
+    free(cnt);
+    return total ? h : NAN;
+}

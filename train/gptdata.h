@@ -85,5 +85,9 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg);
 /* Sample i of a split: seq_length + 1 tokens. i < d->size[split]. */
 void gptdata_get(const gptdata *d, int split, int64_t i, int32_t *out);
 void gptdata_close(gptdata *d);
+/* Entropy in nats of the token frequencies over a split's documents (all
+ * datasets together, ids >= vocab ignored): the loss of the best model that
+ * ignores context, which a trained model must beat. NAN if none. */
+double gptdata_unigram_entropy(const gptdata *d, int split, int vocab);
 
 #endif

@@ -365,6 +365,8 @@ int trainer_run(train_args *a)
     printf("> data: %d dataset(s); samples train %lld, valid %lld, test %lld (seq %d); indices ready in %.2f s\n",
            npaths, (long long)r->data.size[0], (long long)r->data.size[1], (long long)r->data.size[2], L,
            progress_now() - t0);
+    double h1 = gptdata_unigram_entropy(&r->data, GPTDATA_TRAIN, r->V);
+    printf("> unigram entropy of the train split: %.4f nats/token (the loss of a model that ignores context)\n", h1);
     printf("> device cpu, %d threads; micro-batch %d x %lld = global batch %lld; MFU against a peak of %.3f TFLOP/s "
            "(%s)\n",
            threads, mbs, nmicro, gbs, peak, peak_desc);
@@ -464,6 +466,9 @@ int trainer_run(train_args *a)
                 if (!r->json)
                     fprintf(stderr, "note: --log-json %s: %s; JSON log off\n", json_path, strerror(errno));
                 json_path = r->json ? json_path : NULL;
+                if (r->json)
+                    fprintf(r->json, "{\"iteration\":%llu,\"unigram_entropy\":%.9g,\"parameters\":%zu}\n",
+                            (unsigned long long)r->st.iteration, h1, r->m.num_params);
             }
             if (r->json) {
                 fprintf(r->json,

@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "check.h"
 #include "common/err.h"
+#include "train/ckpt.h"
 #include "train/gpt.h"
 #include "train/safetensors.h"
 
@@ -181,6 +183,64 @@ static void test_init(void)
     gpt_free(&b);
 }
 
+/* Save, load, and refuse damaged or mismatched checkpoints. */
+static void test_ckpt(void)
+{
+    gpt_config c = {.max_seq_len = 4, .vocab_size = 10, .padded_vocab_size = 128, .num_layers = 1, .num_heads = 1,
+                    .channels = 4};
+    gpt_model a, b;
+    CHECK_EQ_INT(gpt_alloc(&a, &c), 0);
+    CHECK_EQ_INT(gpt_num_params(&c), a.num_params);
+    gpt_init_weights(&a, 7, 0.02f);
+    for (size_t i = 0; i < a.num_params; i++) {
+        a.adam_m[i] = (float)i;
+        a.adam_v[i] = (float)(2 * i);
+    }
+    char dir[] = "/tmp/test_ckpt.XXXXXX", *path = NULL;
+    CHECK(mkdtemp(dir) != NULL);
+    ckpt_state st = {.iteration = 42, .consumed_train = 420, .consumed_valid = 7, .adam_step = 41,
+                     .skipped_iters = 1, .seed = 1234, .seq_length = 4, .micro_batch = 2, .global_batch = 10};
+    CHECK_EQ_INT(ckpt_save(dir, &a, &st), 0);
+    CHECK_EQ_INT(ckpt_find_latest(dir, &path), 0);
+    CHECK(path && strstr(path, "iter_0000042/model.ckpt"));
+    gpt_config c2;
+    ckpt_state s2;
+    CHECK_EQ_INT(ckpt_read_header(path, &c2, &s2), 0);
+    CHECK(memcmp(&c, &c2, sizeof c) == 0 && memcmp(&st, &s2, sizeof st) == 0);
+    CHECK_EQ_INT(gpt_alloc(&b, &c), 0);
+    CHECK_EQ_INT(ckpt_load(path, &b, &s2), 0);
+    CHECK(memcmp(a.params, b.params, a.num_params * 4) == 0 && memcmp(a.adam_v, b.adam_v, a.num_params * 4) == 0);
+    /* a copy for the fuzz seed corpus, when asked */
+    if (getenv("SAVE_CKPT_SEED")) {
+        char cmd[512];
+        snprintf(cmd, sizeof cmd, "cp %s %s", path, getenv("SAVE_CKPT_SEED"));
+        CHECK_EQ_INT(system(cmd), 0);
+    }
+    /* one flipped bit in the moments: checksum */
+    FILE *f = fopen(path, "r+b");
+    fseek(f, 160 + 4 * (long)a.num_params * 2 + 12, SEEK_SET);
+    fputc(0x40, f);
+    fclose(f);
+    CHECK_EQ_INT(ckpt_load(path, &b, &s2), ERR_CORRUPT);
+    CHECK(strstr(err_msg(), "checksum mismatch") != NULL);
+    /* another model shape */
+    gpt_model w;
+    gpt_config c3 = c;
+    c3.channels = 8;
+    CHECK_EQ_INT(gpt_alloc(&w, &c3), 0);
+    CHECK_EQ_INT(ckpt_load(path, &w, &s2), ERR_FORMAT);
+    gpt_free(&w);
+    /* truncated */
+    CHECK_EQ_INT(truncate(path, 1000), 0);
+    CHECK_EQ_INT(ckpt_read_header(path, &c2, &s2), ERR_CORRUPT);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK_EQ_INT(system(cmd), 0);
+    free(path);
+    gpt_free(&a);
+    gpt_free(&b);
+}
+
 int main(void)
 {
     if (st_open(&gold, "tests/fixtures/gpt/golden.safetensors") != 0) {
@@ -197,6 +257,7 @@ int main(void)
     RUN(test_adamw_steps);
     RUN(test_grad_accumulation);
     RUN(test_init);
+    RUN(test_ckpt);
     st_close(&gold);
     return check_total_failed ? 1 : 0;
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# bench_train.sh - training throughput of bin/train (CPU backend) vs PyTorch on
+# the CPU, same GPT-2 shapes, same batch, same number of threads
+# (scripts/bench_train_torch.py). Installs torch with pip when missing.
+#   BENCH_LAYERS/HIDDEN/HEADS/SEQ/BATCH/THREADS override the GPT-2-small shape.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN=${BIN:-bin}
+L=${BENCH_LAYERS:-12} C=${BENCH_HIDDEN:-768} NH=${BENCH_HEADS:-12} T=${BENCH_SEQ:-256} B=${BENCH_BATCH:-4}
+TH=${BENCH_THREADS:-$(nproc)}
+python3 -c 'import torch' 2>/dev/null || pip install -q torch >&2 ||
+  { echo "bench_train: pip install torch failed" >&2; exit 1; }
+DATA=data/build/corpus_text_document
+[ -e "$DATA.idx" ] || DATA=tests/fixtures/gptdata/a
+W=$(mktemp -d /tmp/bench_train.XXXXXX)
+trap 'rm -rf "$W"' EXIT
+ITERS=6 WARM=2
+echo "shape: $L layers, hidden $C, $NH heads, seq $T, batch $B, vocab 50257 (padded 50304); $TH threads"
+OMP_NUM_THREADS=$TH "$BIN/train" --num-layers "$L" --hidden-size "$C" --num-attention-heads "$NH" --seq-length "$T" \
+  --micro-batch-size "$B" --global-batch-size "$B" --lr 1e-4 --weight-decay 0.1 --adam-beta2 0.95 --train-iters $ITERS \
+  --log-interval 1 --eval-iters 0 --split 1,0,0 --data-path "$DATA" --data-cache-path "$W" --log-json "$W/log.jsonl" \
+  -q >/dev/null
+ours=$(grep -o '"ms_per_iter":[0-9.]*' "$W/log.jsonl" | tail -n $((ITERS - WARM)) | cut -d: -f2 |
+  awk '{s += $1; n++} END {printf "%.1f", s / n}')
+ours_tok=$(awk -v ms="$ours" -v bt=$((B * T)) 'BEGIN {printf "%.1f", bt / (ms / 1000)}')
+echo "bin/train: $ours ms/iter, $ours_tok tokens/s"
+line=$(python3 scripts/bench_train_torch.py --layers "$L" --hidden "$C" --heads "$NH" --seq "$T" --batch "$B" \
+  --threads "$TH" --iters $((ITERS - WARM)) --warmup $WARM)
+echo "$line"
+torch_tok=$(echo "$line" | grep -o '[0-9.]* tokens/s' | cut -d' ' -f1)
+awk -v a="$ours_tok" -v b="$torch_tok" 'BEGIN {printf "ratio bin/train / PyTorch: %.2fx tokens/s\n", a / b}'
+echo "llm.c: not built here (its CPU trainer needs its own GPT-2 checkpoint and data files from the network)"
