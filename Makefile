@@ -68,6 +68,8 @@ TRAIN_ARCH ?= -march=native
 # Fuzz targets are built without OpenMP; they reach only these trainer files.
 FUZZ_TRAIN_SRC := train/safetensors.c train/ckpt.c train/gpt.c
 $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
+# Megatron's index arithmetic must round like its (FMA-free) C++ and numpy.
+$(BUILD)/train/gptdata.o: ALL_CFLAGS += -ffp-contract=off
 TOOL_SRC_train := train/train_main.c
 TOOL_SRC_generate := train/generate_main.c
 

@@ -22,7 +22,7 @@ mkdir -p "$OUT"
 "$BIN/train" \
   --num-layers 4 --hidden-size 128 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 \
   --micro-batch-size 16 --global-batch-size 32 --train-iters "$ITERS" \
-  --lr 6e-3 --min-lr 6e-4 --lr-decay-style cosine --lr-warmup-iters 40 \
+  --lr 3e-3 --min-lr 3e-4 --lr-decay-style cosine --lr-warmup-iters 30 \
   --weight-decay 0.1 --adam-beta1 0.9 --adam-beta2 0.95 --clip-grad 1.0 --seed 1234 \
   --data-path "$DATA" --split 98,2,0 \
   --log-interval 20 --eval-interval 100 --eval-iters 10 \

@@ -202,6 +202,9 @@ void gptidx_sample(const gptidx *g, const mmidx *ds, int L, int64_t i, int32_t *
     (void)L;
 }
 
+/* Compiled with -ffp-contract=off (Makefile): a fused multiply-subtract here
+ * would round w*s - cur differently from Megatron's helper and break ties the
+ * other way. */
 void gptdata_blend(const double *w, int n, int64_t size, uint8_t *ds_out, int64_t *sample_out)
 {
     int64_t cur[256] = {0};

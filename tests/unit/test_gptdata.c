@@ -164,7 +164,14 @@ static void check_config(const cJSON *c, const char *cache_dir, int expect_cache
             const cJSON *t;
             cJSON_ArrayForEach(t, x) want[m++] = t->valueint;
             CHECK_EQ_INT(m, L + 1);
-            CHECK(memcmp(want, tok, (size_t)m * 4) == 0);
+            if (memcmp(want, tok, (size_t)m * 4) != 0) {
+                int p = 0;
+                while (want[p] == tok[p])
+                    p++;
+                printf("  split %d sample %lld (L %d, cached %d): token %d is %d, numpy says %d\n", s,
+                       (long long)j - 1, L, expect_cached, p, tok[p], want[p]);
+                CHECK(0);
+            }
         }
     }
     free(tok);
