@@ -39,5 +39,6 @@ awk -v h="$h" -v v="$v" 'BEGIN {
   printf "validation loss %.3f nats/token vs unigram entropy %.3f: %.3f below (perplexity %.0f vs %.0f)\n", v, h, h - v, exp(v), exp(h)
   if (v > h - 0.5) { print "make train: the model did not learn enough (need at least 0.5 nats below the unigram entropy)"; exit 1 } }'
 echo
-echo "== generate --load $OUT --prompt 'The history of the' --max-tokens 60 --top-k 40 --temperature 0.8"
-"$BIN/generate" --load "$OUT" --prompt "The history of the" --max-tokens 60 --top-k 40 --temperature 0.8 --seed 1
+echo "== generate --load $OUT --prompt 'The history of the' --max-tokens 60 --top-k 40 --temperature 0.8 --num-samples 2 --ignore-eod"
+"$BIN/generate" --load "$OUT" --prompt "The history of the" --max-tokens 60 --top-k 40 --temperature 0.8 --seed 1 \
+  --num-samples 2 --ignore-eod
