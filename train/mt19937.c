@@ -64,22 +64,16 @@ uint64_t mt19937_interval(mt19937 *st, uint64_t max)
     return v;
 }
 
-void mt19937_shuffle_i32(mt19937 *st, int32_t *a, size_t n)
-{
-    for (size_t i = n; i-- > 1;) {
-        size_t j = (size_t)mt19937_interval(st, i);
-        int32_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
+/* RandomState.shuffle() on a 1-D array: Fisher-Yates from the end. */
+#define MT19937_SHUFFLE(name, type)                                  \
+    void name(mt19937 *st, type *a, size_t n)                        \
+    {                                                                \
+        for (size_t i = n; i-- > 1;) {                               \
+            size_t j = (size_t)mt19937_interval(st, i);              \
+            type t = a[i];                                           \
+            a[i] = a[j];                                             \
+            a[j] = t;                                                \
+        }                                                            \
     }
-}
-
-void mt19937_shuffle_i64(mt19937 *st, int64_t *a, size_t n)
-{
-    for (size_t i = n; i-- > 1;) {
-        size_t j = (size_t)mt19937_interval(st, i);
-        int64_t t = a[i];
-        a[i] = a[j];
-        a[j] = t;
-    }
-}
+MT19937_SHUFFLE(mt19937_shuffle_i32, int32_t)
+MT19937_SHUFFLE(mt19937_shuffle_i64, int64_t)

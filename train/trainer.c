@@ -136,6 +136,8 @@ typedef struct {
     int32_t *tok, *in, *tg;
     int V;
     FILE *json;
+    const char *json_path;
+    double unigram;
 } run;
 
 /* Fill in/tg [mbs, L] with samples first.. of a split. 0 or ERR_FORMAT on a
@@ -190,6 +192,40 @@ static void print_eval(run *r, const char *what, double loss)
     dash[n] = 0;
     printf("%s\n%s\n%s\n", dash, line, dash);
     fflush(stdout);
+}
+
+/* Open the JSON log on first use (append); the first record states the
+ * unigram entropy and the model size. */
+static void json_open(run *r)
+{
+    if (r->json || !r->json_path)
+        return;
+    r->json = fopen(r->json_path, "a");
+    if (!r->json) {
+        fprintf(stderr, "note: --log-json %s: %s; JSON log off\n", r->json_path, strerror(errno));
+        r->json_path = NULL;
+        return;
+    }
+    fprintf(r->json, "{\"iteration\":%llu,\"unigram_entropy\":%.9g,\"parameters\":%zu}\n",
+            (unsigned long long)r->st.iteration, r->unigram, r->m.num_params);
+}
+
+/* Evaluate a split, print Megatron's block and write a JSON record. */
+static int eval_report(run *r, int split, uint64_t *pos, const char *what, const char *key, int final)
+{
+    double loss;
+    int rc = evaluate(r, split, pos, &loss);
+    if (rc)
+        return rc;
+    print_eval(r, what, loss);
+    json_open(r);
+    if (r->json) {
+        fprintf(r->json, "{\"iteration\":%llu,\"%s_loss\":%.9g,\"%s_ppl\":%.9g%s}\n",
+                (unsigned long long)r->st.iteration, key, loss, key, exp(loss < 700 ? loss : 700),
+                final ? ",\"final\":true" : "");
+        fflush(r->json);
+    }
+    return 0;
 }
 
 static int save(run *r)
@@ -365,8 +401,9 @@ int trainer_run(train_args *a)
     printf("> data: %d dataset(s); samples train %lld, valid %lld, test %lld (seq %d); indices ready in %.2f s\n",
            npaths, (long long)r->data.size[0], (long long)r->data.size[1], (long long)r->data.size[2], L,
            progress_now() - t0);
-    double h1 = gptdata_unigram_entropy(&r->data, GPTDATA_TRAIN, r->V);
-    printf("> unigram entropy of the train split: %.4f nats/token (the loss of a model that ignores context)\n", h1);
+    r->unigram = gptdata_unigram_entropy(&r->data, GPTDATA_TRAIN, r->V);
+    printf("> unigram entropy of the train split: %.4f nats/token (the loss of a model that ignores context)\n",
+           r->unigram);
     printf("> device cpu, %d threads; micro-batch %d x %lld = global batch %lld; MFU against a peak of %.3f TFLOP/s "
            "(%s)\n",
            threads, mbs, nmicro, gbs, peak, peak_desc);
@@ -379,6 +416,7 @@ int trainer_run(train_args *a)
             fprintf(stderr, "note: --save %s: %s\n", a->save, strerror(errno));
         json_path = json_default;
     }
+    r->json_path = json_path;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -461,15 +499,7 @@ int trainer_run(train_args *a)
                    ts_buf, (unsigned long long)it, a->train_iters, (unsigned long long)r->st.consumed_train, ms,
                    tflops, tok_s, 100 * tflops / peak, lr, gbs, lm, last_norm, interval_skipped, interval_nan);
             fflush(stdout);
-            if (!r->json && json_path) {
-                r->json = fopen(json_path, "a");
-                if (!r->json)
-                    fprintf(stderr, "note: --log-json %s: %s; JSON log off\n", json_path, strerror(errno));
-                json_path = r->json ? json_path : NULL;
-                if (r->json)
-                    fprintf(r->json, "{\"iteration\":%llu,\"unigram_entropy\":%.9g,\"parameters\":%zu}\n",
-                            (unsigned long long)r->st.iteration, h1, r->m.num_params);
-            }
+            json_open(r);
             if (r->json) {
                 fprintf(r->json,
                         "{\"iteration\":%llu,\"consumed_samples\":%llu,\"lm_loss\":%.9g,\"grad_norm\":%.9g,"
@@ -483,18 +513,11 @@ int trainer_run(train_args *a)
             interval_n = interval_skipped = interval_nan = 0;
         }
         if (a->eval_iters > 0 && r->data.size[1] > 0 && it % (uint64_t)a->eval_interval == 0) {
-            double vl;
-            rc = evaluate(r, GPTDATA_VALID, &r->st.consumed_valid, &vl);
-            if (rc)
-                goto out_fail;
             char what[64];
             snprintf(what, sizeof what, "validation loss at iteration %llu", (unsigned long long)it);
-            print_eval(r, what, vl);
-            if (r->json) {
-                fprintf(r->json, "{\"iteration\":%llu,\"val_loss\":%.9g,\"val_ppl\":%.9g}\n", (unsigned long long)it,
-                        vl, exp(vl));
-                fflush(r->json);
-            }
+            rc = eval_report(r, GPTDATA_VALID, &r->st.consumed_valid, what, "val", 0);
+            if (rc)
+                goto out_fail;
         }
         int want_save = a->save_interval && it % (uint64_t)a->save_interval == 0;
         int exiting = a->exit_interval && it % (uint64_t)a->exit_interval == 0;
@@ -523,27 +546,15 @@ int trainer_run(train_args *a)
         if (a->save && !(a->save_interval && r->st.iteration % (uint64_t)a->save_interval == 0))
             if (save(r))
                 exit_status = EXIT_IO;
-        if (a->eval_iters > 0 && r->data.size[1] > 0) {
-            double vl;
-            rc = evaluate(r, GPTDATA_VALID, &r->st.consumed_valid, &vl);
-            if (rc)
-                goto out_fail;
-            print_eval(r, "validation loss at the end of training for val data", vl);
-            if (r->json)
-                fprintf(r->json, "{\"iteration\":%llu,\"val_loss\":%.9g,\"val_ppl\":%.9g,\"final\":true}\n",
-                        (unsigned long long)r->st.iteration, vl, exp(vl));
-        }
-        if (a->eval_iters > 0 && r->data.size[2] > 0) {
-            double tl;
-            uint64_t pos = 0;
-            rc = evaluate(r, GPTDATA_TEST, &pos, &tl);
-            if (rc)
-                goto out_fail;
-            print_eval(r, "validation loss at the end of training for test data", tl);
-            if (r->json)
-                fprintf(r->json, "{\"iteration\":%llu,\"test_loss\":%.9g,\"test_ppl\":%.9g}\n",
-                        (unsigned long long)r->st.iteration, tl, exp(tl));
-        }
+        uint64_t test_pos = 0;
+        if (a->eval_iters > 0 && r->data.size[1] > 0 &&
+            (rc = eval_report(r, GPTDATA_VALID, &r->st.consumed_valid,
+                              "validation loss at the end of training for val data", "val", 1)))
+            goto out_fail;
+        if (a->eval_iters > 0 && r->data.size[2] > 0 &&
+            (rc = eval_report(r, GPTDATA_TEST, &test_pos, "validation loss at the end of training for test data",
+                              "test", 1)))
+            goto out_fail;
     }
 out:
     if (r->json)
