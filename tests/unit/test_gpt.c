@@ -17,6 +17,7 @@
 #include "train/ckpt.h"
 #include "train/gpt.h"
 #include "train/safetensors.h"
+#include "train/trainer.h"
 
 static st_file gold;
 static gpt_config cfg;
@@ -241,6 +242,36 @@ static void test_ckpt(void)
     gpt_free(&b);
 }
 
+/* Megatron's OptimizerParamScheduler, values worked out by hand. */
+static void test_lr_schedule(void)
+{
+    train_args a;
+    train_args_defaults(&a);
+    a.lr = 1e-3;
+    a.min_lr = 1e-4;
+    a.train_iters = 100;
+    a.lr_warmup_iters = 10;
+    a.lr_decay_style = "linear";
+    CHECK(train_lr_at(&a, 0) == 0.0);
+    CHECK(fabs(train_lr_at(&a, 5) - 5e-4) < 1e-15);
+    CHECK(fabs(train_lr_at(&a, 10) - 1e-3) < 1e-15);
+    CHECK(fabs(train_lr_at(&a, 55) - (1e-4 + 0.5 * 9e-4)) < 1e-15); /* halfway through the decay */
+    CHECK(fabs(train_lr_at(&a, 100) - 1e-4) < 1e-15);
+    CHECK(train_lr_at(&a, 101) == 1e-4);
+    a.lr_decay_style = "cosine";
+    CHECK(fabs(train_lr_at(&a, 55) - (1e-4 + 0.5 * 9e-4)) < 1e-15);
+    CHECK(fabs(train_lr_at(&a, 32.5 + 0.5) - (1e-4 + 0.5 * (cos(M_PI * 23.0 / 90) + 1) * 9e-4)) < 1e-15);
+    a.lr_decay_style = "constant";
+    CHECK(train_lr_at(&a, 60) == 1e-3 && fabs(train_lr_at(&a, 5) - 5e-4) < 1e-15);
+    a.lr_decay_style = "linear";
+    a.lr_warmup_iters = 0;
+    a.lr_warmup_fraction = 0.1;
+    a.lr_decay_iters = 50; /* warmup = 5 iterations, decay to iteration 50 */
+    CHECK(fabs(train_lr_at(&a, 5) - 1e-3) < 1e-15);
+    CHECK(fabs(train_lr_at(&a, 50) - 1e-4) < 1e-15);
+    CHECK(train_lr_at(&a, 70) == 1e-4);
+}
+
 int main(void)
 {
     if (st_open(&gold, "tests/fixtures/gpt/golden.safetensors") != 0) {
@@ -258,6 +289,7 @@ int main(void)
     RUN(test_grad_accumulation);
     RUN(test_init);
     RUN(test_ckpt);
+    RUN(test_lr_schedule);
     st_close(&gold);
     return check_total_failed ? 1 : 0;
 }
