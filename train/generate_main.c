@@ -35,14 +35,14 @@ int main(int argc, char **argv)
     int ignore_eod = 0;
     const arg_opt opts[] = {
         {"load", 0, ARG_STR, &load, "DIR", "checkpoint directory (its latest checkpoint), an iter_N\n"
-                                            "directory or a model.ckpt file (required)"},
+                                            "                                directory or a model.ckpt file (required)"},
         {"prompt", 'p', ARG_STR, &prompt, "TEXT", "text to continue (default: start from <|endoftext|>)"},
         {"max-tokens", 'n', ARG_INT, &max_tokens, "N", "tokens to generate (default 64)"},
         {"tokens-to-generate", 0, ARG_INT, &max_tokens, "N", "Megatron's name for --max-tokens"},
         {"temperature", 't', ARG_DOUBLE, &temperature, "X", "sampling temperature (default 1.0; 0: greedy)"},
         {"top-k", 0, ARG_INT, &top_k, "K", "sample from the K most likely tokens (default 0: all)"},
         {"top-p", 0, ARG_DOUBLE, &top_p, "P", "nucleus sampling: smallest set with probability >= P\n"
-                                              "(default 0: off)"},
+                                              "                                (default 0: off)"},
         {"seed", 0, ARG_INT, &seed, "N", "sampling seed (default 1234)"},
         {"num-samples", 0, ARG_INT, &nsamples, "N", "continuations to print (default 1)"},
         {"ignore-eod", 0, ARG_FLAG, &ignore_eod, NULL, "keep going past <|endoftext|>"},

@@ -23,13 +23,13 @@ int main(int argc, char **argv)
         {"seq-length", 0, ARG_INT, &a.seq_length, "N", "tokens per sample (required)"},
         {"max-position-embeddings", 0, ARG_INT, &a.max_position_embeddings, "N", "position table size (default: --seq-length)"},
         {"init-method-std", 0, ARG_DOUBLE, &a.init_method_std, "X", "std of the normal init (default 0.02; residual\n"
-                                                                     "projections get X/sqrt(2*layers))"},
+                                                                     "                                projections get X/sqrt(2*layers))"},
         {"micro-batch-size", 0, ARG_INT, &a.micro_batch_size, "N", "samples per forward/backward (default 1)"},
         {"global-batch-size", 0, ARG_INT, &a.global_batch_size, "N", "samples per optimizer step, a multiple of the\n"
-                                                                      "micro-batch (gradient accumulation; default: micro-batch)"},
+                                                                      "                                micro-batch (gradient accumulation; default: micro-batch)"},
         {"train-iters", 0, ARG_INT, &a.train_iters, "N", "iterations to train (required)"},
         {"exit-interval", 0, ARG_INT, &a.exit_interval, "N", "save (with --save) and exit when the iteration is a\n"
-                                                              "multiple of N"},
+                                                              "                                multiple of N"},
         {"lr", 0, ARG_DOUBLE, &a.lr, "X", "peak learning rate (default 3e-4)"},
         {"min-lr", 0, ARG_DOUBLE, &a.min_lr, "X", "learning rate at the end of the decay (default 0)"},
         {"lr-decay-style", 0, ARG_STR, &a.lr_decay_style, "S", "constant, linear (default) or cosine"},
@@ -43,10 +43,10 @@ int main(int argc, char **argv)
         {"clip-grad", 0, ARG_DOUBLE, &a.clip_grad, "X", "clip the global gradient norm to X (default 1.0; 0: off)"},
         {"seed", 0, ARG_INT, &a.seed, "N", "initialisation and data-shuffle seed (default 1234)"},
         {"data-path", 0, ARG_NARGS, &data, "[W] PREFIX", "dataset prefix(es): PREFIX, or W1 PREFIX1 W2 PREFIX2 ... to\n"
-                                                           "blend (PREFIX.bin/.idx from preprocess_data)"},
+                                                           "                                blend (PREFIX.bin/.idx from preprocess_data)"},
         {"split", 0, ARG_STR, &a.split, "S", "train,valid,test document split (default \"969, 30, 1\")"},
         {"data-cache-path", 0, ARG_STR, &a.data_cache_path, "DIR", "where the sample-index cache goes (default: next\n"
-                                                                  "to each dataset)"},
+                                                                  "                                to each dataset)"},
         {"vocab-file", 0, ARG_STR, &a.vocab_file, "FILE", "GPT-2 encoder.json (default: the project's data/gpt2)"},
         {"merge-file", 0, ARG_STR, &a.merge_file, "FILE", "GPT-2 vocab.bpe (default: the project's data/gpt2)"},
         {"tokenizer-type", 0, ARG_STR, &ttype, "NAME", "GPT2BPETokenizer (the only one)"},
@@ -54,15 +54,15 @@ int main(int argc, char **argv)
         {"eval-iters", 0, ARG_INT, &a.eval_iters, "N", "global batches per validation (default 100; 0: none)"},
         {"log-interval", 0, ARG_INT, &a.log_interval, "N", "print a log line every N iterations (default 100)"},
         {"log-json", 0, ARG_STR, &a.log_json, "FILE", "append the logged figures as JSON lines (default:\n"
-                                                       "SAVE/train_log.jsonl with --save)"},
+                                                       "                                SAVE/train_log.jsonl with --save)"},
         {"save", 0, ARG_STR, &a.save, "DIR", "checkpoint directory"},
         {"save-interval", 0, ARG_INT, &a.save_interval, "N", "checkpoint every N iterations (and at the end)"},
         {"load", 0, ARG_STR, &a.load, "DIR", "resume from DIR's latest checkpoint (model, optimizer, data\n"
-                                              "position, schedule); none there: start from scratch"},
+                                              "                                position, schedule); none there: start from scratch"},
         {"device", 0, ARG_STR, &a.device, "D", "cpu (default) or cuda"},
         {"peak-tflops", 0, ARG_DOUBLE, &a.peak_tflops, "X", "peak TFLOP/s for MFU (default: estimated from the CPU)"},
         {"max-consecutive-skips", 0, ARG_INT, &a.max_consecutive_skips, "N", "stop after N consecutive iterations with\n"
-                                                                              "a non-finite loss or gradient (default 10)"},
+                                                                              "                                a non-finite loss or gradient (default 10)"},
         {"tensor-model-parallel-size", 0, ARG_STR, &tp, "N", "1 (parallel layouts are not in this build)"},
         {"pipeline-model-parallel-size", 0, ARG_STR, &pp, "N", "1 (parallel layouts are not in this build)"},
         {"ffn-hidden-size", 0, ARG_STR, &ffn, "N", "must be 4 x --hidden-size (GPT-2)"},
