@@ -29,4 +29,4 @@ line=$(python3 scripts/bench_train_torch.py --layers "$L" --hidden "$C" --heads 
 echo "$line"
 torch_tok=$(echo "$line" | grep -o '[0-9.]* tokens/s' | cut -d' ' -f1)
 awk -v a="$ours_tok" -v b="$torch_tok" 'BEGIN {printf "ratio bin/train / PyTorch: %.2fx tokens/s\n", a / b}'
-echo "llm.c: not built here (its CPU trainer needs its own GPT-2 checkpoint and data files from the network)"
+echo "llm.c: not measured (its CPU trainer reads a checkpoint and token files that its Python scripts download)"
