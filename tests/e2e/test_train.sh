@@ -121,7 +121,7 @@ expect_exit bad_decay_style 2 "$BIN/train" ${M/cosine/exponential} --train-iters
 expect_exit tp_unsupported 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --tensor-model-parallel-size 2
 expect_exit megatron_flags_accepted 0 "$BIN/train" $M --train-iters 2 --data-path "$D/a" --tokenizer-type GPT2BPETokenizer \
   --fp16 --attention-dropout 0.1 --hidden-dropout 0.1 --distributed-backend nccl --num-workers 2 --data-impl mmap \
-  --tensor-model-parallel-size 1 --ffn-hidden-size 128
+  --tensor-model-parallel-size 1 --ffn-hidden-size 128 --lr-warmup-fraction .01 --lr-decay-iters 2 --split 949,50,1
 check help "$BIN/train" --help
 
 # --- generate
