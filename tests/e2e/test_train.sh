@@ -118,8 +118,9 @@ expect_exit no_train_iters 2 "$BIN/train" $M --data-path "$D/a"
 expect_exit device_cuda 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --device cuda
 expect_exit bad_split 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --split 0,1,0
 expect_exit bad_decay_style 2 "$BIN/train" ${M/cosine/exponential} --train-iters 3 --data-path "$D/a"
+expect_exit warmup_both 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --lr-warmup-fraction 0.1
 expect_exit tp_unsupported 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --tensor-model-parallel-size 2
-expect_exit megatron_flags_accepted 0 "$BIN/train" $M --train-iters 2 --data-path "$D/a" --tokenizer-type GPT2BPETokenizer \
+expect_exit megatron_flags_accepted 0 "$BIN/train" ${M/--lr-warmup-iters 2/} --train-iters 2 --data-path "$D/a" --tokenizer-type GPT2BPETokenizer \
   --fp16 --attention-dropout 0.1 --hidden-dropout 0.1 --distributed-backend nccl --num-workers 2 --data-impl mmap \
   --tensor-model-parallel-size 1 --ffn-hidden-size 128 --lr-warmup-fraction .01 --lr-decay-iters 2 --split 949,50,1
 check help "$BIN/train" --help
