@@ -43,7 +43,8 @@ int main(int argc, char **argv)
         {"clip-grad", 0, ARG_DOUBLE, &a.clip_grad, "X", "clip the global gradient norm to X (default 1.0; 0: off)"},
         {"seed", 0, ARG_INT, &a.seed, "N", "initialisation and data-shuffle seed (default 1234)"},
         {"data-path", 0, ARG_NARGS, &data, "[W] PREFIX", "dataset prefix(es): PREFIX, or W1 PREFIX1 W2 PREFIX2 ... to\n"
-                                                           "                                blend (PREFIX.bin/.idx from preprocess_data)"},
+                                                           "                                blend (PREFIX.bin/.idx from preprocess_data); several\n"
+                                                           "                                prefixes without weights: equal weights"},
         {"split", 0, ARG_STR, &a.split, "S", "train,valid,test document split (default \"969, 30, 1\")"},
         {"data-cache-path", 0, ARG_STR, &a.data_cache_path, "DIR", "where the sample-index cache goes (default: next\n"
                                                                   "                                to each dataset)"},
