@@ -84,7 +84,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all deps probe test test-bins fuzz fuzz-bins bench data train clean distclean
+.PHONY: all deps probe test test-run test-bins fuzz fuzz-bins bench data train clean distclean
 .DELETE_ON_ERROR:
 
 all: probe $(TOOL_BINS)
@@ -137,7 +137,13 @@ fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
 FUZZ_SECONDS ?= 60
 TEST_FUZZ_SECONDS ?= 10
 
-test: test-bins $(if $(filter 1,$(SAN)),,fuzz-bins)
+# `make test` first installs what the tests need (scripts/install_deps.sh --test), then
+# plans the test build in a fresh make, so that the probes above see what was installed.
+test:
+	@scripts/install_deps.sh --test
+	@$(MAKE) --no-print-directory test-run SAN=$(SAN)
+
+test-run: test-bins $(if $(filter 1,$(SAN)),,fuzz-bins)
 	@BIN=$(BIN) BUILD=$(BUILD) HAVE_FUZZ=$(if $(filter 1,$(SAN)),san,$(HAVE_FUZZ)) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
 
 fuzz: fuzz-bins

@@ -5,12 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}; COPIES=${COPIES:-200}
-python3 -c 'import tldextract' 2>/dev/null || python3 -m pip install -q tldextract >/dev/null 2>&1 || { echo "bench_blacklist_urls: needs 'pip install tldextract'"; exit 1; }
+. scripts/bench_lib.sh; bench_python bench_blacklist_urls tldextract
 W=$(mktemp -d /tmp/bench_bl.XXXXXX); trap 'rm -rf "$W"' EXIT
 # Real URLs made distinct by a query parameter (so duplicates stay rare).
 awk -v n="$COPIES" '{ u[NR]=$0 } END { for (c=0; c<n; c++) for (i=1; i<=NR; i++) print u[i] (index(u[i],"?") ? "&" : "?") "c=" c }' tests/fixtures/urls/reddit_2005_urls.txt > "$W/urls.txt"
 echo "input: $(wc -l < "$W/urls.txt") URLs ($((COPIES)) variants of the 1182 reddit 2005 URLs)"
-s=$(date +%s.%N); python3 scripts/make_url_golden.py "$W/urls.txt" > "$W/ref.tsv"; e=$(date +%s.%N)
+s=$(date +%s.%N); "$PY" scripts/make_url_golden.py "$W/urls.txt" > "$W/ref.tsv"; e=$(date +%s.%N)
 t_ref=$(echo "$e - $s" | bc)
 s=$(date +%s.%N); "$BIN/blacklist_urls" -q "$W/urls.txt" --rejected "$W/rej.tsv" > "$W/kept.txt"; e=$(date +%s.%N)
 t_ours=$(echo "$e - $s" | bc)

@@ -1,15 +1,14 @@
 #!/usr/bin/env bash
 # bench_train.sh - training throughput of bin/train (CPU backend) vs PyTorch on
 # the CPU, same GPT-2 shapes, same batch, same number of threads
-# (scripts/bench_train_torch.py). Installs torch with pip when missing.
+# (scripts/bench_train_torch.py; torch from scripts/install_deps.sh --bench).
 #   BENCH_LAYERS/HIDDEN/HEADS/SEQ/BATCH/THREADS override the GPT-2-small shape.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
 L=${BENCH_LAYERS:-12} C=${BENCH_HIDDEN:-768} NH=${BENCH_HEADS:-12} T=${BENCH_SEQ:-256} B=${BENCH_BATCH:-4}
 TH=${BENCH_THREADS:-$(nproc)}
-python3 -c 'import torch' 2>/dev/null || pip install -q torch >&2 ||
-  { echo "bench_train: pip install torch failed" >&2; exit 1; }
+. scripts/bench_lib.sh; bench_python bench_train torch
 DATA=data/build/corpus_text_document
 [ -e "$DATA.idx" ] || DATA=tests/fixtures/gptdata/a
 W=$(mktemp -d /tmp/bench_train.XXXXXX)
@@ -24,7 +23,7 @@ ours=$(grep -o '"ms_per_iter":[0-9.]*' "$W/log.jsonl" | tail -n $((ITERS - WARM)
   awk '{s += $1; n++} END {printf "%.1f", s / n}')
 ours_tok=$(awk -v ms="$ours" -v bt=$((B * T)) 'BEGIN {printf "%.1f", bt / (ms / 1000)}')
 echo "bin/train: $ours ms/iter, $ours_tok tokens/s"
-line=$(python3 scripts/bench_train_torch.py --layers "$L" --hidden "$C" --heads "$NH" --seq "$T" --batch "$B" \
+line=$("$PY" scripts/bench_train_torch.py --layers "$L" --hidden "$C" --heads "$NH" --seq "$T" --batch "$B" \
   --threads "$TH" --iters $((ITERS - WARM)) --warmup $WARM)
 echo "$line"
 torch_tok=$(echo "$line" | grep -o '[0-9.]* tokens/s' | cut -d' ' -f1)

@@ -1,13 +1,30 @@
 #!/usr/bin/env bash
-# install_deps.sh - make sure the libraries the build needs are present.
+# install_deps.sh - make sure what the build, the tests and the benchmarks need
+# is present, installing what is missing. Every dependency of the project goes
+# through this file: nothing is to be installed by hand.
 #
-# Checks each library with pkg-config. If any is missing and we are root, runs
-# `apt-get update` and installs the Debian -dev packages; otherwise prints the
-# apt-get line to run and fails. Optional parts (clang's libFuzzer runtime,
-# GNU time for benchmarks) are installed when possible but never fail the build.
-#   scripts/install_deps.sh          libraries for `make`
-#   scripts/install_deps.sh --bench  also what `make bench` uses (GNU time, bc)
+#   scripts/install_deps.sh          libraries and tools for `make`
+#   scripts/install_deps.sh --test   also what `make test` needs: clang's libFuzzer,
+#                                    zstd, and the Python modules of the checks
+#   scripts/install_deps.sh --bench  also what `make bench` needs: GNU time, bc,
+#                                    and the peer tools (tiktoken, ftfy, ...)
+#
+# Debian packages: checked one by one; if any is missing and we are root,
+# `apt-get update` then `apt-get install`; otherwise the apt-get line to run is
+# printed and the script fails.
+#
+# Python modules: the tests and benchmarks run their Python (golden checks and
+# peer tools) in the project's own virtual environment, build/venv, made from
+# whichever python3 is first on PATH (a pyenv interpreter, for instance, does not
+# see Debian's python3-* packages, so those cannot be relied on). Versions are
+# pinned so that golden checks compare against the same reference everywhere.
+# A module that cannot be installed (no network) is reported here; the checks
+# that need it are then counted as skipped by the test runner, and CI fails.
 set -u
+cd "$(dirname "$0")/.."
+mode=${1:-}
+case "$mode" in "" | --test | --bench) ;; *) echo "usage: $0 [--test|--bench]" >&2; exit 2 ;; esac
+
 # pkg-config name -> Debian package
 pairs="libzstd:libzstd-dev libcjson:libcjson-dev libpcre2-8:libpcre2-dev libxxhash:libxxhash-dev
 libpsl:libpsl-dev libutf8proc:libutf8proc-dev zlib:zlib1g-dev openblas:libopenblas-openmp-dev"
@@ -26,32 +43,77 @@ done
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 command -v make >/dev/null 2>&1 || missing="$missing make"
-optional=""
-if command -v clang >/dev/null 2>&1; then
-  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || optional="$optional libclang-rt-dev"
+if [ -n "$mode" ]; then
+  # make test: the zstd command (fixtures), python3 with venv, clang + libFuzzer.
+  command -v zstd >/dev/null 2>&1 || missing="$missing zstd"
+  command -v python3 >/dev/null 2>&1 || missing="$missing python3 python3-venv"
+  command -v clang >/dev/null 2>&1 || missing="$missing clang"
+  ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing="$missing libclang-rt-dev"
 fi
-if [ "${1:-}" = "--bench" ]; then
+optional=""
+if [ "$mode" = --bench ]; then
   [ -x /usr/bin/time ] || optional="$optional time"
   command -v bc >/dev/null 2>&1 || optional="$optional bc"
 fi
 missing=$(echo $missing)
 optional=$(echo $optional)
-[ -z "$missing$optional" ] && exit 0
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  echo "install_deps: installing:${missing:+ $missing}${optional:+ $optional (optional)}" >&2
+is_root_apt() { [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; }
+apt_updated=0
+apt_install() { # apt_install PACKAGE...: 0 when installed
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2 || { echo "install_deps: apt-get update failed" >&2; [ -z "$missing" ] && exit 0; exit 1; }
-  if [ -n "$missing" ]; then
-    apt-get install -y -qq --no-install-recommends $missing >&2 || { echo "install_deps: apt-get install failed" >&2; exit 1; }
+  if [ $apt_updated = 0 ]; then apt-get update -qq >&2 || { echo "install_deps: apt-get update failed" >&2; return 1; }; apt_updated=1; fi
+  apt-get install -y -qq --no-install-recommends "$@" >&2
+}
+if [ -n "$missing$optional" ]; then
+  if is_root_apt; then
+    echo "install_deps: installing:${missing:+ $missing}${optional:+ $optional (optional)}" >&2
+    if [ -n "$missing" ]; then
+      apt_install $missing || { echo "install_deps: apt-get install failed: $missing" >&2; exit 1; }
+    fi
+    if [ -n "$optional" ]; then
+      apt_install $optional || echo "install_deps: optional packages not installed: $optional" >&2
+    fi
+  elif [ -n "$missing" ]; then
+    echo "install_deps: missing dependencies. Run as root:" >&2
+    echo "  apt-get update && apt-get install -y $missing" >&2
+    exit 1
   fi
-  if [ -n "$optional" ]; then
-    apt-get install -y -qq --no-install-recommends $optional >&2 || echo "install_deps: optional packages not installed: $optional" >&2
-  fi
-  exit 0
 fi
-if [ -n "$missing" ]; then
-  echo "install_deps: missing build dependencies. Run as root:" >&2
-  echo "  apt-get update && apt-get install -y $missing" >&2
-  exit 1
+[ -n "$mode" ] || exit 0
+
+# ---- Python modules in build/venv ----------------------------------------------------
+VENV=build/venv
+PY=$VENV/bin/python3
+make_venv() {
+  [ -x "$PY" ] && "$PY" -c 'import sys' 2>/dev/null && return 0
+  rm -rf "$VENV"; mkdir -p build
+  python3 -m venv "$VENV" >&2 2>/dev/null && return 0
+  # Debian's python3 makes venvs only with python3-venv (ensurepip) installed.
+  rm -rf "$VENV"
+  if is_root_apt && apt_install python3-venv && /usr/bin/python3 -m venv "$VENV" >&2; then return 0; fi
+  echo "install_deps: could not make the Python environment $VENV (python3 -m venv failed)" >&2
+  return 1
+}
+# pip_install IMPORT=REQUIREMENT...: install each requirement whose module does not import.
+pip_install() {
+  local want="" spec
+  for spec in "$@"; do
+    "$PY" -c "import ${spec%%=*}" 2>/dev/null || want="$want ${spec#*=}"
+  done
+  [ -z "$want" ] && return 0
+  echo "install_deps: pip installing into $VENV:$want" >&2
+  "$PY" -m pip install -q --disable-pip-version-check $want >&2 ||
+    { echo "install_deps: pip install failed:$want (the checks that need them will be counted as skipped)" >&2; return 1; }
+}
+make_venv || exit 0
+rc=0
+# make test: numpy (independent .bin/.idx reader, golden fixtures), Hugging Face tokenizers
+# (a vocabulary trained by train_bpe must load in it).
+pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 || rc=1
+if [ "$mode" = --bench ]; then
+  # make bench: the peer tools each benchmark runs on the same input.
+  pip_install tiktoken=tiktoken==0.14.0 ftfy=ftfy==6.3.1 langdetect=langdetect==1.0.9 \
+    datasketch=datasketch==2.0.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 || rc=1
+  exit $rc
 fi
 exit 0

@@ -1,5 +1,5 @@
-# lib.sh - helpers for end-to-end tool tests. Each check prints "PASS name"
-# or "FAIL name: why"; tests/run_tests.sh counts them.
+# lib.sh - helpers for end-to-end tool tests. Each check prints "PASS name",
+# "FAIL name: why" or "SKIP name: why"; tests/run_tests.sh counts them.
 set -u
 BIN=${BIN:-bin}
 BIN=$(cd "$BIN" && pwd)
@@ -8,9 +8,15 @@ FIX=$ROOT/tests/fixtures
 WORK=$(mktemp -d /tmp/e2e.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 export NO_PROGRESS=1
+# Python for golden checks: the project's venv (scripts/install_deps.sh --test).
+PY=$ROOT/build/venv/bin/python3
+[ -x "$PY" ] || PY=python3
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1${2:+: $2}"; }
+skip() { echo "SKIP $1${2:+: $2}"; }
+# has_py MODULE...: the test Python imports every module
+has_py() { local m; for m in "$@"; do "$PY" -c "import $m" 2>/dev/null || return 1; done; }
 # check NAME COMMAND...: pass when the command succeeds
 check() { local n=$1; shift; if "$@" >/dev/null 2>&1; then pass "$n"; else fail "$n" "command failed: $*"; fi; }
 # expect_exit NAME CODE COMMAND...: pass when the command exits with CODE

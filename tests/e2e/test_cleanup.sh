@@ -10,7 +10,7 @@ F=$FIX/cleanup
 # compare KEPT REMOVED EXPECTED: kept texts equal, every removal has the expected reason,
 # documents in = kept + removed, other keys unchanged byte for byte
 compare() {
-  python3 - "$@" <<'EOF'
+  "$PY" - "$@" <<'EOF'
 import json, sys
 kept_f, removed_f, exp_f, docs_f = sys.argv[1:5]
 exp = {e["i"]: e for e in map(json.loads, open(exp_f, encoding="utf-8"))}
@@ -61,7 +61,7 @@ no_tmp_left "$WORK" no_temporary_files
 
 # --tasks (cleanup_fix_dataset)
 "$CL" -q --tasks remove_512,remove_256_javascript,ftfy_fix_text "$F/tasks_docs.jsonl" "$WORK/tk.jsonl" --removed "$WORK/tr.jsonl"
-check tasks_match_megatron python3 -c '
+check tasks_match_megatron "$PY" -c '
 import json, sys
 exp = {e["i"]: e for e in map(json.loads, open(sys.argv[1]))}
 kept = [json.loads(l) for l in open(sys.argv[2])]
@@ -71,11 +71,11 @@ for d in kept: ok &= exp[d["i"]]["reason"] == "kept" and exp[d["i"]]["text"] == 
 for d in rem: ok &= exp[d["i"]]["reason"] == d["cleanup_reason"] and exp[d["i"]]["text"] == d["text"]
 sys.exit(0 if ok else 1)' "$F/tasks_expected.jsonl" "$WORK/tk.jsonl" "$WORK/tr.jsonl"
 "$CL" -q --tasks remove_256_javascript,general_cleaning "$F/tasks_docs.jsonl" "$WORK/tk2.jsonl" --removed "$WORK/tr2.jsonl"
-check task_javascript python3 -c '
+check task_javascript "$PY" -c '
 import json, sys
 rem = [json.loads(l) for l in open(sys.argv[1])]
 sys.exit(0 if [d["cleanup_reason"] for d in rem] == ["remove_256_javascript"] and "JavaScript" in rem[0]["text"] else 1)' "$WORK/tr2.jsonl"
-check task_general_cleaning python3 -c '
+check task_general_cleaning "$PY" -c '
 import json, re, sys
 src = {d["i"]: d["text"] for d in map(json.loads, open(sys.argv[1]))}
 ok = all(re.sub(r"  +|\b\n+ |\b\n+", " ", src[d["i"]]) == d["text"] for d in map(json.loads, open(sys.argv[2])))
@@ -84,7 +84,7 @@ sys.exit(0 if ok else 1)' "$F/tasks_docs.jsonl" "$WORK/tk2.jsonl"
 # bad input: invalid UTF-8 and NUL bytes in raw text, lone surrogate escapes
 printf '{"text": "caf\xc3\xa9 \xff\xfe bad bytes and a raw tab\t"}\n{"text": "nul \\u0000 in \\ud800 text \\udc00"}\n\n' > "$WORK/bad.jsonl"
 "$CL" -q --fix-only "$WORK/bad.jsonl" "$WORK/bad.out"
-check bad_bytes_become_fffd python3 -c '
+check bad_bytes_become_fffd "$PY" -c '
 import json, sys
 d = [json.loads(l)["text"] for l in open(sys.argv[1], encoding="utf-8")]
 sys.exit(0 if d == ["café \ufffd\ufffd bad bytes and a raw tab\t", "nul  in \ufffd text \ufffd"] else 1)' "$WORK/bad.out"
@@ -100,12 +100,12 @@ expect_exit truncated_zst 1 "$CL" -q "$WORK/trunc.jsonl.zst" "$WORK/t.jsonl"
 [ ! -e "$WORK/t.jsonl" ] && pass truncated_leaves_no_output || fail truncated_leaves_no_output
 
 # a 100 MB document (one line, mojibake every 1000 characters) in bounded time
-python3 -c '
+"$PY" -c '
 import json, sys
 unit = ("word " * 199) + "caf\u00c3\u00a9 "
 sys.stdout.write(json.dumps({"id": 1, "text": unit * (100_000_000 // len(unit))}) + "\n")' > "$WORK/big.jsonl"
 "$CL" -q --no-lang-filter "$WORK/big.jsonl" "$WORK/big.out"
-check big_document_fixed python3 -c '
+check big_document_fixed "$PY" -c '
 import json, sys
 t = json.loads(open(sys.argv[1]).read())["text"]
 sys.exit(0 if len(t) > 99_000_000 and "caf\u00e9 " in t and "\u00c3" not in t else 1)' "$WORK/big.out"

@@ -30,10 +30,10 @@ check same_index_1_and_2_workers cmp "$WORK/one_text_document.idx" "$WORK/corpus
 no_tmp_left "$WORK" preprocess_no_tmp_left
 "$I" "$WORK/corpus_text_document" > "$WORK/inspect.txt"
 grep -q "documents   135748 (80054 empty)" "$WORK/inspect.txt" && pass inspect_counts || fail inspect_counts "$(cat "$WORK/inspect.txt")"
-if python3 -c 'import numpy' 2>/dev/null; then
-  check numpy_reader_decodes_input python3 "$ROOT/scripts/check_dataset.py" "$WORK/corpus_text_document" \
+if has_py numpy; then
+  check numpy_reader_decodes_input "$PY" "$ROOT/scripts/check_dataset.py" "$WORK/corpus_text_document" \
     "$C/enwiki_sample.jsonl.zst" "$C/wikinews.jsonl.zst" --append-eod
-else echo "(numpy reader check skipped: python3 numpy not installed)"; fi
+else skip numpy_reader_decodes_input "python module numpy not installed (scripts/install_deps.sh --test)"; fi
 
 # Decoding a document gives its text back.
 zstd -dc "$C/wikinews.jsonl.zst" > "$WORK/wn.jsonl"
@@ -122,8 +122,8 @@ check train_deterministic_encoder cmp "$WORK/v1/encoder.json" "$WORK/v2/encoder.
 head -200 "$WORK/wn.jsonl" > "$WORK/few.jsonl"
 "$T" -q --vocab-file "$WORK/v1/encoder.json" --merge-file "$WORK/v1/vocab.bpe" "$WORK/few.jsonl" > "$WORK/few.ids"
 "$T" --vocab-file "$WORK/v1/encoder.json" --merge-file "$WORK/v1/vocab.bpe" --decode "$WORK/few.ids" > "$WORK/few.txt"
-python3 -c 'import json,sys; [print(json.loads(l)["text"]) for l in open(sys.argv[1])]' "$WORK/few.jsonl" > "$WORK/few.want" 2>/dev/null &&
+"$PY" -c 'import json,sys; [print(json.loads(l)["text"]) for l in open(sys.argv[1])]' "$WORK/few.jsonl" > "$WORK/few.want" 2>/dev/null &&
   check trained_vocab_round_trip cmp "$WORK/few.txt" "$WORK/few.want"
-if python3 -c 'import tokenizers' 2>/dev/null; then
-  check trained_vocab_loads_in_hf_tokenizers python3 "$ROOT/scripts/check_trained_vocab.py" "$WORK/v1" "$WORK/wn.jsonl" --limit 2000
-else echo "(Hugging Face check of the trained vocabulary skipped: python3 tokenizers not installed)"; fi
+if has_py tokenizers; then
+  check trained_vocab_loads_in_hf_tokenizers "$PY" "$ROOT/scripts/check_trained_vocab.py" "$WORK/v1" "$WORK/wn.jsonl" --limit 2000
+else skip trained_vocab_loads_in_hf_tokenizers "python module tokenizers not installed (scripts/install_deps.sh --test)"; fi
