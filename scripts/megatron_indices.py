@@ -2,13 +2,19 @@
 """Megatron's GPT sample index (FORMATS.md section 2) reimplemented with numpy,
 independently of our C code, to make the golden fixture of tests/unit/test_gptdata.c.
 
+The unit is the sequence (Megatron's numel_low_level_dataset is
+sequence_lengths.shape[0]): splits, the document index and the sample index are
+over the .idx's sequences; an empty document adds none, a sentence-split document
+adds several.
+
 It follows Megatron-LM's GPTDataset (_build_document_sample_shuffle_indices,
 helpers.build_sample_idx, _build_shuffle_index) and BlendedMegatronDatasetBuilder
 (ceil(target * weight * 1.005) per dataset, helpers.build_blending_indices), with
 numpy.random.RandomState(seed) as the generator.
 
   scripts/megatron_indices.py --make-fixture tests/fixtures/gptdata
-      writes two small .bin/.idx datasets (a, b) and golden.json there.
+      writes small .bin/.idx datasets there (a, b; c with empty and multi-sequence
+      documents; oov with token ids outside GPT-2's vocabulary) and golden.json.
   scripts/megatron_indices.py --prefix P --split 969,30,1 --seq-length L --samples N [--seed S]
       prints the first samples' tokens (to compare against a real dataset by hand).
 """
@@ -37,7 +43,7 @@ def split_bounds(split, n):
 
 
 def build_indices(sizes, lo, hi, num_samples, L, seed):
-    documents = np.arange(lo, hi, dtype=np.int32)
+    documents = np.arange(lo, hi, dtype=np.int32)  # sequence ids, as Megatron's self.indices
     T = int(sizes[lo:hi].sum())
     e, tokens = 1, T
     while tokens < num_samples * L + 1:
@@ -130,6 +136,20 @@ def make_fixture(outdir):
             n = int(rng.integers(1, 120))
             docs.append([rng.integers(0, vocab, n).tolist()])
         write(os.path.join(outdir, name), docs)
+    # c: empty documents at the start, alone and in runs in the middle, and at the end,
+    # between one-sequence documents and documents of 2-4 sequences (--split-sentences).
+    rng_c = np.random.default_rng(11)
+    docs = [[], []]
+    for k in range(150):
+        r = rng_c.random()
+        if r < 0.12:
+            docs += [[]] * int(rng_c.integers(1, 4))
+        nseq = 1 if r < 0.6 else int(rng_c.integers(2, 5))
+        docs.append([rng_c.integers(0, 50257, int(rng_c.integers(1, 60))).tolist() for _ in range(nseq)])
+    docs += [[], []]
+    write(os.path.join(outdir, "c"), docs)
+    # oov: token ids 60000.. (outside GPT-2's 50257), for the trainer's bad-input test.
+    write(os.path.join(outdir, "oov"), [[[60000 + i % 100 for i in range(40)]] for _ in range(50)])
     gold = {"configs": []}
     # (datasets with weights, split, seq_length, train/valid/test samples, seed): single
     # epoch, several epochs with the last one apart, several epochs shuffled together,
@@ -140,6 +160,10 @@ def make_fixture(outdir):
         ([("b", 1.0)], "98,2,0", 64, [150, 10, 0], 42),
         ([("a", 0.7), ("b", 0.3)], "90,8,2", 24, [300, 60, 12], 1234),
         ([("b", 2.0), ("a", 1.0)], "6/3/1", 8, [1500, 30, 30], 5),
+        # more documents than sequences (empty ones), and more sequences than documents
+        ([("c", 1.0)], "969,30,1", 16, [300, 40, 8], 1234),
+        ([("c", 1.0)], "7,2,1", 32, [60, 20, 10], 3),
+        ([("c", 0.5), ("a", 0.5)], "80,10,10", 24, [200, 40, 20], 77),
     ]
     for dsets, split, L, samples, seed in configs:
         wsum = sum(w for _, w in dsets)
@@ -150,16 +174,16 @@ def make_fixture(outdir):
         for k in range(3):
             target = samples[k]
             entry = {"per_dataset": [], "first_samples": []}
-            if target <= 0 or any(split_bounds(split, len(d.doc_idx) - 1)[k] ==
-                                  split_bounds(split, len(d.doc_idx) - 1)[k + 1] for d in opened):
+            if target <= 0 or any(split_bounds(split, d.n_seq)[k] == split_bounds(split, d.n_seq)[k + 1]
+                                  for d in opened):
                 cfg["splits"].append(None)
                 continue
             idxs = []
             for d, w in zip(opened, weights):
-                b = split_bounds(split, len(d.doc_idx) - 1)
+                b = split_bounds(split, d.n_seq)
                 ns = target if len(opened) == 1 else int(math.ceil(target * w * (1 + 0.005)))
                 idx = build_indices(np.asarray(d.lengths, dtype=np.int64), b[k], b[k + 1], ns, L, seed)
-                idx.update({"doc_lo": b[k], "doc_hi": b[k + 1], "num_samples": ns})
+                idx.update({"seq_lo": b[k], "seq_hi": b[k + 1], "num_samples": ns})
                 idxs.append(idx)
                 entry["per_dataset"].append(idx)
             if len(opened) == 1:
@@ -196,7 +220,7 @@ def main():
     if not a.prefix:
         ap.error("need --make-fixture DIR or --prefix P")
     d = Dataset(a.prefix)
-    b = split_bounds(a.split, len(d.doc_idx) - 1)
+    b = split_bounds(a.split, d.n_seq)
     idx = build_indices(np.asarray(d.lengths, dtype=np.int64), b[0], b[1], a.samples, a.seq_length, a.seed)
     for i in range(a.samples):
         print(json.dumps(sample_tokens(d, idx, i)))

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
             fprintf(sf, "%s.bin/.idx: valid Megatron MMIDIDX v1 dataset\n", prefix);
             fprintf(sf, "  dtype       %s (%zu bytes/token)\n", mmidx_dtype_name(d.dtype), d.itemsize);
             fprintf(sf, "  documents   %" PRIu64 " (%" PRIu64 " empty)\n", nd, empty);
-            fprintf(sf, "  sequences   %" PRIu64 "\n", d.n_seq);
+            fprintf(sf, "  sequences   %" PRIu64 "\n", d.n_seq); /* the unit GPT training splits and samples */
             fprintf(sf, "  tokens      %" PRIu64 " (%.1f MB .bin, %.1f MB .idx)\n", tokens, d.bin_size / 1e6, d.idx_size / 1e6);
             if (nt && (d.dtype == MMIDX_UINT16 || d.dtype == MMIDX_INT32))
                 fprintf(sf, "  token ids   %lld .. %lld\n", (long long)min_id, (long long)max_id);

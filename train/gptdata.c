@@ -67,23 +67,23 @@ void gptdata_split_bounds(const double frac[3], int64_t n, int64_t b[4])
     }
 }
 
-static int64_t seq_len_of(const mmidx *ds, int64_t doc)
+static int64_t seq_len_of(const mmidx *ds, int64_t seq)
 {
-    return mmidx_length(ds, (uint64_t)doc);
+    return mmidx_length(ds, (uint64_t)seq);
 }
 
 int gptidx_build(gptidx *g, const mmidx *ds, int64_t lo, int64_t hi, int64_t num_samples,
                  int L, uint32_t seed)
 {
     memset(g, 0, sizeof *g);
-    g->doc_lo = lo;
-    g->doc_hi = hi;
+    g->seq_lo = lo;
+    g->seq_hi = hi;
     g->num_samples = num_samples;
     int64_t T = 0;
     for (int64_t d = lo; d < hi; d++)
         T += seq_len_of(ds, d);
     if (T < 2)
-        return err_set(ERR_FORMAT, "%s: the split's documents [%lld, %lld) hold %lld tokens, too few for one sample",
+        return err_set(ERR_FORMAT, "%s: the split's sequences [%lld, %lld) hold %lld tokens, too few for one sample",
                        ds->prefix, (long long)lo, (long long)hi, (long long)T);
     /* Epochs: smallest e >= 1 with e*T >= num_samples*L + 1. */
     int64_t e = 1, tokens = T;
@@ -100,8 +100,8 @@ int gptidx_build(gptidx *g, const mmidx *ds, int64_t lo, int64_t hi, int64_t num
     }
     g->num_epochs = e;
     g->separate_final_epoch = sep;
-    int64_t ndocs = hi - lo;
-    g->n_doc_index = e * ndocs;
+    int64_t nseq = hi - lo;
+    g->n_doc_index = e * nseq;
     g->n_samples = (e * T - 1) / L;
     g->doc_index = malloc((size_t)g->n_doc_index * sizeof *g->doc_index);
     g->sample_index = malloc((size_t)(g->n_samples + 1) * 2 * sizeof *g->sample_index);
@@ -112,14 +112,14 @@ int gptidx_build(gptidx *g, const mmidx *ds, int64_t lo, int64_t hi, int64_t num
                        (long long)num_samples);
     }
     for (int64_t k = 0; k < g->n_doc_index; k++)
-        g->doc_index[k] = (int32_t)(lo + k % ndocs);
+        g->doc_index[k] = (int32_t)(lo + k % nseq);
     mt19937 rng;
     mt19937_seed(&rng, seed);
     if (!sep) {
         mt19937_shuffle_i32(&rng, g->doc_index, (size_t)g->n_doc_index);
     } else {
-        mt19937_shuffle_i32(&rng, g->doc_index, (size_t)((e - 1) * ndocs));
-        mt19937_shuffle_i32(&rng, g->doc_index + (e - 1) * ndocs, (size_t)ndocs);
+        mt19937_shuffle_i32(&rng, g->doc_index, (size_t)((e - 1) * nseq));
+        mt19937_shuffle_i32(&rng, g->doc_index + (e - 1) * nseq, (size_t)nseq);
     }
     /* Megatron's build_sample_idx() with add_extra_token = 1. */
     int64_t *si = g->sample_index;
@@ -164,9 +164,9 @@ void gptidx_free(gptidx *g)
     memset(g, 0, sizeof *g);
 }
 
-static void copy_tokens(const mmidx *ds, int64_t doc, int64_t from, int64_t n, int32_t *out)
+static void copy_tokens(const mmidx *ds, int64_t seq, int64_t from, int64_t n, int32_t *out)
 {
-    int64_t p = mmidx_pointer(ds, (uint64_t)doc);
+    int64_t p = mmidx_pointer(ds, (uint64_t)seq);
     const uint8_t *b = ds->bin + p + from * (int64_t)ds->itemsize;
     if (ds->dtype == MMIDX_UINT16) {
         for (int64_t i = 0; i < n; i++) {
@@ -178,7 +178,7 @@ static void copy_tokens(const mmidx *ds, int64_t doc, int64_t from, int64_t n, i
         memcpy(out, b, (size_t)n * 4);
     } else {
         for (int64_t i = 0; i < n; i++)
-            out[i] = (int32_t)mmidx_token(ds, (uint64_t)doc, (uint64_t)(from + i));
+            out[i] = (int32_t)mmidx_token(ds, (uint64_t)seq, (uint64_t)(from + i));
     }
 }
 
@@ -193,10 +193,10 @@ void gptidx_sample(const gptidx *g, const mmidx *ds, int L, int64_t i, int32_t *
     }
     int64_t n = 0;
     for (int64_t p = pb; p <= pe; p++) {
-        int64_t doc = g->doc_index[p];
+        int64_t seq = g->doc_index[p];
         int64_t from = p == pb ? ob : 0;
-        int64_t to = p == pe ? oe + 1 : seq_len_of(ds, doc);
-        copy_tokens(ds, doc, from, to - from, out + n);
+        int64_t to = p == pe ? oe + 1 : seq_len_of(ds, seq);
+        copy_tokens(ds, seq, from, to - from, out + n);
         n += to - from;
     }
     (void)L;
@@ -225,7 +225,8 @@ void gptdata_blend(const double *w, int n, int64_t size, uint8_t *ds_out, int64_
 }
 
 /* ---- cache file ----------------------------------------------------------
- * Layout (little-endian, part of the on-disk contract, version 1):
+ * Layout (little-endian, part of the on-disk contract, version 2; the version also names the
+ * index algorithm, so a cache made by an older rule is rebuilt):
  *   char magic[8] "WTGPTIDX"; u32 version; u32 separate_final_epoch;
  *   u64 config_hash; u64 num_epochs; u64 n_doc_index; u64 n_samples (S);
  *   i32 doc_index[n_doc_index] (zero-padded to 8 bytes);
@@ -233,7 +234,7 @@ void gptdata_blend(const double *w, int n, int64_t size, uint8_t *ds_out, int64_
  *   u64 checksum = hash64 of every byte before it.
  */
 #define GPTIDX_MAGIC "WTGPTIDX"
-#define GPTIDX_VERSION 1u
+#define GPTIDX_VERSION 2u /* 2: split bounds over sequences, not documents */
 enum { GPTIDX_HDR = 48 };
 
 static size_t cache_size(int64_t ndi, int64_t S)
@@ -345,7 +346,7 @@ static uint64_t config_hash(const mmidx *ds, int split, int64_t lo, int64_t hi, 
 {
     char key[512];
     /* Everything the arrays depend on: algorithm version, the data (shape of
-     * the index), the split's documents, the sample count, L and the seed. */
+     * the index), the split's sequences, the sample count, L and the seed. */
     int n = snprintf(key, sizeof key, "gptidx v%u|%s|n_seq=%llu|n_doc=%llu|bin=%zu|split=%d|%lld-%lld|ns=%lld|L=%d|seed=%u",
                      GPTIDX_VERSION, split_names[split], (unsigned long long)ds->n_seq,
                      (unsigned long long)ds->n_doc_idx, ds->bin_size, split, (long long)lo, (long long)hi,
@@ -370,8 +371,8 @@ static int build_cached(gptidx *g, const mmidx *ds, int split, int64_t lo, int64
     memset(g, 0, sizeof *g);
     int c = cache_load(g, path, h);
     if (c == 0) {
-        g->doc_lo = lo;
-        g->doc_hi = hi;
+        g->seq_lo = lo;
+        g->seq_hi = hi;
         g->num_samples = ns;
         return 0;
     }
@@ -452,24 +453,21 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg)
             continue;
         int usable = 1;
         for (int i = 0; i < d->n; i++) {
+            /* Split by sequence, as Megatron does (see gptdata.h). */
             int64_t b[4];
-            int64_t ndoc = (int64_t)d->ds[i].n_doc_idx - 1;
-            gptdata_split_bounds(frac, ndoc, b);
+            int64_t nseq = (int64_t)d->ds[i].n_seq;
+            gptdata_split_bounds(frac, nseq, b);
             if (b[k + 1] == b[k]) {
                 usable = 0;
                 if (k == GPTDATA_TRAIN) {
                     gptdata_close(d);
-                    return err_set(ERR_USAGE, "%s: the train split of --split '%s' holds no documents (of %lld)",
-                                   cfg->paths[i], cfg->split, (long long)ndoc);
+                    return err_set(ERR_USAGE, "%s: the train split of --split '%s' holds no sequences (of %lld)",
+                                   cfg->paths[i], cfg->split ? cfg->split : "969,30,1", (long long)nseq);
                 }
                 if (!cfg->quiet)
-                    fprintf(stderr, "note: %s: the %s split holds no documents; no %s evaluation\n", cfg->paths[i],
+                    fprintf(stderr, "note: %s: the %s split holds no sequences; no %s evaluation\n", cfg->paths[i],
                             split_names[k], split_names[k]);
                 break;
-            }
-            if ((int64_t)d->ds[i].n_seq < b[3]) {
-                gptdata_close(d);
-                return err_set(ERR_FORMAT, "%s: more documents than sequences", cfg->paths[i]);
             }
             /* Megatron: ceil(target * weight * (1 + 0.005)) samples per dataset when blending. */
             int64_t ns = d->n == 1 ? target : (int64_t)ceil((double)target * d->weights[i] * (1.0 + 0.005));
@@ -520,8 +518,8 @@ double gptdata_unigram_entropy(const gptdata *d, int split, int vocab)
         const gptidx *g = &d->idx[i][split];
         if (!g->doc_index)
             continue;
-        for (int64_t doc = g->doc_lo; doc < g->doc_hi; doc++) {
-            int64_t n = mmidx_length(&d->ds[i], (uint64_t)doc);
+        for (int64_t seq = g->seq_lo; seq < g->seq_hi; seq++) {
+            int64_t n = mmidx_length(&d->ds[i], (uint64_t)seq);
             if ((size_t)n > cap) {
                 cap = (size_t)n * 2;
                 int32_t *nb = realloc(buf, cap * sizeof *buf);
@@ -532,7 +530,7 @@ double gptdata_unigram_entropy(const gptdata *d, int split, int vocab)
                 }
                 buf = nb;
             }
-            copy_tokens(&d->ds[i], doc, 0, n, buf);
+            copy_tokens(&d->ds[i], seq, 0, n, buf);
             for (int64_t k = 0; k < n; k++)
                 if (buf[k] >= 0 && buf[k] < vocab) {
                     cnt[buf[k]]++;

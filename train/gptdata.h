@@ -1,9 +1,16 @@
 /* gptdata.h - Megatron's GPT data pipeline over mmap .bin/.idx datasets
  * (FORMATS.md section 2), reproduced sample for sample.
  *
+ * The unit is the sequence, as in Megatron's GPTDataset (its
+ * numel_low_level_dataset is sequence_lengths.shape[0]): N is the number of
+ * sequences in the .idx, an empty document (a document boundary with no
+ * sequence) contributes nothing, and a document of several sequences (sentence
+ * splitting) contributes each of them. Megatron still calls the shuffled array of
+ * sequence ids its "document index"; the name is kept.
+ *
  * For each dataset prefix and each split (train, valid, test):
- *   documents [round(lo*N), round(hi*N)) of the split string;
- *   document_index: the split's document ids tiled over the needed epochs and
+ *   sequences [round(lo*N), round(hi*N)) of the split string;
+ *   document_index: the split's sequence ids tiled over the needed epochs and
  *     shuffled with numpy's RandomState(seed) (final epoch shuffled apart
  *     when it would supply < 80% of an epoch's samples);
  *   sample_index [S+1][2]: (position in document_index, token offset), each
@@ -29,11 +36,11 @@ enum { GPTDATA_TRAIN = 0, GPTDATA_VALID = 1, GPTDATA_TEST = 2 };
 
 /* The index of one dataset for one split. */
 typedef struct {
-    int64_t doc_lo, doc_hi;      /* documents of the split */
+    int64_t seq_lo, seq_hi;      /* sequences of the split */
     int64_t num_samples;         /* requested */
     int64_t num_epochs;
     int separate_final_epoch;
-    int32_t *doc_index;          /* [n_doc_index] */
+    int32_t *doc_index;          /* [n_doc_index]: sequence ids (Megatron's document_index) */
     int64_t n_doc_index;
     int64_t *sample_index;       /* [2 * (n_samples + 1)] */
     int64_t *shuffle_index;      /* [n_samples] */
@@ -66,11 +73,11 @@ typedef struct {
 
 /* Parse a split string into 3 normalised fractions: 0 or ERR_USAGE. */
 int gptdata_parse_split(const char *s, double out[3]);
-/* Document bounds [bounds[k], bounds[k+1]) of split k for N documents. */
-void gptdata_split_bounds(const double frac[3], int64_t n_docs, int64_t bounds[4]);
+/* Sequence bounds [bounds[k], bounds[k+1]) of split k for N sequences. */
+void gptdata_split_bounds(const double frac[3], int64_t n_seq, int64_t bounds[4]);
 
 /* Build one dataset's index for one split (no caching). 0 or ERR_*. */
-int gptidx_build(gptidx *g, const mmidx *ds, int64_t doc_lo, int64_t doc_hi,
+int gptidx_build(gptidx *g, const mmidx *ds, int64_t seq_lo, int64_t seq_hi,
                  int64_t num_samples, int seq_length, uint32_t seed);
 /* Tokens of sample i (after the shuffle): seq_length + 1 ids into out. */
 void gptidx_sample(const gptidx *g, const mmidx *ds, int seq_length, int64_t i, int32_t *out);
@@ -85,7 +92,7 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg);
 /* Sample i of a split: seq_length + 1 tokens. i < d->size[split]. */
 void gptdata_get(const gptdata *d, int split, int64_t i, int32_t *out);
 void gptdata_close(gptdata *d);
-/* Entropy in nats of the token frequencies over a split's documents (all
+/* Entropy in nats of the token frequencies over a split's sequences (all
  * datasets together, ids >= vocab ignored): the loss of the best model that
  * ignores context, which a trained model must beat. NAN if none. */
 double gptdata_unigram_entropy(const gptdata *d, int split, int vocab);

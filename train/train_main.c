@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         {"data-path", 0, ARG_NARGS, &data, "[W] PREFIX", "dataset prefix(es): PREFIX, or W1 PREFIX1 W2 PREFIX2 ... to\n"
                                                            "                                blend (PREFIX.bin/.idx from preprocess_data); several\n"
                                                            "                                prefixes without weights: equal weights"},
-        {"split", 0, ARG_STR, &a.split, "S", "train,valid,test document split (default \"969, 30, 1\")"},
+        {"split", 0, ARG_STR, &a.split, "S", "train,valid,test split of the sequences (default \"969, 30, 1\")"},
         {"data-cache-path", 0, ARG_STR, &a.data_cache_path, "DIR", "where the sample-index cache goes (default: next\n"
                                                                   "                                to each dataset)"},
         {"vocab-file", 0, ARG_STR, &a.vocab_file, "FILE", "GPT-2 encoder.json (default: the project's data/gpt2)"},

@@ -24,13 +24,13 @@ if [ "$(grep -c '"lm_loss"' "$WORK/log1.jsonl")" = 10 ] && [ "$(grep -c '"val_lo
 # On real text (a Common Crawl fixture, tokenized here) the loss falls clearly.
 "$BIN/preprocess_data" --input "$FIX/cc/dolma_cc_en_head-0091.jsonl" --output-prefix "$WORK/real" --append-eod -q >/dev/null 2>&1
 expect_exit real_text 0 "$BIN/train" ${M/--lr 3e-3/--lr 1e-2} --train-iters 40 --data-path "$WORK/real_text_document" --log-json "$WORK/real.jsonl"
-python3 - "$WORK/real.jsonl" <<'PY' && pass loss_falls || fail loss_falls "$(grep -o '"lm_loss":[0-9.]*' "$WORK/real.jsonl" | sed -n '1p;$p' | tr '\n' ' ')"
+"$PY" - "$WORK/real.jsonl" <<'PY' && pass loss_falls || fail loss_falls "$(grep -o '"lm_loss":[0-9.]*' "$WORK/real.jsonl" | sed -n '1p;$p' | tr '\n' ' ')"
 import json, sys
 l = [json.loads(x) for x in open(sys.argv[1]) if '"lm_loss"' in x]
 sys.exit(0 if l[-1]["lm_loss"] < l[0]["lm_loss"] - 1.0 else 1)
 PY
 # The learning-rate schedule: warmup 0 -> 3e-3 over 2 iterations, cosine to 3e-4 at 10.
-python3 - "$WORK/log1.jsonl" <<'PY' && pass lr_schedule || fail lr_schedule
+"$PY" - "$WORK/log1.jsonl" <<'PY' && pass lr_schedule || fail lr_schedule
 import json, math, sys
 l = [json.loads(x) for x in open(sys.argv[1]) if '"lm_loss"' in x]
 def lr(n):  # Megatron OptimizerParamScheduler, n iterations done
@@ -96,6 +96,50 @@ WEBTEXT_TRAIN_INJECT_NAN=3,4,5 expect_exit nan_stops 1 "$BIN/train" $M --train-i
 stderr_has nan_stop_message "3 consecutive iterations were skipped"
 [ "$(cat "$WORK/ckN/latest_checkpointed_iteration.txt" 2>/dev/null)" = 5 ] && pass nan_stop_saves || fail nan_stop_saves
 
+# --- empty documents: Megatron splits and samples by sequence (FORMATS.md section 2), so a
+# dataset whose empty documents add boundaries but no sequences trains exactly like the
+# same dataset without them. Empty texts at the start, alone and in runs in the middle,
+# and at the end.
+E='{"text": ""}'
+zstd -dc "$ROOT/data/corpus/wikinews.jsonl.zst" | grep -v '"text": *""' | head -n 200 > "$WORK/full.jsonl"
+{ echo "$E"; echo "$E"; head -n 20 "$WORK/full.jsonl"; echo "$E"; sed -n 21,40p "$WORK/full.jsonl"; echo "$E"; echo "$E"; echo "$E"
+  sed -n '41,$p' "$WORK/full.jsonl"; echo "$E"; } > "$WORK/holes.jsonl"
+ndocs=$(wc -l < "$WORK/full.jsonl")
+"$BIN/preprocess_data" -q --input "$WORK/full.jsonl" --output-prefix "$WORK/full" --append-eod
+"$BIN/preprocess_data" -q --input "$WORK/holes.jsonl" --output-prefix "$WORK/holes" --append-eod
+if "$BIN/inspect_dataset" "$WORK/holes_text_document" | grep -q "documents   $((ndocs + 7)) (7 empty)" &&
+   "$BIN/inspect_dataset" "$WORK/holes_text_document" | grep -q "sequences   $ndocs\$"; then
+  pass empty_docs_fixture; else fail empty_docs_fixture "$("$BIN/inspect_dataset" "$WORK/holes_text_document" | head -4)"; fi
+EM="$M --train-iters 6 --eval-interval 3 --eval-iters 1"
+expect_exit empty_docs_train 0 "$BIN/train" $EM --data-path "$WORK/holes_text_document" --log-json "$WORK/holes.log"
+expect_exit empty_docs_reference 0 "$BIN/train" $EM --data-path "$WORK/full_text_document" --log-json "$WORK/full.log"
+strip_log() { grep -o '"\(lm_loss\|grad_norm\|val_loss\|test_loss\)":[^,}]*' "$1"; }
+if [ "$(strip_log "$WORK/holes.log" | wc -l)" -ge 12 ] && diff <(strip_log "$WORK/holes.log") <(strip_log "$WORK/full.log") >/dev/null; then
+  pass empty_docs_same_losses; else fail empty_docs_same_losses; fi
+# Sentence-split documents (a JSON list of strings: several sequences per document) train
+# exactly like the same sentences given one per document: the sequences are the unit.
+"$PY" - "$WORK/full.jsonl" "$WORK/sents.jsonl" "$WORK/lines.jsonl" <<'PY'
+import json, re, sys
+docs = [json.loads(l)["text"] for l in open(sys.argv[1])][:120]
+with open(sys.argv[2], "w") as grouped, open(sys.argv[3], "w") as flat:
+    for t in docs:
+        s = [x for x in re.split(r"(?<=[.!?])\s+", t) if x]
+        grouped.write(json.dumps({"text": s}) + "\n")
+        for x in s:
+            flat.write(json.dumps({"text": x}) + "\n")
+PY
+"$BIN/preprocess_data" -q --input "$WORK/sents.jsonl" --output-prefix "$WORK/sents"
+"$BIN/preprocess_data" -q --input "$WORK/lines.jsonl" --output-prefix "$WORK/lines"
+nd=$("$BIN/inspect_dataset" "$WORK/sents_text_document" | awk '/documents/ {print $2}')
+ns=$("$BIN/inspect_dataset" "$WORK/sents_text_document" | awk '/sequences/ {print $2}')
+expect_exit sentence_docs_train 0 "$BIN/train" $EM --data-path "$WORK/sents_text_document" --log-json "$WORK/sents.log"
+expect_exit sentence_lines_train 0 "$BIN/train" $EM --data-path "$WORK/lines_text_document" --log-json "$WORK/lines.log"
+if [ "$nd" = 120 ] && [ "$ns" -gt 240 ] && [ "$(strip_log "$WORK/sents.log" | wc -l)" -ge 12 ] &&
+   diff <(strip_log "$WORK/sents.log") <(strip_log "$WORK/lines.log") >/dev/null; then
+  pass sentence_docs_same_losses; else fail sentence_docs_same_losses "$nd documents, $ns sequences"; fi
+# The same with a blend: the empty-document dataset beside another.
+expect_exit empty_docs_blend 0 "$BIN/train" $EM --data-path 0.5 "$WORK/holes_text_document" 0.5 "$D/c"
+
 # --- blending two datasets
 expect_exit blend 0 "$BIN/train" $M --train-iters 3 --data-path 0.7 "$D/a" 0.3 "$D/b"
 grep -q '> data: 2 dataset(s)' "$WORK/.out" && pass blend_two || fail blend_two
@@ -103,13 +147,8 @@ grep -q '> data: 2 dataset(s)' "$WORK/.out" && pass blend_two || fail blend_two
 # --- bad input and usage
 expect_exit missing_data 3 "$BIN/train" $M --train-iters 3 --data-path "$WORK/nope"
 stderr_has missing_data_names "$WORK/nope"
-python3 - "$WORK/big" <<PY
-import sys; sys.path.insert(0, "$ROOT/scripts")
-import numpy as np
-from megatron_mmidx import write
-write(sys.argv[1], [[[60000 + i % 100 for i in range(40)]] for _ in range(50)])
-PY
-expect_exit token_out_of_vocab 1 "$BIN/train" $M --train-iters 3 --data-path "$WORK/big"
+# oov: 50 sequences of token ids 60000.. (scripts/megatron_indices.py --make-fixture)
+expect_exit token_out_of_vocab 1 "$BIN/train" $M --train-iters 3 --data-path "$D/oov"
 stderr_has token_out_of_vocab_message "outside the vocabulary of 50257"
 expect_exit heads_not_dividing 2 "$BIN/train" ${M/--num-attention-heads 2/--num-attention-heads 3} --train-iters 3 --data-path "$D/a"
 expect_exit gbs_not_multiple 2 "$BIN/train" ${M/--global-batch-size 4/--global-batch-size 5} --train-iters 3 --data-path "$D/a"

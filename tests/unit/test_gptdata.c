@@ -145,8 +145,8 @@ static void check_config(const cJSON *c, const char *cache_dir, int expect_cache
         {
             const gptidx *g = &d.idx[i][s];
             CHECK_EQ_INT(g->from_cache, expect_cached);
-            CHECK_EQ_INT(g->doc_lo, cJSON_GetObjectItem(x, "doc_lo")->valueint);
-            CHECK_EQ_INT(g->doc_hi, cJSON_GetObjectItem(x, "doc_hi")->valueint);
+            CHECK_EQ_INT(g->seq_lo, cJSON_GetObjectItem(x, "seq_lo")->valueint);
+            CHECK_EQ_INT(g->seq_hi, cJSON_GetObjectItem(x, "seq_hi")->valueint);
             CHECK_EQ_INT(g->num_epochs, cJSON_GetObjectItem(x, "epochs")->valueint);
             CHECK_EQ_INT(g->separate_final_epoch, cJSON_GetObjectItem(x, "separate_final_epoch")->valueint);
             CHECK(cmp_i32_json(g->doc_index, g->n_doc_index, cJSON_GetObjectItem(x, "doc_index")));
