@@ -2,6 +2,7 @@
 # tests that need no GPU; `make test SAN=1` does so under ASan+UBSan.
 # Folder dependency order: common <- preprocess, dedup, tokenizer <- train.
 
+.DEFAULT_GOAL := all
 SAN ?= 0
 CC ?= cc
 ifeq ($(SAN),1)
@@ -60,7 +61,17 @@ TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset.c
 TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 
 # The trainer: train/ depends on common/ and tokenizer/ only.
-TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c,$(wildcard train/*.c))
+TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c,$(wildcard train/*.c train/dist/*.c))
+# The communicator (train/dist) uses MPI when mpicc is found; the trainer and the tests
+# that reach it link libmpi. The stamp rebuilds dist.o when MPI appears or goes.
+MPI_CFLAGS := $(if $(filter yes,$(HAVE_MPI)),-DWEBTEXT_MPI $(shell mpicc --showme:compile 2>/dev/null))
+MPI_LIBS := $(if $(filter yes,$(HAVE_MPI)),$(shell mpicc --showme:link 2>/dev/null))
+$(BUILD)/train/dist/dist.o: ALL_CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/train/dist/dist.o: $(BUILD)/.mpi-$(HAVE_MPI)
+$(BUILD)/.mpi-%:
+	@mkdir -p $(dir $@)
+	@rm -f $(BUILD)/.mpi-*
+	@touch $@
 TOOLS += train generate
 # The trainer's numerical kernels are compiled for this machine's vector units
 # (AVX2/AVX-512); `make TRAIN_ARCH=` builds a portable trainer.
@@ -84,10 +95,15 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all deps probe test test-run test-bins fuzz fuzz-bins bench data train clean distclean
+.PHONY: all tools deps probe test test-run test-bins fuzz fuzz-bins bench data train clean distclean
 .DELETE_ON_ERROR:
 
-all: probe $(TOOL_BINS)
+# Two phases: install what is missing, then plan the build in a fresh make whose
+# probes (nvcc, MPI, OpenMP, libFuzzer) see what was installed.
+all: $(DEPS_STAMP)
+	@$(MAKE) --no-print-directory tools SAN=$(SAN)
+
+tools: probe $(TOOL_BINS)
 
 probe:
 	@echo "build: $(if $(filter 1,$(SAN)),ASan+UBSan,release) into $(BIN)/ | nvcc: $(HAVE_NVCC), NCCL: $(HAVE_NCCL), OpenMPI: $(HAVE_MPI), OpenMP: $(HAVE_OPENMP), libFuzzer: $(HAVE_FUZZ)"
@@ -117,6 +133,7 @@ $(BIN)/$(1): $(TOOL_SRC_$(1):%.c=$(BUILD)/%.o) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 
+$(BIN)/train $(UNIT_BINS): LDLIBS += $(MPI_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
@@ -131,7 +148,7 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. $(PKG_CFLAGS) $< $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) $(FUZZ_TRAIN_SRC) -o $@ $(filter-out -fopenmp,$(LDLIBS))
 
-test-bins: all $(UNIT_BINS)
+test-bins: tools $(UNIT_BINS)
 fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
 
 FUZZ_SECONDS ?= 60

@@ -43,9 +43,13 @@ done
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+# OpenMPI: the trainer's communicator for data / tensor / pipeline parallelism (mpirun, srun).
+command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
+command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 if [ -n "$mode" ]; then
   # make test: the zstd command (fixtures), python3 with venv, clang + libFuzzer.
   command -v zstd >/dev/null 2>&1 || missing="$missing zstd"
+  command -v pgrep >/dev/null 2>&1 || missing="$missing procps"
   command -v python3 >/dev/null 2>&1 || missing="$missing python3 python3-venv"
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing="$missing libclang-rt-dev"

@@ -657,14 +657,26 @@ void gpt_scale_grads(gpt_model *m, float s)
 
 void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
 {
+    gpt_adamw_range(m, 0, m->num_params, m->grads, m->adam_m, m->adam_v, lr, beta1, beta2, eps, wd, step);
+}
+
+void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
+                     float beta1, float beta2, float eps, float wd, int64_t step)
+{
     float bc1 = 1.0f - powf(beta1, (float)step), bc2 = 1.0f - powf(beta2, (float)step);
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
         /* Weight decay on 2-D tensors only: embeddings and linear weights. */
         int two_d = t == GPT_WTE || t == GPT_WPE || t == GPT_QKVW || t == GPT_ATTPROJW || t == GPT_FCW ||
                     t == GPT_FCPROJW;
         float decay = two_d ? wd : 0.0f;
-        size_t off = m->offsets[t], n = m->sizes[t];
-        float *p = m->params + off, *g = m->grads + off, *mm = m->adam_m + off, *vv = m->adam_v + off;
+        /* The part of tensor t inside [lo, hi). */
+        size_t t0 = m->offsets[t] > lo ? m->offsets[t] : lo, t1 = m->offsets[t] + m->sizes[t];
+        t1 = t1 < hi ? t1 : hi;
+        if (t0 >= t1)
+            continue;
+        size_t n = t1 - t0;
+        float *p = m->params + t0, *mm = adam_m + (t0 - lo), *vv = adam_v + (t0 - lo);
+        const float *g = grads + (t0 - lo);
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < n; i++) {
             float gi = g[i];
@@ -676,6 +688,17 @@ void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, floa
             p[i] -= lr * (mhat / (sqrtf(vhat) + eps) + decay * p[i]);
         }
     }
+}
+
+size_t gpt_activation_bytes(const gpt_config *c, int B, int T)
+{
+    /* The buffers of acts_alloc, for B*T tokens. */
+    size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)c->num_layers, Vp = (size_t)c->padded_vocab_size;
+    size_t nt = (size_t)n_threads(), att = bt * T;
+    size_t floats = bt * C + L * bt * C * 2 + L * bt * 4 + L * bt * 3 * C + L * bt * C + L * att * c->num_heads +
+                    L * bt * C + L * bt * 4 * C * 2 + L * bt * C + bt * C + 2 * bt + bt * Vp + bt + bt * C +
+                    2 * bt * 4 * C + bt * 3 * C + nt * (size_t)T * T + nt * 2 * C;
+    return floats * sizeof(float) + 2 * bt * sizeof(int32_t);
 }
 
 double gpt_flops_per_token(const gpt_model *m, int T)

@@ -88,6 +88,14 @@ void gpt_scale_grads(gpt_model *m, float s);
  * decay on 2-D tensors only (embeddings and linear weights, not biases or
  * LayerNorm), p -= lr * (m_hat / (sqrt(v_hat) + eps) + wd * p). */
 void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
+/* The same update on the parameters [lo, hi) only (an optimizer shard), with
+ * that range's gradients and moments (grads[0] is the gradient of parameter lo).
+ * Per element it computes exactly what gpt_adamw does. */
+void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
+                     float beta1, float beta2, float eps, float wd, int64_t step);
+/* Bytes of activations (and their gradients' scratch) gpt_forward/backward
+ * keep for B sequences of T tokens. */
+size_t gpt_activation_bytes(const gpt_config *c, int B, int T);
 /* FLOPs of one forward+backward per token (6N + 6*L*C*T, llm.c's estimate). */
 double gpt_flops_per_token(const gpt_model *m, int T);
 

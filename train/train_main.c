@@ -13,7 +13,7 @@ int main(int argc, char **argv)
     train_args a;
     train_args_defaults(&a);
     args_list data = {0};
-    const char *ttype = NULL, *tp = NULL, *pp = NULL, *ffn = NULL, *adrop = NULL, *hdrop = NULL, *pos_emb = NULL,
+    const char *ttype = NULL, *ffn = NULL, *adrop = NULL, *hdrop = NULL, *pos_emb = NULL,
                *norm = NULL, *ign_s = NULL;
     int fp16 = 0, bf16 = 0, ign_f = 0;
     const arg_opt opts[] = {
@@ -64,8 +64,14 @@ int main(int argc, char **argv)
         {"peak-tflops", 0, ARG_DOUBLE, &a.peak_tflops, "X", "peak TFLOP/s for MFU (default: estimated from the CPU)"},
         {"max-consecutive-skips", 0, ARG_INT, &a.max_consecutive_skips, "N", "stop after N consecutive iterations with\n"
                                                                               "                                a non-finite loss or gradient (default 10)"},
-        {"tensor-model-parallel-size", 0, ARG_STR, &tp, "N", "1 (parallel layouts are not in this build)"},
-        {"pipeline-model-parallel-size", 0, ARG_STR, &pp, "N", "1 (parallel layouts are not in this build)"},
+        {"tensor-model-parallel-size", 0, ARG_INT, &a.tensor_parallel, "N", "tensor-parallel ranks (default 1; only 1 in this build)"},
+        {"pipeline-model-parallel-size", 0, ARG_INT, &a.pipeline_parallel, "N", "pipeline stages (default 1; only 1 in this build)"},
+        {"use-distributed-optimizer", 0, ARG_FLAG, &a.use_distributed_optimizer, NULL, "shard the AdamW state across the\n"
+                                                                                       "                                data-parallel ranks (ZeRO stage 1)"},
+        {"zero-stage", 0, ARG_INT, &a.zero_stage, "N", "0: replicated optimizer (default), 1: sharded optimizer\n"
+                                                       "                                state (= --use-distributed-optimizer)"},
+        {"ddp-bucket-size", 0, ARG_INT, &a.ddp_bucket_size, "N", "gradient elements per communication bucket\n"
+                                                                 "                                (default max(40M, 1M x data-parallel size))"},
         {"ffn-hidden-size", 0, ARG_STR, &ffn, "N", "must be 4 x --hidden-size (GPT-2)"},
         {"attention-dropout", 0, ARG_STR, &adrop, "P", "accepted; this trainer uses no dropout"},
         {"hidden-dropout", 0, ARG_STR, &hdrop, "P", "accepted; this trainer uses no dropout"},
@@ -93,7 +99,9 @@ int main(int argc, char **argv)
         "Train a GPT-2 model on Megatron .bin/.idx datasets with Megatron-LM's flags, sample order and\n"
         "log layout. Checkpoints (--save/--load) resume bit-identically; SIGTERM or SIGINT saves a\n"
         "checkpoint at the end of the current iteration and exits 0. Threads: OMP_NUM_THREADS.\n"
-        "The learning rate printed is the one the iteration used.",
+        "The learning rate printed is the one the iteration used.\n"
+        "Data parallelism: start N processes with mpirun -np N (or srun); each takes its share of\n"
+        "every global batch and the gradients are summed, so the result matches one process.",
         opts,
         "Examples:\n"
         "  train --num-layers 4 --hidden-size 256 --num-attention-heads 4 --seq-length 256 \\\n"
@@ -101,6 +109,7 @@ int main(int argc, char **argv)
         "        --lr-warmup-iters 50 --train-iters 1000 --data-path data/build/corpus_text_document \\\n"
         "        --split 98,2,0 --save ckpt --save-interval 200 --load ckpt\n"
         "  train ... --data-path 0.7 a_text_document 0.3 b_text_document\n"
+        "  OMP_NUM_THREADS=4 mpirun -np 8 train ... --use-distributed-optimizer   # 8 data-parallel ranks\n"
         "Exit status: 0 done (or stopped by a signal after saving), 1 bad data or training diverged,\n"
         "2 usage or mismatched checkpoint, 3 I/O error, 4 out of memory."};
     char **pos = NULL;
@@ -113,8 +122,6 @@ int main(int argc, char **argv)
         usage = "unexpected positional argument (datasets go after --data-path)";
     else if (ttype && strcmp(ttype, "GPT2BPETokenizer"))
         usage = "--tokenizer-type: only GPT2BPETokenizer is supported";
-    else if ((tp && strcmp(tp, "1")) || (pp && strcmp(pp, "1")))
-        usage = "--tensor/--pipeline-model-parallel-size other than 1 are not supported by this build";
     else if (ffn && atoll(ffn) != 4 * a.hidden_size)
         usage = "--ffn-hidden-size must be 4 x --hidden-size (GPT-2)";
     else if (pos_emb && strcmp(pos_emb, "learned_absolute"))

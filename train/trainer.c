@@ -18,6 +18,8 @@
 #include "common/progress.h"
 #include "tokenizer/tokcli.h"
 #include "train/ckpt.h"
+#include "train/dist/ddp.h"
+#include "train/dist/dist.h"
 #include "train/gpt.h"
 #include "train/gptdata.h"
 
@@ -47,6 +49,8 @@ void train_args_defaults(train_args *a)
     a->log_interval = 100;
     a->max_consecutive_skips = 10;
     a->device = "cpu";
+    a->tensor_parallel = a->pipeline_parallel = 1;
+    a->zero_stage = -1;
 }
 
 double train_lr_at(const train_args *a, int64_t it)
@@ -130,6 +134,8 @@ static int parse_data_path(const train_args *a, const char ***paths, double **we
 
 typedef struct {
     const train_args *a;
+    dist_ctx d;
+    ddp dp;      /* gradient reduction and the (sharded) optimizer */
     gpt_model m;
     gptdata data;
     ckpt_state st;
@@ -161,25 +167,27 @@ static int get_batch(run *r, int split, uint64_t first, int mbs)
     return 0;
 }
 
-/* Mean loss over eval_iters global batches of a split, from *pos on. */
+/* Mean loss over eval_iters global batches of a split, from *pos on; the
+ * micro-batches are shared among the data-parallel ranks as in training. */
 static int evaluate(run *r, int split, uint64_t *pos, double *loss)
 {
     const train_args *a = r->a;
-    int mbs = (int)a->micro_batch_size, L = (int)a->seq_length;
+    int mbs = (int)a->micro_batch_size, L = (int)a->seq_length, dp = r->d.dp;
     long long nmicro = a->eval_iters * (a->global_batch_size / mbs);
     double s = 0;
-    for (long long k = 0; k < nmicro; k++) {
-        int rc = get_batch(r, split, *pos, mbs);
+    for (long long k = 0; k < nmicro / dp; k++) {
+        int rc = get_batch(r, split, *pos + (uint64_t)(k * mbs * dp + (long long)r->d.dp_rank * mbs), mbs);
         if (rc)
             return rc;
-        *pos += (uint64_t)mbs;
         float l = gpt_forward(&r->m, r->in, r->tg, mbs, L);
         if (l < -1.5f)
             return ERR_NOMEM;
         s += l;
     }
+    *pos += (uint64_t)(nmicro * mbs);
+    int rc = dist_allreduce_f64(&r->d, &r->d.data, &s, 1);
     *loss = s / (double)nmicro;
-    return 0;
+    return rc;
 }
 
 static void print_eval(run *r, const char *what, double loss)
@@ -228,12 +236,33 @@ static int eval_report(run *r, int split, uint64_t *pos, const char *what, const
     return 0;
 }
 
+/* Every rank calls this at the same point: with a sharded optimizer the
+ * moments are gathered first; rank 0 writes the single-file checkpoint (the
+ * same file whatever the layout) and every rank learns whether it succeeded. */
 static int save(run *r)
 {
     if (!r->a->save)
         return 0;
     double t0 = progress_now();
-    int rc = ckpt_save(r->a->save, &r->m, &r->st);
+    int rc = 0;
+    float *fm = NULL, *fv = NULL;
+    if (r->dp.zero) {
+        fm = malloc(r->m.num_params * sizeof *fm);
+        fv = malloc(r->m.num_params * sizeof *fv);
+        rc = !fm || !fv ? err_set(ERR_NOMEM, "out of memory gathering the optimizer state") : ddp_gather_moments(&r->dp, fm, fv);
+        r->m.adam_m = fm;
+        r->m.adam_v = fv;
+    }
+    if (!rc && r->d.world_rank == 0)
+        rc = ckpt_save(r->a->save, &r->m, &r->st);
+    if (r->dp.zero) {
+        r->m.adam_m = r->m.adam_v = NULL;
+        free(fm);
+        free(fv);
+    }
+    int64_t failed = rc != 0;
+    if (dist_allreduce_max_i64(&r->d, &r->d.world, &failed, 1) == 0 && failed && !rc)
+        rc = err_set(ERR_IO, "rank 0 could not save the checkpoint");
     if (rc) {
         fprintf(stderr, "train: saving checkpoint: %s\n", err_msg());
         return rc;
@@ -252,10 +281,16 @@ static void timestamp(char *buf, size_t n)
     strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm);
 }
 
+/* Report an error. With several ranks, one rank's error is not known to the
+ * others, which would wait in their next collective for ever: end them all. */
 static int fail(run *r, int rc, const char *what)
 {
-    (void)r;
-    fprintf(stderr, "train: %s%s%s\n", what ? what : "", what ? ": " : "", err_msg());
+    char who[32] = "";
+    if (r->d.world_size > 1)
+        snprintf(who, sizeof who, "rank %d: ", r->d.world_rank);
+    fprintf(stderr, "train: %s%s%s%s\n", who, what ? what : "", what ? ": " : "", err_msg());
+    if (r->d.world_size > 1)
+        dist_abort(&r->d, err_exit_code(rc));
     return err_exit_code(rc);
 }
 
@@ -278,10 +313,21 @@ static int setup(run *r, train_args *a)
     if (a->micro_batch_size < 1)
         return err_set(ERR_USAGE, "--micro-batch-size must be positive");
     if (!a->global_batch_size)
-        a->global_batch_size = a->micro_batch_size;
-    if (a->global_batch_size % a->micro_batch_size)
-        return err_set(ERR_USAGE, "--global-batch-size %lld is not a multiple of --micro-batch-size %lld",
-                       a->global_batch_size, a->micro_batch_size);
+        a->global_batch_size = a->micro_batch_size * r->d.dp;
+    if (a->global_batch_size % (a->micro_batch_size * r->d.dp))
+        return err_set(ERR_USAGE,
+                       "--global-batch-size %lld is not a multiple of --micro-batch-size %lld x data-parallel size %d",
+                       a->global_batch_size, a->micro_batch_size, r->d.dp);
+    if (a->tensor_parallel > 1 || a->pipeline_parallel > 1)
+        return err_set(ERR_USAGE, "--tensor-model-parallel-size %lld / --pipeline-model-parallel-size %lld: tensor and "
+                                  "pipeline parallelism are not in this build yet; data parallelism is (mpirun -np N)",
+                       a->tensor_parallel, a->pipeline_parallel);
+    if (a->zero_stage < 0)
+        a->zero_stage = a->use_distributed_optimizer ? 1 : 0;
+    if (a->zero_stage > 1)
+        return err_set(ERR_USAGE, "--zero-stage %lld: stages 2 and 3 are not in this build yet (0: replicated "
+                                  "optimizer, 1: sharded optimizer state, as --use-distributed-optimizer)",
+                       a->zero_stage);
     if (a->train_iters < 1)
         return err_set(ERR_USAGE, "--train-iters is required and must be positive");
     if (strcmp(a->lr_decay_style, "constant") && strcmp(a->lr_decay_style, "linear") &&
@@ -312,9 +358,26 @@ int trainer_run(train_args *a)
     run R, *r = &R;
     memset(r, 0, sizeof R);
     r->a = a;
-    int rc = setup(r, a);
-    if (rc)
-        return fail(r, rc, NULL);
+    int rc = dist_init(&r->d, (int)(a->tensor_parallel > 0 ? a->tensor_parallel : 1),
+                       (int)(a->pipeline_parallel > 0 ? a->pipeline_parallel : 1));
+    if (rc) {
+        rc = fail(r, rc, NULL);
+        dist_finalize(&r->d);
+        return rc;
+    }
+    if (r->d.world_rank != 0) {
+        /* One rank logs (Megatron's last rank; here rank 0): the others print errors only. */
+        if (!freopen("/dev/null", "w", stdout))
+            fprintf(stderr, "note: rank %d: cannot silence stdout\n", r->d.world_rank);
+        a->quiet = 1;
+        a->log_json = NULL;
+    }
+    rc = setup(r, a);
+    if (rc) {
+        rc = fail(r, rc, NULL);
+        dist_finalize(&r->d);
+        return rc;
+    }
     const char **paths = NULL;
     double *weights = NULL;
     int npaths = 0;
@@ -366,6 +429,17 @@ int trainer_run(train_args *a)
     }
     if (!resumed)
         gpt_init_weights(&r->m, (uint64_t)a->seed, (float)a->init_method_std);
+    /* Data parallelism: every rank holds the same initial (or loaded) model. */
+    rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size);
+    if (rc)
+        goto out_fail;
+    if (r->dp.zero) {
+        /* Keep only this rank's part of the moments (loaded, or zero). */
+        ddp_scatter_moments(&r->dp, r->m.adam_m, r->m.adam_v);
+        free(r->m.adam_m);
+        free(r->m.adam_v);
+        r->m.adam_m = r->m.adam_v = NULL;
+    }
     r->st.seed = (uint64_t)a->seed;
     r->st.seq_length = (uint64_t)L;
     r->st.micro_batch = (uint64_t)mbs;
@@ -378,8 +452,13 @@ int trainer_run(train_args *a)
     dc.num_samples[1] = (a->train_iters / a->eval_interval + 1) * a->eval_iters * gbs;
     dc.num_samples[2] = a->eval_iters * gbs;
     double t0 = progress_now();
+    /* Rank 0 builds the index cache; the others then read it. */
+    if (r->d.world_rank != 0 && (rc = dist_barrier(&r->d, &r->d.world)))
+        goto out_fail;
     rc = gptdata_open(&r->data, &dc);
     if (rc)
+        goto out_fail;
+    if (r->d.world_rank == 0 && (rc = dist_barrier(&r->d, &r->d.world)))
         goto out_fail;
     r->tok = malloc((size_t)(L + 1) * 4);
     r->in = malloc((size_t)mbs * L * 4);
@@ -401,12 +480,40 @@ int trainer_run(train_args *a)
     printf("> data: %d dataset(s); samples train %lld, valid %lld, test %lld (seq %d); indices ready in %.2f s\n",
            npaths, (long long)r->data.size[0], (long long)r->data.size[1], (long long)r->data.size[2], L,
            progress_now() - t0);
-    r->unigram = gptdata_unigram_entropy(&r->data, GPTDATA_TRAIN, r->V);
-    printf("> unigram entropy of the train split: %.4f nats/token (the loss of a model that ignores context)\n",
-           r->unigram);
-    printf("> device cpu, %d threads; micro-batch %d x %lld = global batch %lld; MFU against a peak of %.3f TFLOP/s "
-           "(%s)\n",
-           threads, mbs, nmicro, gbs, peak, peak_desc);
+    if (r->d.world_rank == 0) {
+        r->unigram = gptdata_unigram_entropy(&r->data, GPTDATA_TRAIN, r->V);
+        printf("> unigram entropy of the train split: %.4f nats/token (the loss of a model that ignores context)\n",
+               r->unigram);
+    }
+    int dp = r->d.dp;
+    long long nmicro_rank = nmicro / dp;
+    printf("> device cpu, %d threads; micro-batch %d x %lld x data-parallel %d = global batch %lld; MFU against a peak "
+           "of %.3f TFLOP/s (%s)\n",
+           threads, mbs, nmicro_rank, dp, gbs, peak, peak_desc);
+    {
+        char lay[128];
+        dist_describe(&r->d, lay, sizeof lay);
+        printf("> parallel layout: %s; ranks (tensor, data, pipeline):", lay);
+        for (int w = 0; w < r->d.world_size && w < 64; w++) {
+            int tpr = w % r->d.tp, dpr = (w / r->d.tp) % dp, ppr = w / (r->d.tp * dp);
+            printf(" %d=(%d,%d,%d)", w, tpr, dpr, ppr);
+        }
+        printf("\n");
+        double bp, bg, bm;
+        ddp_bytes_per_param(&r->dp, &bp, &bg, &bm);
+        double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&cfg, mbs, L);
+        printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
+               "state %.1f MB, activations %.1f MB; %.3f bytes per parameter (params %.3f + grads %.3f + moments "
+               "%.3f)\n",
+               r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, bp + bg + bm, bp, bg, bm);
+        /* Ring costs per rank and iteration (Megatron-LM and ZeRO papers): all-reduce 2(d-1)/d x 4N; the
+         * sharded optimizer's reduce-scatter + all-gather the same. */
+        double expect = dp > 1 ? 2.0 * (dp - 1) / dp * 4.0 * n : 0;
+        printf("> communication per iteration and rank: gradients %s, expected %.3f MB (2(d-1)/d x 4 bytes x %zu "
+               "parameters)\n",
+               r->dp.zero ? "reduce-scattered + parameters all-gathered" : "all-reduced", expect / 1e6,
+               r->m.num_params);
+    }
     fflush(stdout);
     const char *json_path = a->log_json;
     char json_default[4096];
@@ -416,7 +523,7 @@ int trainer_run(train_args *a)
             fprintf(stderr, "note: --save %s: %s\n", a->save, strerror(errno));
         json_path = json_default;
     }
-    r->json_path = json_path;
+    r->json_path = r->d.world_rank == 0 ? json_path : NULL; /* one rank logs */
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
@@ -424,6 +531,9 @@ int trainer_run(train_args *a)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
     const char *inject = getenv("WEBTEXT_TRAIN_INJECT_NAN"); /* tests: comma list of iterations */
+    long long fail_rank = -1, fail_iter = -1; /* tests: "RANK:ITERATION" fails that rank there */
+    if (getenv("WEBTEXT_TRAIN_FAIL_AT") && sscanf(getenv("WEBTEXT_TRAIN_FAIL_AT"), "%lld:%lld", &fail_rank, &fail_iter) != 2)
+        fail_rank = -1;
     double interval_loss = 0, interval_time = 0, last_norm = 0;
     long long interval_n = 0, interval_skipped = 0, interval_nan = 0, consecutive = 0;
     int exit_status = 0;
@@ -431,10 +541,13 @@ int trainer_run(train_args *a)
         uint64_t it = r->st.iteration + 1;
         double lr = train_lr_at(a, (int64_t)r->st.iteration);
         double ts = progress_now();
+        uint64_t bytes0 = r->d.bytes_sent;
         gpt_zero_grad(&r->m);
         double loss = 0;
-        for (long long k = 0; k < nmicro; k++) {
-            rc = get_batch(r, GPTDATA_TRAIN, r->st.consumed_train + (uint64_t)(k * mbs), mbs);
+        for (long long k = 0; k < nmicro_rank; k++) {
+            /* Megatron's sampler: each group of mbs x dp samples, this rank's mbs of them. */
+            uint64_t first = r->st.consumed_train + (uint64_t)(k * mbs * dp + (long long)r->d.dp_rank * mbs);
+            rc = get_batch(r, GPTDATA_TRAIN, first, mbs);
             if (rc)
                 goto out_fail;
             float l = gpt_forward(&r->m, r->in, r->tg, mbs, L);
@@ -445,6 +558,11 @@ int trainer_run(train_args *a)
             loss += l / (double)nmicro;
             gpt_backward(&r->m, 1.0f / (float)nmicro);
         }
+        if (fail_rank == r->d.world_rank && fail_iter == (long long)it) {
+            rc = err_set(ERR_INTERNAL, "failure injected at iteration %llu (WEBTEXT_TRAIN_FAIL_AT)",
+                         (unsigned long long)it);
+            goto out_fail;
+        }
         if (inject) {
             char key[32];
             snprintf(key, sizeof key, ",%llu,", (unsigned long long)it);
@@ -453,7 +571,10 @@ int trainer_run(train_args *a)
             if (strstr(list, key))
                 r->m.grads[0] = NAN;
         }
-        double norm = gpt_grad_norm(&r->m);
+        double norm;
+        if ((rc = dist_allreduce_f64(&r->d, &r->d.data, &loss, 1)) || (rc = ddp_reduce_grads(&r->dp, &r->m)) ||
+            (rc = ddp_grad_norm(&r->dp, &r->m, &norm)))
+            goto out_fail;
         r->st.consumed_train += (uint64_t)gbs;
         r->st.iteration = it;
         if (!isfinite(loss) || !isfinite(norm)) {
@@ -475,15 +596,18 @@ int trainer_run(train_args *a)
         } else {
             consecutive = 0;
             if (a->clip_grad > 0 && norm > a->clip_grad)
-                gpt_scale_grads(&r->m, (float)(a->clip_grad / (norm + 1e-6)));
+                ddp_scale_grads(&r->dp, &r->m, (float)(a->clip_grad / (norm + 1e-6)));
             r->st.adam_step++;
-            gpt_adamw(&r->m, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2, (float)a->adam_eps,
-                      (float)a->weight_decay, (int64_t)r->st.adam_step);
+            rc = ddp_adamw(&r->dp, &r->m, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2, (float)a->adam_eps,
+                           (float)a->weight_decay, (int64_t)r->st.adam_step);
+            if (rc)
+                goto out_fail;
             interval_loss += loss;
             interval_n++;
             last_norm = norm;
         }
         interval_time += progress_now() - ts;
+        uint64_t comm = r->d.bytes_sent - bytes0;
         if (it % (uint64_t)a->log_interval == 0 || it == (uint64_t)a->train_iters) {
             long long iters = interval_n + interval_skipped;
             double ms = iters ? interval_time * 1000 / (double)iters : 0;
@@ -495,18 +619,22 @@ int trainer_run(train_args *a)
             printf(" [%s] iteration %8llu/%8lld | consumed samples: %12llu | elapsed time per iteration (ms): %.1f | "
                    "throughput per GPU (TFLOP/s/GPU): %.3f | tokens per second: %.0f | MFU: %.1f%% | "
                    "learning rate: %.6E | global batch size: %5lld | lm loss: %.6E | loss scale: 1.0 | "
-                   "grad norm: %.3f | number of skipped iterations: %3lld | number of nan iterations: %3lld |\n",
+                   "grad norm: %.3f | number of skipped iterations: %3lld | number of nan iterations: %3lld |",
                    ts_buf, (unsigned long long)it, a->train_iters, (unsigned long long)r->st.consumed_train, ms,
-                   tflops, tok_s, 100 * tflops / peak, lr, gbs, lm, last_norm, interval_skipped, interval_nan);
+                   tflops / r->d.world_size, tok_s, 100 * tflops / (peak * r->d.world_size), lr, gbs, lm, last_norm,
+                   interval_skipped, interval_nan);
+            if (r->d.world_size > 1)
+                printf(" communication per rank (MB): %.3f |", (double)comm / 1e6);
+            printf("\n");
             fflush(stdout);
             json_open(r);
             if (r->json) {
                 fprintf(r->json,
                         "{\"iteration\":%llu,\"consumed_samples\":%llu,\"lm_loss\":%.9g,\"grad_norm\":%.9g,"
                         "\"learning_rate\":%.9g,\"ms_per_iter\":%.3f,\"tokens_per_s\":%.1f,\"tflops\":%.6f,"
-                        "\"mfu\":%.6f,\"skipped\":%lld}\n",
+                        "\"mfu\":%.6f,\"skipped\":%lld,\"comm_bytes\":%llu}\n",
                         (unsigned long long)it, (unsigned long long)r->st.consumed_train, lm, last_norm, lr, ms, tok_s,
-                        tflops, tflops / peak, interval_skipped);
+                        tflops, tflops / (peak * r->d.world_size), interval_skipped, (unsigned long long)comm);
                 fflush(r->json);
             }
             interval_loss = interval_time = 0;
@@ -521,10 +649,18 @@ int trainer_run(train_args *a)
         }
         int want_save = a->save_interval && it % (uint64_t)a->save_interval == 0;
         int exiting = a->exit_interval && it % (uint64_t)a->exit_interval == 0;
+        if (r->d.world_size > 1) {
+            /* A signal may reach some ranks only: they agree, so all save and stop together. */
+            int64_t sig = stop_signal;
+            if ((rc = dist_allreduce_max_i64(&r->d, &r->d.world, &sig, 1)))
+                goto out_fail;
+            stop_signal = (sig_atomic_t)sig;
+        }
         if (stop_signal) {
-            fprintf(stderr, "train: received %s at iteration %llu: saving a checkpoint and exiting\n",
-                    stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)it);
-            if (!a->save)
+            if (r->d.world_rank == 0)
+                fprintf(stderr, "train: received %s at iteration %llu: saving a checkpoint and exiting\n",
+                        stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)it);
+            if (!a->save && r->d.world_rank == 0)
                 fprintf(stderr, "train: no --save directory given; nothing saved\n");
             if (save(r))
                 exit_status = EXIT_IO;
@@ -557,6 +693,7 @@ int trainer_run(train_args *a)
             goto out_fail;
     }
 out:
+    ddp_free(&r->dp);
     if (r->json)
         fclose(r->json);
     free(r->tok);
@@ -566,6 +703,7 @@ out:
     gpt_free(&r->m);
     free(paths);
     free(weights);
+    dist_finalize(&r->d);
     return exit_status;
 out_fail:
     exit_status = fail(r, rc, NULL);

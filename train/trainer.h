@@ -4,6 +4,12 @@
  * micro-batches (gradient accumulation), then gradient clipping and one AdamW
  * step. Samples come from the Megatron sample index (gptdata.h) in order, so
  * iteration i always sees samples [(i-1)*gbs, i*gbs) of the shuffled stream.
+ * With data parallelism (dp ranks) each rank runs gbs/(mbs*dp) micro-batches:
+ * micro-step k of data-parallel rank r takes samples
+ * [k*mbs*dp + r*mbs, k*mbs*dp + (r+1)*mbs) of the iteration's, as Megatron's
+ * pretraining sampler hands them out, and the gradients are summed across the
+ * ranks (dist/ddp.h), so the global batch and the data order are the same
+ * whatever the layout.
  */
 #ifndef TRAIN_TRAINER_H
 #define TRAIN_TRAINER_H
@@ -30,6 +36,11 @@ typedef struct {
     const char *save, *load, *log_json, *device;
     double peak_tflops;
     int quiet;
+    /* parallelism (launched with mpirun / srun; data parallel = world / (tp * pp)) */
+    long long tensor_parallel, pipeline_parallel;
+    long long zero_stage;       /* -1: from --use-distributed-optimizer (1) or 0 */
+    int use_distributed_optimizer;
+    long long ddp_bucket_size;  /* elements; 0: max(40M, 1M x dp) */
 } train_args;
 
 /* Fill a with Megatron's defaults (0 / NULL where Megatron has none). */

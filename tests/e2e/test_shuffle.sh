@@ -66,6 +66,6 @@ expect_exit help 0 "$S" --help
 for mem in 1G 256K; do
   rm -rf "$WORK/sig"; mkdir -p "$WORK/sig"
   { head -3000 "$WORK/in.jsonl"; sleep 3; } | "$S" -q --memory $mem -T "$WORK/sig" -o "$WORK/sig/out.jsonl" &
-  sleep 1; pkill -TERM -f -- "--memory $mem -T $WORK/sig" ; wait 2>/dev/null
+  sleep 1; kill -TERM $! ; wait 2>/dev/null   # $!: the shuffle, last in the pipeline
   if [ -z "$(ls -A "$WORK/sig")" ]; then pass "sigterm_cleanup_memory_$mem"; else fail "sigterm_cleanup_memory_$mem" "left: $(ls -A "$WORK/sig")"; fi
 done
