@@ -495,7 +495,8 @@ int trainer_run(train_args *a)
         dist_describe(&r->d, lay, sizeof lay);
         printf("> parallel layout: %s; ranks (tensor, data, pipeline):", lay);
         for (int w = 0; w < r->d.world_size && w < 64; w++) {
-            int tpr = w % r->d.tp, dpr = (w / r->d.tp) % dp, ppr = w / (r->d.tp * dp);
+            int tpr, dpr, ppr;
+            dist_layout(w, r->d.tp, r->d.pp, dp, &tpr, &dpr, &ppr);
             printf(" %d=(%d,%d,%d)", w, tpr, dpr, ppr);
         }
         printf("\n");

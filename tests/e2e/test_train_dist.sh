@@ -11,8 +11,9 @@ if ! command -v mpirun >/dev/null 2>&1 || ! ldd "$BIN/train" | grep -q libmpi; t
   exit 0
 fi
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-# ASan builds: MPI's own allocations at startup are not ours to free.
-export LSAN_OPTIONS="suppressions=$ROOT/tests/lsan_mpi.supp:${LSAN_OPTIONS:-}"
+# ASan builds: MPI's own allocations at startup are not ours to free. Full unwinding, so
+# that stacks reach OpenMPI's frames (its plugins are unloaded before the leak report).
+export LSAN_OPTIONS="fast_unwind_on_malloc=0:suppressions=$ROOT/tests/lsan_mpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 MPI="timeout 120 mpirun --oversubscribe"
 D=$FIX/gptdata
 M="--num-layers 2 --hidden-size 32 --num-attention-heads 2 --seq-length 16 --micro-batch-size 2 --global-batch-size 8

@@ -31,6 +31,14 @@ int dist_launched(void)
     return getenv("SLURM_PROCID") && nt && atoi(nt) > 1;
 }
 
+void dist_layout(int r, int tp, int pp, int dp, int *tp_rank, int *dp_rank, int *pp_rank)
+{
+    (void)pp;
+    *tp_rank = r % tp;
+    *dp_rank = (r / tp) % dp;
+    *pp_rank = r / (tp * dp);
+}
+
 static void group_self(dist_group *g)
 {
     g->comm = NULL;
@@ -120,10 +128,7 @@ int dist_init(dist_ctx *d, int tp, int pp)
     d->tp = tp;
     d->pp = pp;
     d->dp = world / (tp * pp);
-    int r = d->world_rank;
-    d->tp_rank = r % tp;
-    d->dp_rank = (r / tp) % d->dp;
-    d->pp_rank = r / (tp * d->dp);
+    dist_layout(d->world_rank, tp, pp, d->dp, &d->tp_rank, &d->dp_rank, &d->pp_rank);
     d->in_embedding = d->pp_rank == 0 || d->pp_rank == pp - 1;
     group_self(&d->tensor);
     group_self(&d->data);

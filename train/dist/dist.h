@@ -46,6 +46,8 @@ typedef struct {
     uint64_t bytes_sent;           /* by this rank, ring-algorithm cost, since dist_init */
 } dist_ctx;
 
+/* Megatron's position of world rank r for sizes tp, pp, dp (see above). */
+void dist_layout(int r, int tp, int pp, int dp, int *tp_rank, int *dp_rank, int *pp_rank);
 /* 1 when this process was started by an MPI launcher (mpirun, srun). */
 int dist_launched(void);
 /* Start the communicator and build the groups for tensor size tp and pipeline
