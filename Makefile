@@ -77,7 +77,7 @@ TOOLS += train generate
 # (AVX2/AVX-512); `make TRAIN_ARCH=` builds a portable trainer.
 TRAIN_ARCH ?= -march=native
 # Fuzz targets are built without OpenMP; they reach only these trainer files.
-FUZZ_TRAIN_SRC := train/safetensors.c train/ckpt.c train/gpt.c
+FUZZ_TRAIN_SRC := train/safetensors.c train/ckpt.c train/gpt.c train/dist/dist.c
 $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
 # Megatron's index arithmetic must round like its (FMA-free) C++ and numpy.
 $(BUILD)/train/gptdata.o: ALL_CFLAGS += -ffp-contract=off
@@ -133,7 +133,7 @@ $(BIN)/$(1): $(TOOL_SRC_$(1):%.c=$(BUILD)/%.o) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 
-$(BIN)/train $(UNIT_BINS): LDLIBS += $(MPI_LIBS)
+$(BIN)/train $(BIN)/generate $(UNIT_BINS): LDLIBS += $(MPI_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)

@@ -13,6 +13,7 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #ifdef _OPENMP
@@ -21,6 +22,7 @@
 
 #include "common/err.h"
 #include "common/hash.h"
+#include "train/dist/dist.h"
 
 const char *const gpt_tensor_names[GPT_NUM_TENSORS] = {
     "wte", "wpe", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb",
@@ -124,17 +126,58 @@ size_t gpt_num_params(const gpt_config *c)
     return Vp * C + (size_t)c->max_seq_len * C + L * (12 * C * C + 13 * C) + 2 * C;
 }
 
+/* Tensor-parallel split of tensor t, viewed as [outer, S, inner] with S cut
+ * into tp runs of Sl = ceil(S / tp) (rank r: [r*Sl, (r+1)*Sl) of S, rows past S
+ * zero). S = 0: not split (replicated). */
+typedef struct {
+    size_t outer, S, inner;
+} tp_split;
+
+static tp_split split_of(const gpt_config *c, int t)
+{
+    size_t C = (size_t)c->channels, L = (size_t)c->num_layers, Vp = (size_t)c->padded_vocab_size;
+    switch (t) {
+    case GPT_WTE: return (tp_split){1, Vp, C};
+    case GPT_QKVW: return (tp_split){L * 3, C, C};    /* q, k, v rows of this rank's heads */
+    case GPT_QKVB: return (tp_split){L * 3, C, 1};
+    case GPT_ATTPROJW: return (tp_split){L * C, C, 1}; /* columns */
+    case GPT_FCW: return (tp_split){L, 4 * C, C};
+    case GPT_FCB: return (tp_split){L, 4 * C, 1};
+    case GPT_FCPROJW: return (tp_split){L * C, 4 * C, 1}; /* columns */
+    default: return (tp_split){0, 0, 0};
+    }
+}
+
+static size_t split_local(size_t S, int tp) { return (S + (size_t)tp - 1) / (size_t)tp; }
+
 int gpt_alloc(gpt_model *m, const gpt_config *cfg)
+{
+    return gpt_alloc_tp(m, cfg, 1, 0, NULL, NULL);
+}
+
+int gpt_alloc_tp(gpt_model *m, const gpt_config *cfg, int tp, int rank, struct dist_ctx *d, struct dist_group *g)
 {
     memset(m, 0, sizeof *m);
     int rc = gpt_config_check(cfg);
     if (rc)
         return rc;
+    if (tp < 1 || cfg->num_heads % tp)
+        return err_set(ERR_USAGE, "--num-attention-heads %d is not divisible by --tensor-model-parallel-size %d",
+                       cfg->num_heads, tp);
     m->cfg = *cfg;
+    m->tp = tp;
+    m->tp_rank = rank;
+    m->tp_d = d;
+    m->tp_g = g;
     size_t Vp = (size_t)cfg->padded_vocab_size, C = (size_t)cfg->channels, L = (size_t)cfg->num_layers;
     size_t maxT = (size_t)cfg->max_seq_len;
     size_t s[GPT_NUM_TENSORS] = {Vp * C, maxT * C, L * C, L * C, L * 3 * C * C, L * 3 * C, L * C * C, L * C,
                                  L * C, L * C, L * 4 * C * C, L * 4 * C, L * C * 4 * C, L * C, C, C};
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        tp_split sp = split_of(cfg, t);
+        if (sp.S)
+            s[t] = sp.outer * split_local(sp.S, tp) * sp.inner;
+    }
     size_t off = 0;
     for (int i = 0; i < GPT_NUM_TENSORS; i++) {
         m->sizes[i] = s[i];
@@ -203,6 +246,8 @@ struct gpt_acts {
     int32_t *inputs, *targets;
     /* backward scratch */
     float *dres, *dbuf1, *dbuf2, *dqkv, *datt, *ln_part;
+    /* tensor parallel: a row-parallel output [bt, C]; per-token max, sum, target logit [3, bt] */
+    float *tpbuf, *tpcol;
 };
 
 static void acts_free(gpt_acts *a)
@@ -212,7 +257,7 @@ static void acts_free(gpt_acts *a)
     float **f[] = {&a->encoded, &a->ln1, &a->ln1_mean, &a->ln1_rstd, &a->qkv, &a->atty, &a->att, &a->res2,
                    &a->ln2, &a->ln2_mean, &a->ln2_rstd, &a->fch, &a->fch_gelu, &a->res3, &a->lnf, &a->lnf_mean,
                    &a->lnf_rstd, &a->logits, &a->lse, &a->dres, &a->dbuf1, &a->dbuf2, &a->dqkv, &a->datt,
-                   &a->ln_part};
+                   &a->ln_part, &a->tpbuf, &a->tpcol};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(*f[i]);
     free(a->inputs);
@@ -220,22 +265,45 @@ static void acts_free(gpt_acts *a)
     free(a);
 }
 
-static gpt_acts *acts_alloc(const gpt_config *c, size_t bt, size_t att, int T)
+/* Local sizes of this rank: C/tp channels of attention, 4C/tp of the MLP,
+ * NH/tp heads, Vl vocabulary rows. */
+typedef struct {
+    size_t C, Cl, C4l, NHl, Vl, v0;
+} tp_dims;
+
+static tp_dims dims_of(const gpt_model *m)
+{
+    const gpt_config *c = &m->cfg;
+    tp_dims d;
+    int tp = m->tp ? m->tp : 1;
+    d.C = (size_t)c->channels;
+    d.Cl = d.C / (size_t)tp;
+    d.C4l = 4 * d.C / (size_t)tp;
+    d.NHl = (size_t)(c->num_heads / tp);
+    d.Vl = split_local((size_t)c->padded_vocab_size, tp);
+    d.v0 = (size_t)m->tp_rank * d.Vl;
+    return d;
+}
+
+static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
 {
     gpt_acts *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
-    size_t C = (size_t)c->channels, L = (size_t)c->num_layers, Vp = (size_t)c->padded_vocab_size;
+    const gpt_config *c = &m->cfg;
+    tp_dims d = dims_of(m);
+    size_t C = (size_t)c->channels, L = (size_t)c->num_layers, Cl = d.Cl, C4l = d.C4l;
     size_t nt = (size_t)n_threads();
     a->cap_bt = bt;
     a->cap_att = att;
 #define A(field, n) (a->field = malloc((n) * sizeof(float)), a->field != NULL)
     int ok = A(encoded, bt * C) && A(ln1, L * bt * C) && A(ln1_mean, L * bt) && A(ln1_rstd, L * bt) &&
-             A(qkv, L * bt * 3 * C) && A(atty, L * bt * C) && A(att, L * att * c->num_heads) && A(res2, L * bt * C) &&
-             A(ln2, L * bt * C) && A(ln2_mean, L * bt) && A(ln2_rstd, L * bt) && A(fch, L * bt * 4 * C) &&
-             A(fch_gelu, L * bt * 4 * C) && A(res3, L * bt * C) && A(lnf, bt * C) && A(lnf_mean, bt) &&
-             A(lnf_rstd, bt) && A(logits, bt * Vp) && A(lse, bt) && A(dres, bt * C) && A(dbuf1, bt * 4 * C) &&
-             A(dbuf2, bt * 4 * C) && A(dqkv, bt * 3 * C) && A(datt, nt * (size_t)T * T) && A(ln_part, nt * 2 * C);
+             A(qkv, L * bt * 3 * Cl) && A(atty, L * bt * Cl) && A(att, L * att * d.NHl) && A(res2, L * bt * C) &&
+             A(ln2, L * bt * C) && A(ln2_mean, L * bt) && A(ln2_rstd, L * bt) && A(fch, L * bt * C4l) &&
+             A(fch_gelu, L * bt * C4l) && A(res3, L * bt * C) && A(lnf, bt * C) && A(lnf_mean, bt) &&
+             A(lnf_rstd, bt) && A(logits, bt * d.Vl) && A(lse, bt) && A(dres, bt * C) && A(dbuf1, bt * 4 * C) &&
+             A(dbuf2, bt * C4l) && A(dqkv, bt * 3 * Cl) && A(datt, nt * (size_t)T * T) && A(ln_part, nt * 2 * C) &&
+             (m->tp > 1 ? A(tpbuf, bt * C) && A(tpcol, 3 * bt) : 1);
 #undef A
     a->inputs = malloc(bt * sizeof(int32_t));
     a->targets = malloc(bt * sizeof(int32_t));
@@ -271,7 +339,9 @@ static void encoder_forward(float *out, const int32_t *inp, const float *wte, co
     }
 }
 
-static void encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T, int C)
+/* dwte rows [v0, v0 + Vl) are this rank's (all of them without tensor parallelism). */
+static void encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T, int C,
+                             size_t v0, size_t Vl)
 {
     /* Several positions may hold the same token: accumulate in a fixed order,
      * parallel over channel blocks only. */
@@ -280,12 +350,39 @@ static void encoder_backward(float *dwte, float *dwpe, const float *dout, const 
         int c1 = c0 + 64 < C ? c0 + 64 : C;
         for (int bt = 0; bt < B * T; bt++) {
             const float *d = dout + (size_t)bt * C;
-            float *w = dwte + (size_t)inp[bt] * C, *p = dwpe + (size_t)(bt % T) * C;
+            float *p = dwpe + (size_t)(bt % T) * C;
+            size_t row = (size_t)inp[bt] - v0; /* wraps when inp < v0 */
+            float *w = row < Vl ? dwte + row * C : NULL;
             for (int i = c0; i < c1; i++) {
-                w[i] += d[i];
+                if (w)
+                    w[i] += d[i];
                 p[i] += d[i];
             }
         }
+    }
+}
+
+/* VocabParallelEmbedding's local part: the rows of tokens in [v0, v0 + Vl),
+ * zero for the others (their owners supply them through the all-reduce). */
+static void encoder_forward_vp(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C)
+{
+#pragma omp parallel for schedule(static)
+    for (int bt = 0; bt < BT; bt++) {
+        size_t row = (size_t)inp[bt] - v0;
+        float *o = out + (size_t)bt * C;
+        if (row < Vl)
+            memcpy(o, wte + row * C, (size_t)C * sizeof(float));
+        else
+            memset(o, 0, (size_t)C * sizeof(float));
+    }
+}
+
+/* Sum over the tensor group; a failure here (the communicator broke) ends every rank. */
+static void tp_sum(gpt_model *m, float *buf, size_t n)
+{
+    if (dist_allreduce_f32(m->tp_d, m->tp_g, buf, n)) {
+        fprintf(stderr, "train: tensor-parallel all-reduce: %s\n", err_msg());
+        dist_abort(m->tp_d, EXIT_INTERNAL);
     }
 }
 
@@ -496,19 +593,44 @@ void attention_backward(float *dqkv, float *scratch, const float *dout, const fl
 
 /* ---- model --------------------------------------------------------------- */
 
+/* out[N, OC] = res + inp[N, K] @ w[OC, K]^T + bias, where inp and w are this
+ * rank's K columns (RowParallelLinear): the product is summed over the tensor
+ * group before the (replicated) bias and the residual are added. */
+static void row_parallel(gpt_model *m, float *out, const float *res, const float *inp, const float *w,
+                         const float *bias, int N, int K, int OC)
+{
+    size_t n = (size_t)N * OC;
+    if (m->tp <= 1) {
+        memcpy(out, res, n * sizeof(float));
+        matmul_forward(out, inp, w, bias, N, K, OC, 1);
+        return;
+    }
+    float *t = m->acts->tpbuf;
+    matmul_forward(t, inp, w, NULL, N, K, OC, 0);
+    tp_sum(m, t, n);
+#pragma omp parallel for schedule(static)
+    for (int r = 0; r < N; r++)
+        for (int o = 0; o < OC; o++)
+            out[(size_t)r * OC + o] = res[(size_t)r * OC + o] + t[(size_t)r * OC + o] + bias[o];
+}
+
 float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T)
 {
     const gpt_config *c = &m->cfg;
-    int C = c->channels, L = c->num_layers, NH = c->num_heads, Vp = c->padded_vocab_size, V = c->vocab_size;
+    int C = c->channels, L = c->num_layers, Vp = c->padded_vocab_size, V = c->vocab_size;
     if (T < 1 || T > c->max_seq_len || B < 1) {
         err_set(ERR_USAGE, "sequence length %d outside 1..%d", T, c->max_seq_len);
         return -2;
     }
     size_t BT = (size_t)B * T, batt = BT * T;
+    tp_dims d = dims_of(m);
+    int tpar = m->tp > 1;
+    size_t Cl = d.Cl, C4l = d.C4l;
+    int NHl = (int)d.NHl;
     gpt_acts *a = m->acts;
     if (!a || a->cap_bt < BT || a->cap_att < batt || (a->cap_att / a->cap_bt) < (size_t)T) {
         acts_free(a);
-        m->acts = a = acts_alloc(c, BT, batt, T);
+        m->acts = a = acts_alloc(m, BT, batt, T);
         if (!a) {
             err_set(ERR_NOMEM, "out of memory for activations (B=%d, T=%d)", B, T);
             return -2;
@@ -517,34 +639,47 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
     m->B = B;
     m->T = T;
     memcpy(a->inputs, inputs, BT * sizeof(int32_t));
-    encoder_forward(a->encoded, inputs, gpt_tensor(m, GPT_WTE), gpt_tensor(m, GPT_WPE), B, T, C);
-    size_t attsz = (size_t)B * NH * T * T;
+    if (!tpar) {
+        encoder_forward(a->encoded, inputs, gpt_tensor(m, GPT_WTE), gpt_tensor(m, GPT_WPE), B, T, C);
+    } else {
+        /* VocabParallelEmbedding: one rank holds each token's row; then + wpe, as without tp. */
+        encoder_forward_vp(a->encoded, inputs, gpt_tensor(m, GPT_WTE), d.v0, d.Vl, (int)BT, C);
+        tp_sum(m, a->encoded, BT * C);
+        const float *wpe = gpt_tensor(m, GPT_WPE);
+#pragma omp parallel for schedule(static)
+        for (size_t bt = 0; bt < BT; bt++)
+            for (int i = 0; i < C; i++)
+                a->encoded[bt * C + i] += wpe[(bt % (size_t)T) * C + i];
+    }
+    size_t attsz = (size_t)B * NHl * T * T;
     for (int l = 0; l < L; l++) {
         const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * BT * C;
-        float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * C, *atty = a->atty + l * BT * C;
+        float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
         float *att = a->att + l * attsz, *res2 = a->res2 + l * BT * C, *ln2 = a->ln2 + l * BT * C;
-        float *fch = a->fch + l * BT * 4 * C, *fchg = a->fch_gelu + l * BT * 4 * C, *res3 = a->res3 + l * BT * C;
+        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l, *res3 = a->res3 + l * BT * C;
         layernorm_forward(ln1, a->ln1_mean + l * BT, a->ln1_rstd + l * BT, res, gpt_tensor(m, GPT_LN1W) + l * C,
                           gpt_tensor(m, GPT_LN1B) + l * C, (int)BT, C);
-        matmul_forward(qkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * C * C, gpt_tensor(m, GPT_QKVB) + l * 3 * C,
-                       (int)BT, C, 3 * C, 0);
-        attention_forward(atty, att, qkv, B, T, C, NH);
-        /* res2 = res + atty @ attprojw^T + attprojb */
-        memcpy(res2, res, BT * C * sizeof(float));
-        matmul_forward(res2, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * C,
-                       gpt_tensor(m, GPT_ATTPROJB) + l * C, (int)BT, C, C, 1);
+        /* ColumnParallelLinear: this rank's heads' q, k, v */
+        matmul_forward(qkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, gpt_tensor(m, GPT_QKVB) + l * 3 * Cl,
+                       (int)BT, C, (int)(3 * Cl), 0);
+        attention_forward(atty, att, qkv, B, T, (int)Cl, NHl);
+        /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear) */
+        row_parallel(m, res2, res, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * Cl,
+                     gpt_tensor(m, GPT_ATTPROJB) + l * C, (int)BT, (int)Cl, C);
         layernorm_forward(ln2, a->ln2_mean + l * BT, a->ln2_rstd + l * BT, res2, gpt_tensor(m, GPT_LN2W) + l * C,
                           gpt_tensor(m, GPT_LN2B) + l * C, (int)BT, C);
-        matmul_forward(fch, ln2, gpt_tensor(m, GPT_FCW) + (size_t)l * 4 * C * C, gpt_tensor(m, GPT_FCB) + l * 4 * C,
-                       (int)BT, C, 4 * C, 0);
-        gelu_forward(fchg, fch, BT * 4 * C);
-        memcpy(res3, res2, BT * C * sizeof(float));
-        matmul_forward(res3, fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * 4 * C,
-                       gpt_tensor(m, GPT_FCPROJB) + l * C, (int)BT, 4 * C, C, 1);
+        matmul_forward(fch, ln2, gpt_tensor(m, GPT_FCW) + (size_t)l * C4l * C, gpt_tensor(m, GPT_FCB) + l * C4l,
+                       (int)BT, C, (int)C4l, 0);
+        gelu_forward(fchg, fch, BT * C4l);
+        row_parallel(m, res3, res2, fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * C4l,
+                     gpt_tensor(m, GPT_FCPROJB) + l * C, (int)BT, (int)C4l, C);
     }
     layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW),
                       gpt_tensor(m, GPT_LNFB), (int)BT, C);
-    matmul_forward(a->logits, a->lnf, gpt_tensor(m, GPT_WTE), NULL, (int)BT, C, Vp, 0);
+    size_t Vl = d.Vl, v0 = d.v0;
+    /* Logits of this rank's vocabulary rows; those at or past V are padding. */
+    int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
+    matmul_forward(a->logits, a->lnf, gpt_tensor(m, GPT_WTE), NULL, (int)BT, C, (int)Vl, 0);
     m->logits = a->logits;
     if (!targets) {
         m->mean_loss = -1;
@@ -552,13 +687,40 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
     }
     memcpy(a->targets, targets, BT * sizeof(int32_t));
     double total = 0;
+    if (!tpar) {
 #pragma omp parallel for schedule(static) reduction(+ : total)
-    for (size_t i = 0; i < BT; i++) {
-        const float *x = a->logits + i * Vp;
-        float mx = row_max(x, V);
-        float lse = mx + logf(row_sum_exp(x, V, mx));
-        a->lse[i] = lse;
-        total += lse - x[targets[i]];
+        for (size_t i = 0; i < BT; i++) {
+            const float *x = a->logits + i * Vp;
+            float mx = row_max(x, V);
+            float lse = mx + logf(row_sum_exp(x, V, mx));
+            a->lse[i] = lse;
+            total += lse - x[targets[i]];
+        }
+    } else {
+        /* Vocab-parallel cross-entropy: per token, the max, the sum of exponentials and
+         * the target's logit cross ranks; the logits never do. */
+        float *gmax = a->tpcol, *sum = a->tpcol + BT, *tl = a->tpcol + 2 * BT;
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < BT; i++)
+            gmax[i] = nv ? row_max(a->logits + i * Vl, nv) : -INFINITY;
+        if (dist_allreduce_max_f32(m->tp_d, m->tp_g, gmax, BT)) {
+            err_set(ERR_INTERNAL, "tensor-parallel max: %s", err_msg());
+            return -2;
+        }
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < BT; i++) {
+            const float *x = a->logits + i * Vl;
+            sum[i] = nv ? row_sum_exp(x, nv, gmax[i]) : 0.0f;
+            size_t row = (size_t)targets[i] - v0;
+            tl[i] = row < Vl ? x[row] : 0.0f;
+        }
+        tp_sum(m, sum, 2 * BT);
+#pragma omp parallel for schedule(static) reduction(+ : total)
+        for (size_t i = 0; i < BT; i++) {
+            float lse = gmax[i] + logf(sum[i]);
+            a->lse[i] = lse;
+            total += lse - tl[i];
+        }
     }
     /* The reduction order above is fixed for a thread count (static schedule). */
     m->mean_loss = (float)(total / (double)BT);
@@ -571,52 +733,68 @@ void gpt_backward(gpt_model *m, float loss_scale)
     gpt_acts *a = m->acts;
     int B = m->B, T = m->T, C = c->channels, L = c->num_layers, NH = c->num_heads, Vp = c->padded_vocab_size;
     int V = c->vocab_size;
-    size_t BT = (size_t)B * T, attsz = (size_t)B * NH * T * T;
+    tp_dims d = dims_of(m);
+    int tpar = m->tp > 1, NHl = (int)d.NHl;
+    size_t Cl = d.Cl, C4l = d.C4l, Vl = d.Vl, v0 = d.v0;
+    int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
+    size_t BT = (size_t)B * T, attsz = (size_t)B * NHl * T * T;
     float dl = loss_scale / (float)BT;
-    /* dlogits = (softmax - onehot) * dl, in place of the logits; 0 for padding. */
+    (void)NH;
+    (void)Vp;
+    /* dlogits = (softmax - onehot) * dl, in place of this rank's logits; 0 for padding. */
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++) {
-        float *x = a->logits + i * Vp, lse = a->lse[i];
-        for (int v = 0; v < V; v++)
+        float *x = a->logits + i * Vl, lse = a->lse[i];
+        for (int v = 0; v < nv; v++)
             x[v] = exp_approx(x[v] - lse) * dl;
-        for (int v = V; v < Vp; v++)
+        for (size_t v = (size_t)nv; v < Vl; v++)
             x[v] = 0.0f;
-        x[a->targets[i]] -= dl;
+        size_t row = (size_t)a->targets[i] - v0;
+        if (row < Vl)
+            x[row] -= dl;
     }
     float *dres = a->dres, *dln = a->dbuf1;
-    /* logits = lnf @ wte^T */
-    matmul_backward(dln, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C, Vp, 0);
+    /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
+    matmul_backward(dln, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C, (int)Vl, 0);
+    if (tpar)
+        tp_sum(m, dln, BT * C);
     memset(dres, 0, BT * C * sizeof(float));
     layernorm_backward_part(dres, gpt_grad(m, GPT_LNFW), gpt_grad(m, GPT_LNFB), dln,
                             a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW), a->lnf_mean, a->lnf_rstd,
                             (int)BT, C, a->ln_part);
     for (int l = L - 1; l >= 0; l--) {
         const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * BT * C;
-        float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * C, *atty = a->atty + l * BT * C;
+        float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
         float *att = a->att + l * attsz, *res2 = a->res2 + l * BT * C, *ln2 = a->ln2 + l * BT * C;
-        float *fch = a->fch + l * BT * 4 * C, *fchg = a->fch_gelu + l * BT * 4 * C;
-        float *d4 = a->dbuf2;    /* [BT, 4C] */
+        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l;
+        float *d4 = a->dbuf2;    /* [BT, 4C/tp] */
         float *dsmall = a->dbuf1; /* [BT, C] */
-        /* MLP: res3 = res2 + gelu(ln2 @ fcw^T + fcb) @ fcprojw^T + fcprojb */
-        matmul_backward(d4, gpt_grad(m, GPT_FCPROJW) + (size_t)l * C * 4 * C, gpt_grad(m, GPT_FCPROJB) + l * C, dres,
-                        fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * 4 * C, (int)BT, 4 * C, C, 0);
-        gelu_backward(d4, fch, d4, BT * 4 * C);
-        matmul_backward(dsmall, gpt_grad(m, GPT_FCW) + (size_t)l * 4 * C * C, gpt_grad(m, GPT_FCB) + l * 4 * C, d4, ln2,
-                        gpt_tensor(m, GPT_FCW) + (size_t)l * 4 * C * C, (int)BT, C, 4 * C, 0);
+        /* MLP: res3 = res2 + gelu(ln2 @ fcw^T + fcb) @ fcprojw^T + fcprojb. The row-parallel
+         * fcproj needs no communication backward; the column-parallel fc's input gradient
+         * is a sum over the tensor group. */
+        matmul_backward(d4, gpt_grad(m, GPT_FCPROJW) + (size_t)l * C * C4l, gpt_grad(m, GPT_FCPROJB) + l * C, dres,
+                        fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * C4l, (int)BT, (int)C4l, C, 0);
+        gelu_backward(d4, fch, d4, BT * C4l);
+        matmul_backward(dsmall, gpt_grad(m, GPT_FCW) + (size_t)l * C4l * C, gpt_grad(m, GPT_FCB) + l * C4l, d4, ln2,
+                        gpt_tensor(m, GPT_FCW) + (size_t)l * C4l * C, (int)BT, C, (int)C4l, 0);
+        if (tpar)
+            tp_sum(m, dsmall, BT * C);
         layernorm_backward_part(dres, gpt_grad(m, GPT_LN2W) + l * C, gpt_grad(m, GPT_LN2B) + l * C, dsmall, res2,
                                 gpt_tensor(m, GPT_LN2W) + l * C, a->ln2_mean + l * BT, a->ln2_rstd + l * BT, (int)BT,
                                 C, a->ln_part);
         /* attention: res2 = res + attn(ln1) @ attprojw^T + attprojb */
-        matmul_backward(dsmall, gpt_grad(m, GPT_ATTPROJW) + (size_t)l * C * C, gpt_grad(m, GPT_ATTPROJB) + l * C,
-                        dres, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * C, (int)BT, C, C, 0);
-        attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, C, NH);
-        matmul_backward(dsmall, gpt_grad(m, GPT_QKVW) + (size_t)l * 3 * C * C, gpt_grad(m, GPT_QKVB) + l * 3 * C,
-                        a->dqkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * C * C, (int)BT, C, 3 * C, 0);
+        matmul_backward(dsmall, gpt_grad(m, GPT_ATTPROJW) + (size_t)l * C * Cl, gpt_grad(m, GPT_ATTPROJB) + l * C,
+                        dres, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * Cl, (int)BT, (int)Cl, C, 0);
+        attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, (int)Cl, NHl);
+        matmul_backward(dsmall, gpt_grad(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, gpt_grad(m, GPT_QKVB) + l * 3 * Cl,
+                        a->dqkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, (int)BT, C, (int)(3 * Cl), 0);
+        if (tpar)
+            tp_sum(m, dsmall, BT * C);
         layernorm_backward_part(dres, gpt_grad(m, GPT_LN1W) + l * C, gpt_grad(m, GPT_LN1B) + l * C, dsmall, res,
                                 gpt_tensor(m, GPT_LN1W) + l * C, a->ln1_mean + l * BT, a->ln1_rstd + l * BT, (int)BT,
                                 C, a->ln_part);
     }
-    encoder_backward(gpt_grad(m, GPT_WTE), gpt_grad(m, GPT_WPE), dres, a->inputs, B, T, C);
+    encoder_backward(gpt_grad(m, GPT_WTE), gpt_grad(m, GPT_WPE), dres, a->inputs, B, T, C, v0, Vl);
 }
 
 void gpt_zero_grad(gpt_model *m)
@@ -624,8 +802,31 @@ void gpt_zero_grad(gpt_model *m)
     memset(m->grads, 0, m->num_params * sizeof(float));
 }
 
+double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const float *g)
+{
+    double total = 0;
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        size_t t0 = m->offsets[t] > lo ? m->offsets[t] : lo, t1 = m->offsets[t] + m->sizes[t];
+        t1 = t1 < hi ? t1 : hi;
+        if (t0 >= t1)
+            continue;
+        double s = 0;
+        for (size_t i = t0; i < t1; i++)
+            s += (double)g[i - lo] * g[i - lo];
+        total += split_of(&m->cfg, t).S || m->tp <= 1 ? s : s / m->tp;
+    }
+    return total;
+}
+
 double gpt_grad_norm(const gpt_model *m)
 {
+    if (m->tp > 1) {
+        /* Split tensors summed over the tensor group, replicated ones counted once. */
+        double s = gpt_grad_sumsq_range(m, 0, m->num_params, m->grads);
+        if (dist_allreduce_f64(m->tp_d, m->tp_g, &s, 1))
+            return NAN;
+        return sqrt(s);
+    }
     /* Per-block partial sums in a fixed block order: the same result for any
      * thread count. */
     enum { BLK = 1 << 16 };
@@ -690,19 +891,86 @@ void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, flo
     }
 }
 
-size_t gpt_activation_bytes(const gpt_config *c, int B, int T)
+size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
 {
     /* The buffers of acts_alloc, for B*T tokens. */
-    size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)c->num_layers, Vp = (size_t)c->padded_vocab_size;
+    const gpt_config *c = &m->cfg;
+    tp_dims d = dims_of(m);
+    size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)c->num_layers;
     size_t nt = (size_t)n_threads(), att = bt * T;
-    size_t floats = bt * C + L * bt * C * 2 + L * bt * 4 + L * bt * 3 * C + L * bt * C + L * att * c->num_heads +
-                    L * bt * C + L * bt * 4 * C * 2 + L * bt * C + bt * C + 2 * bt + bt * Vp + bt + bt * C +
-                    2 * bt * 4 * C + bt * 3 * C + nt * (size_t)T * T + nt * 2 * C;
+    size_t floats = bt * C + L * bt * C * 2 + L * bt * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
+                    L * bt * C + L * bt * d.C4l * 2 + L * bt * C + bt * C + 2 * bt + bt * d.Vl + bt + bt * C +
+                    bt * 4 * C + bt * d.C4l + bt * 3 * d.Cl + nt * (size_t)T * T + nt * 2 * C +
+                    (m->tp > 1 ? bt * C + 3 * bt : 0);
     return floats * sizeof(float) + 2 * bt * sizeof(int32_t);
+}
+
+void gpt_tp_slice(const gpt_model *lm, const float *full, float *local)
+{
+    int tp = lm->tp > 1 ? lm->tp : 1;
+    size_t foff = 0;
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        tp_split sp = split_of(&lm->cfg, t);
+        const float *src = full + foff;
+        float *dst = local + lm->offsets[t];
+        if (!sp.S || tp == 1) {
+            memcpy(dst, src, lm->sizes[t] * sizeof(float));
+            foff += lm->sizes[t];
+            continue;
+        }
+        size_t Sl = split_local(sp.S, tp);
+        for (size_t o = 0; o < sp.outer; o++)
+            for (size_t j = 0; j < Sl; j++) {
+                size_t srow = (size_t)lm->tp_rank * Sl + j;
+                float *dr = dst + (o * Sl + j) * sp.inner;
+                if (srow < sp.S)
+                    memcpy(dr, src + (o * sp.S + srow) * sp.inner, sp.inner * sizeof(float));
+                else
+                    memset(dr, 0, sp.inner * sizeof(float));
+            }
+        foff += sp.outer * sp.S * sp.inner;
+    }
+}
+
+int gpt_tp_gather(const gpt_model *lm, const float *local, float *full)
+{
+    int tp = lm->tp > 1 ? lm->tp : 1;
+    size_t foff = 0;
+    float *buf = NULL;
+    int rc = 0;
+    for (int t = 0; t < GPT_NUM_TENSORS && !rc; t++) {
+        tp_split sp = split_of(&lm->cfg, t);
+        const float *src = local + lm->offsets[t];
+        float *dst = full + foff;
+        if (!sp.S || tp == 1) {
+            memcpy(dst, src, lm->sizes[t] * sizeof(float));
+            foff += lm->sizes[t];
+            continue;
+        }
+        size_t Sl = split_local(sp.S, tp), n = lm->sizes[t];
+        float *nb = realloc(buf, n * (size_t)tp * sizeof *buf);
+        if (!nb) {
+            rc = err_set(ERR_NOMEM, "out of memory gathering tensor %s", gpt_tensor_names[t]);
+            break;
+        }
+        buf = nb;
+        rc = dist_allgather_f32(lm->tp_d, lm->tp_g, src, buf, n);
+        for (int r = 0; r < tp && !rc; r++)
+            for (size_t o = 0; o < sp.outer; o++)
+                for (size_t j = 0; j < Sl; j++) {
+                    size_t srow = (size_t)r * Sl + j;
+                    if (srow < sp.S)
+                        memcpy(dst + (o * sp.S + srow) * sp.inner, buf + (size_t)r * n + (o * Sl + j) * sp.inner,
+                               sp.inner * sizeof(float));
+                }
+        foff += sp.outer * sp.S * sp.inner;
+    }
+    free(buf);
+    return rc;
 }
 
 double gpt_flops_per_token(const gpt_model *m, int T)
 {
     const gpt_config *c = &m->cfg;
-    return 6.0 * (double)m->num_params + 6.0 * c->num_layers * (double)c->channels * T;
+    return 6.0 * (double)gpt_num_params(c) + 6.0 * c->num_layers * (double)c->channels * T;
 }

@@ -13,6 +13,20 @@
  *   ln2w ln2b [L, C]  fcw [L, 4C, C]  fcb [L, 4C]  fcprojw [L, C, 4C]  fcprojb [L, C]
  *   lnfw lnfb [C]
  *
+ * Tensor parallelism (Megatron-LM, tp ranks): each rank holds a slice of the
+ * split tensors and the whole of the others (LayerNorms, wpe, the biases of
+ * row-parallel layers), so num_params and the offsets are the local ones:
+ *   VocabParallelEmbedding  wte rows [r*Vl, (r+1)*Vl), Vl = ceil(Vp/tp); the
+ *                           lookup and the logits are local, the embedding is
+ *                           all-reduced, and the cross-entropy crosses ranks only
+ *                           as per-token max, sum of exponentials and target logit;
+ *   ColumnParallelLinear    qkvw (q, k and v rows of this rank's heads), fcw, and
+ *                           their biases: rows split; the input gradient is
+ *                           all-reduced in backward;
+ *   RowParallelLinear       attprojw, fcprojw: columns split; the output is
+ *                           all-reduced in forward, then the (whole) bias added.
+ * Attention runs on the rank's num_heads/tp heads.
+ *
  * This is the CPU reference backend: OpenMP loops, OpenBLAS sgemm for the
  * matrix products. A CUDA backend implements the same operations under the
  * same names; the trainer reaches the model only through this header.
@@ -22,6 +36,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+struct dist_ctx;
+struct dist_group;
 
 typedef struct {
     int max_seq_len;       /* maxT: --max-position-embeddings */
@@ -54,6 +71,10 @@ typedef struct {
     gpt_acts *acts; /* activations, sized for the largest B*T seen */
     float *logits;  /* [B, T, Vp] after gpt_forward (overwritten by gpt_backward) */
     float mean_loss;/* of the last gpt_forward with targets, else -1 */
+    /* tensor parallelism: tp ranks (1: none), this rank, its communicator */
+    int tp, tp_rank;
+    struct dist_ctx *tp_d;
+    struct dist_group *tp_g;
 } gpt_model;
 
 /* Vp for a vocabulary size. */
@@ -64,6 +85,17 @@ int gpt_config_check(const gpt_config *c);
 size_t gpt_num_params(const gpt_config *c);
 /* Allocate parameters (and gradients and moments) for cfg. 0 or ERR_*. */
 int gpt_alloc(gpt_model *m, const gpt_config *cfg);
+/* The same for tensor-parallel rank `rank` of `tp` (num_heads divisible by tp),
+ * reducing over group g of d. gpt_alloc is gpt_alloc_tp(m, cfg, 1, 0, NULL, NULL). */
+int gpt_alloc_tp(gpt_model *m, const gpt_config *cfg, int tp, int rank, struct dist_ctx *d, struct dist_group *g);
+/* Tensor-parallel slices <-> whole tensors, for one flat array (parameters or
+ * a moment): from the whole model's array into this rank's, and back from every
+ * rank's (a collective over the tensor group; full_arr gets the whole). */
+void gpt_tp_slice(const gpt_model *local, const float *full_arr, float *local_arr);
+int gpt_tp_gather(const gpt_model *local, const float *local_arr, float *full_arr);
+/* Sum of squares of grads g for parameters [lo, hi) of this rank, replicated
+ * tensors weighted 1/tp (so that the tensor group's sum counts them once). */
+double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const float *g);
 /* GPT-2 initialisation from seed: weights N(0, std) (GPT-2: 0.02), the two
  * residual projections N(0, std/sqrt(2L)), biases 0, LayerNorm weights 1, padded
  * vocabulary rows 0. Reproducible for a seed, independent of threads. */
@@ -80,7 +112,8 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
  * d(loss * loss_scale)/d(params) into m->grads. */
 void gpt_backward(gpt_model *m, float loss_scale);
 void gpt_zero_grad(gpt_model *m);
-/* L2 norm of all gradients (double accumulation, fixed order). */
+/* L2 norm of all gradients (double accumulation, fixed order); with tensor
+ * parallelism, of the whole model's (a collective over the tensor group). */
 double gpt_grad_norm(const gpt_model *m);
 /* Multiply all gradients by s. */
 void gpt_scale_grads(gpt_model *m, float s);
@@ -94,8 +127,8 @@ void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, floa
 void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
                      float beta1, float beta2, float eps, float wd, int64_t step);
 /* Bytes of activations (and their gradients' scratch) gpt_forward/backward
- * keep for B sequences of T tokens. */
-size_t gpt_activation_bytes(const gpt_config *c, int B, int T);
+ * keep for B sequences of T tokens on this rank. */
+size_t gpt_activation_bytes(const gpt_model *m, int B, int T);
 /* FLOPs of one forward+backward per token (6N + 6*L*C*T, llm.c's estimate). */
 double gpt_flops_per_token(const gpt_model *m, int T);
 

@@ -236,9 +236,33 @@ static int eval_report(run *r, int split, uint64_t *pos, const char *what, const
     return 0;
 }
 
-/* Every rank calls this at the same point: with a sharded optimizer the
- * moments are gathered first; rank 0 writes the single-file checkpoint (the
- * same file whatever the layout) and every rank learns whether it succeeded. */
+/* The whole model's parameters and moments (no gradients): what a checkpoint
+ * holds, for a tensor-parallel run whose ranks hold slices. */
+static int whole_alloc(gpt_model *w, const gpt_config *cfg)
+{
+    memset(w, 0, sizeof *w);
+    w->cfg = *cfg;
+    w->num_params = gpt_num_params(cfg);
+    w->params = malloc(w->num_params * sizeof(float));
+    w->adam_m = calloc(w->num_params, sizeof(float));
+    w->adam_v = calloc(w->num_params, sizeof(float));
+    if (!w->params || !w->adam_m || !w->adam_v)
+        return err_set(ERR_NOMEM, "out of memory for the whole model (%zu parameters)", w->num_params);
+    return 0;
+}
+
+static void whole_free(gpt_model *w)
+{
+    free(w->params);
+    free(w->adam_m);
+    free(w->adam_v);
+    memset(w, 0, sizeof *w);
+}
+
+/* Every rank calls this at the same point: a sharded optimizer's moments are
+ * gathered over the data group, tensor slices over the tensor group; rank 0
+ * writes the single-file checkpoint (the same file whatever the layout) and
+ * every rank learns whether it succeeded. */
 static int save(run *r)
 {
     if (!r->a->save)
@@ -246,20 +270,32 @@ static int save(run *r)
     double t0 = progress_now();
     int rc = 0;
     float *fm = NULL, *fv = NULL;
+    gpt_model w, view = r->m;
+    memset(&w, 0, sizeof w);
+    const gpt_model *out = &r->m;
     if (r->dp.zero) {
         fm = malloc(r->m.num_params * sizeof *fm);
         fv = malloc(r->m.num_params * sizeof *fv);
         rc = !fm || !fv ? err_set(ERR_NOMEM, "out of memory gathering the optimizer state") : ddp_gather_moments(&r->dp, fm, fv);
-        r->m.adam_m = fm;
-        r->m.adam_v = fv;
+        view.adam_m = fm;
+        view.adam_v = fv;
+        out = &view;
+    }
+    if (!rc && r->m.tp > 1) {
+        rc = whole_alloc(&w, &r->m.cfg);
+        if (!rc)
+            rc = gpt_tp_gather(&r->m, view.params, w.params);
+        if (!rc)
+            rc = gpt_tp_gather(&r->m, view.adam_m, w.adam_m);
+        if (!rc)
+            rc = gpt_tp_gather(&r->m, view.adam_v, w.adam_v);
+        out = &w;
     }
     if (!rc && r->d.world_rank == 0)
-        rc = ckpt_save(r->a->save, &r->m, &r->st);
-    if (r->dp.zero) {
-        r->m.adam_m = r->m.adam_v = NULL;
-        free(fm);
-        free(fv);
-    }
+        rc = ckpt_save(r->a->save, out, &r->st);
+    whole_free(&w);
+    free(fm);
+    free(fv);
     int64_t failed = rc != 0;
     if (dist_allreduce_max_i64(&r->d, &r->d.world, &failed, 1) == 0 && failed && !rc)
         rc = err_set(ERR_IO, "rank 0 could not save the checkpoint");
@@ -318,10 +354,10 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE,
                        "--global-batch-size %lld is not a multiple of --micro-batch-size %lld x data-parallel size %d",
                        a->global_batch_size, a->micro_batch_size, r->d.dp);
-    if (a->tensor_parallel > 1 || a->pipeline_parallel > 1)
-        return err_set(ERR_USAGE, "--tensor-model-parallel-size %lld / --pipeline-model-parallel-size %lld: tensor and "
-                                  "pipeline parallelism are not in this build yet; data parallelism is (mpirun -np N)",
-                       a->tensor_parallel, a->pipeline_parallel);
+    if (a->pipeline_parallel > 1)
+        return err_set(ERR_USAGE, "--pipeline-model-parallel-size %lld: pipeline parallelism is not in this build yet; "
+                                  "tensor and data parallelism are",
+                       a->pipeline_parallel);
     if (a->zero_stage < 0)
         a->zero_stage = a->use_distributed_optimizer ? 1 : 0;
     if (a->zero_stage > 1)
@@ -392,12 +428,16 @@ int trainer_run(train_args *a)
     gpt_config cfg = {.max_seq_len = (int)a->max_position_embeddings, .vocab_size = r->V,
                       .padded_vocab_size = gpt_padded_vocab(r->V), .num_layers = (int)a->num_layers,
                       .num_heads = (int)a->num_heads, .channels = (int)a->hidden_size};
-    rc = gpt_alloc(&r->m, &cfg);
+    /* This rank's part of the model (all of it without tensor parallelism). */
+    int tp = r->d.tp;
+    rc = gpt_alloc_tp(&r->m, &cfg, tp, r->d.tp_rank, &r->d, &r->d.tensor);
     if (rc) {
         free(paths);
         free(weights);
         return fail(r, rc, NULL);
     }
+    gpt_model whole;
+    memset(&whole, 0, sizeof whole);
     /* Resume? */
     r->st.seed = (uint64_t)a->seed;
     int resumed = 0;
@@ -411,7 +451,20 @@ int trainer_run(train_args *a)
                     a->load);
             rc = 0;
         } else {
-            rc = ckpt_load(path, &r->m, &r->st);
+            if (tp > 1) {
+                /* Load the whole model, keep this rank's slices. */
+                rc = whole_alloc(&whole, &cfg);
+                if (!rc)
+                    rc = ckpt_load(path, &whole, &r->st);
+                if (!rc) {
+                    gpt_tp_slice(&r->m, whole.params, r->m.params);
+                    gpt_tp_slice(&r->m, whole.adam_m, r->m.adam_m);
+                    gpt_tp_slice(&r->m, whole.adam_v, r->m.adam_v);
+                }
+                whole_free(&whole);
+            } else {
+                rc = ckpt_load(path, &r->m, &r->st);
+            }
             if (rc) {
                 free(path);
                 goto out_fail;
@@ -427,8 +480,16 @@ int trainer_run(train_args *a)
             resumed = 1;
         }
     }
-    if (!resumed)
+    if (!resumed && tp == 1)
         gpt_init_weights(&r->m, (uint64_t)a->seed, (float)a->init_method_std);
+    if (!resumed && tp > 1) {
+        /* The same initial model as one process: made whole, then sliced. */
+        if ((rc = gpt_alloc(&whole, &cfg)))
+            goto out_fail;
+        gpt_init_weights(&whole, (uint64_t)a->seed, (float)a->init_method_std);
+        gpt_tp_slice(&r->m, whole.params, r->m.params);
+        gpt_free(&whole);
+    }
     /* Data parallelism: every rank holds the same initial (or loaded) model. */
     rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size);
     if (rc)
@@ -502,18 +563,25 @@ int trainer_run(train_args *a)
         printf("\n");
         double bp, bg, bm;
         ddp_bytes_per_param(&r->dp, &bp, &bg, &bm);
-        double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&cfg, mbs, L);
+        double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&r->m, mbs, L);
         printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
                "state %.1f MB, activations %.1f MB; %.3f bytes per parameter (params %.3f + grads %.3f + moments "
                "%.3f)\n",
                r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, bp + bg + bm, bp, bg, bm);
-        /* Ring costs per rank and iteration (Megatron-LM and ZeRO papers): all-reduce 2(d-1)/d x 4N; the
-         * sharded optimizer's reduce-scatter + all-gather the same. */
-        double expect = dp > 1 ? 2.0 * (dp - 1) / dp * 4.0 * n : 0;
-        printf("> communication per iteration and rank: gradients %s, expected %.3f MB (2(d-1)/d x 4 bytes x %zu "
-               "parameters)\n",
-               r->dp.zero ? "reduce-scattered + parameters all-gathered" : "all-reduced", expect / 1e6,
-               r->m.num_params);
+        /* Ring costs per rank and iteration (Megatron-LM and ZeRO papers): data parallel, an all-reduce of
+         * the rank's N gradients, 2(d-1)/d x 4N (the sharded optimizer's reduce-scatter + all-gather cost
+         * the same); tensor parallel, per micro-batch 4 all-reduces of the [b, s, h] activations per layer
+         * (2 forward, 2 backward) and 2 for the embedding and the output layer, 2(t-1)/t x 4bsh each. */
+        int tpn = r->d.tp;
+        double expect_dp = dp > 1 ? 2.0 * (dp - 1) / dp * 4.0 * n : 0;
+        double expect_tp = tpn > 1 ? (double)nmicro_rank * (4.0 * cfg.num_layers + 2) * 2.0 * (tpn - 1) / tpn * 4.0 *
+                                         mbs * L * cfg.channels
+                                   : 0;
+        printf("> communication per iteration and rank: data-parallel gradients %s, %.3f MB (2(d-1)/d x 4 bytes x "
+               "%zu parameters); tensor-parallel activations %.3f MB (%lld micro-batches x (4 x %d layers + 2) "
+               "all-reduces of %d x %d x %d floats, 2(t-1)/t each); plus per-token scalars\n",
+               r->dp.zero ? "reduce-scattered + parameters all-gathered" : "all-reduced", expect_dp / 1e6,
+               r->m.num_params, expect_tp / 1e6, nmicro_rank, cfg.num_layers, mbs, L, cfg.channels);
     }
     fflush(stdout);
     const char *json_path = a->log_json;

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# test_train_dist.sh - bin/train under mpirun: data parallelism (dp 2 and 4) and
-# the sharded optimizer (ZeRO stage 1) against one process, the memory per rank
-# and the communication volume against the ZeRO / Megatron formulas, checkpoints
-# that move between layouts, a failing rank, SIGTERM to one rank, usage errors.
+# test_train_dist.sh - bin/train under mpirun: data parallelism (dp 2 and 4), the
+# sharded optimizer (ZeRO stage 1), tensor parallelism (tp 2, and tp 2 x dp 2)
+# against one process, the memory per rank and the communication volume against
+# the ZeRO / Megatron formulas, checkpoints that move between layouts, a failing
+# rank, SIGTERM to one rank, usage errors.
 # One OpenMP thread per rank, and the single-process reference with one thread
 # too (a thread count changes the order of float sums).
 . "$(dirname "$0")/lib.sh"
@@ -52,6 +53,18 @@ cp "$WORK/.out" "$WORK/dp4.out"
 check dp2_losses_match_single compare "$WORK/s.jsonl" "$WORK/dp2.jsonl" 1e-6
 compare "$WORK/s.jsonl" "$WORK/dp2.jsonl" 1e-6 | sed 's/^/ /'
 check dp4_zero1_losses_match_single compare "$WORK/s.jsonl" "$WORK/dp4.jsonl" 1e-6
+# Tensor parallelism: the heads, the MLP and the vocabulary split over 2 ranks; the sums of
+# the row-parallel layers are made in another order (measured ~2e-7 on the gradient norm).
+expect_exit tp2 0 $MPI -np 2 "$BIN/train" $M --train-iters 20 --log-json "$WORK/tp2.jsonl" --tensor-model-parallel-size 2
+cp "$WORK/.out" "$WORK/tp2.out"
+expect_exit tp2_dp2_zero1 0 $MPI -np 4 "$BIN/train" $M --train-iters 20 --log-json "$WORK/tp2dp2.jsonl" \
+  --tensor-model-parallel-size 2 --use-distributed-optimizer
+cp "$WORK/.out" "$WORK/tp2dp2.out"
+check tp2_losses_match_single compare "$WORK/s.jsonl" "$WORK/tp2.jsonl" 1e-6
+compare "$WORK/s.jsonl" "$WORK/tp2.jsonl" 1e-6 | sed 's/^/ /'
+check tp2_dp2_zero1_losses_match_single compare "$WORK/s.jsonl" "$WORK/tp2dp2.jsonl" 1e-6
+grep -q '> parallel layout: world 4 = tensor 2 x pipeline 1 x data 2 (MPI); ranks (tensor, data, pipeline): 0=(0,0,0) 1=(1,0,0) 2=(0,1,0) 3=(1,1,0)' \
+  "$WORK/tp2dp2.out" && pass tp_rank_layout || fail tp_rank_layout "$(grep 'parallel layout' "$WORK/tp2dp2.out")"
 # The sharded optimizer does the same arithmetic per parameter as the replicated one: bit for bit.
 check zero1_equals_zero0 compare "$WORK/dp2.jsonl" "$WORK/z1.jsonl" 0
 grep -q '> parallel layout: world 4 = tensor 1 x pipeline 1 x data 4 (MPI); ranks (tensor, data, pipeline): 0=(0,0,0) 1=(0,1,0) 2=(0,2,0) 3=(0,3,0)' \
@@ -82,6 +95,32 @@ PY
 check comm_volume_dp2 comm_ok "$WORK/dp2.jsonl" 2
 check comm_volume_dp2_zero1 comm_ok "$WORK/z1.jsonl" 2
 check comm_volume_dp4 comm_ok "$WORK/dp4.jsonl" 4
+# Tensor parallel (Megatron-LM paper): per micro-batch 4 all-reduces of b x s x h floats per
+# layer and 2 more (embedding, output layer), ring cost 2(t-1)/t each; the cross-entropy sends
+# per-token scalars only (max, sum of exponentials, target logit: 3 floats a token), never logits.
+tp_comm_ok() { # JSONL OUT DP MICRO_PER_RANK
+  "$PY" - "$1" "$2" "$3" "$4" <<'PY'
+import json, re, sys
+p, out, dp, micro = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3]), int(sys.argv[4])
+n_local = int(re.search(r"x (\d+) parameters\)", out).group(1))
+t, L, b, s, h = 2, 2, 2, 16, 32
+tp = micro * (4 * L + 2) * 2 * (t - 1) / t * 4 * b * s * h
+ce = micro * 2 * (t - 1) / t * 4 * 3 * b * s
+dpv = 2 * (dp - 1) / dp * 4 * n_local if dp > 1 else 0
+want = tp + ce + dpv
+got = [r["comm_bytes"] for r in map(json.loads, open(p)) if "comm_bytes" in r]
+print(f"  {len(got)} iterations: {got[0]} bytes; formula {want:.0f} (tensor {tp:.0f} + cross-entropy {ce:.0f} + data {dpv:.0f})")
+sys.exit(0 if got and all(abs(g - want) <= 64 for g in got) else 1)
+PY
+}
+check comm_volume_tp2 tp_comm_ok "$WORK/tp2.jsonl" "$WORK/tp2.out" 1 4
+check comm_volume_tp2_dp2 tp_comm_ok "$WORK/tp2dp2.jsonl" "$WORK/tp2dp2.out" 2 2
+tp_comm_ok "$WORK/tp2dp2.jsonl" "$WORK/tp2dp2.out" 2 2 | sed 's/^/ /'
+# Each tensor rank holds half of the split tensors: parameters per rank fall accordingly.
+n1=$(grep -o 'x [0-9]* parameters)' "$WORK/dp2.out" | grep -o '[0-9]*'); n2=$(grep -o 'x [0-9]* parameters)' "$WORK/tp2.out" | grep -o '[0-9]*')
+"$PY" -c "import sys; n1, n2 = $n1, $n2; C, L, V, T = 32, 2, 50304, 16
+split = V * C + L * (3 * C * C + 3 * C + C * C + 4 * C * C + 4 * C + 4 * C * C)
+sys.exit(0 if n2 == n1 - split // 2 else 1)" && pass tp_memory_halves_split_tensors || fail tp_memory_halves_split_tensors "$n1 -> $n2"
 [ "$(grep -o '"comm_bytes":[0-9]*' "$WORK/s.jsonl" | sort -u)" = '"comm_bytes":0' ] && pass comm_single_none || fail comm_single_none
 
 # --- checkpoints move between layouts: dp2 + ZeRO-1 -> one process, and back, continue as one run
@@ -94,6 +133,14 @@ expect_exit reshard_load_dp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckB" --l
 check reshard_dp2_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckA/train_log.jsonl" 1e-6
 check reshard_single_to_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckB/train_log.jsonl" 1e-6
 [ "$(grep -c '"lm_loss"' "$WORK/ckB/train_log.jsonl")" = 12 ] && pass one_rank_logs || fail one_rank_logs
+# ... and between tensor-parallel layouts: tp 2 -> one process, one process -> tp 2 x dp 2 + ZeRO-1.
+expect_exit reshard_save_tp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckC" --exit-interval 6 --tensor-model-parallel-size 2
+expect_exit reshard_load_tp1 0 "$BIN/train" $C --save "$WORK/ckC" --load "$WORK/ckC"
+expect_exit reshard_save_tp1 0 "$BIN/train" $C --save "$WORK/ckD" --exit-interval 6
+expect_exit reshard_load_tp2_dp2 0 $MPI -np 4 "$BIN/train" $C --save "$WORK/ckD" --load "$WORK/ckD" \
+  --tensor-model-parallel-size 2 --zero-stage 1
+check reshard_tp2_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckC/train_log.jsonl" 1e-6
+check reshard_single_to_tp2_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckD/train_log.jsonl" 1e-6
 
 # --- a failing rank ends every rank, with its message, never a hang
 WEBTEXT_TRAIN_FAIL_AT=1:3 expect_exit rank_failure_stops_all 5 $MPI -np 2 "$BIN/train" $M --train-iters 50
@@ -119,8 +166,10 @@ expect_exit sigterm_resume_single 0 "$BIN/train" $M --train-iters $((it + 2)) --
 # --- usage
 expect_exit gbs_not_multiple_of_dp 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --global-batch-size 6
 stderr_has gbs_not_multiple_message "not a multiple of --micro-batch-size 2 x data-parallel size 2"
-expect_exit tp_not_yet 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --tensor-model-parallel-size 2
-stderr_has tp_not_yet_message "tensor and pipeline parallelism are not in this build yet"
+expect_exit pp_not_yet 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 2
+stderr_has pp_not_yet_message "pipeline parallelism is not in this build yet"
+expect_exit heads_not_divisible_by_tp 2 $MPI -np 4 "$BIN/train" $M --train-iters 2 --tensor-model-parallel-size 4
+stderr_has heads_not_divisible_message "--num-attention-heads 2 is not divisible by --tensor-model-parallel-size 4"
 expect_exit world_not_multiple 2 $MPI -np 3 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 2
 stderr_has world_not_multiple_message "the world size 3 is not a multiple"
 expect_exit zero2_not_yet 2 "$BIN/train" $M --train-iters 2 --zero-stage 2

@@ -116,11 +116,23 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm)
         *norm = gpt_grad_norm(m);
         return 0;
     }
-    /* Padding holds zeros, so the whole shard can be summed (in order). */
     double s = 0;
-    for (size_t i = 0; i < o->shard_n; i++)
-        s += (double)o->gshard[i] * o->gshard[i];
+    if (m->tp <= 1) {
+        /* Padding holds zeros, so the whole shard can be summed (in order). */
+        for (size_t i = 0; i < o->shard_n; i++)
+            s += (double)o->gshard[i] * o->gshard[i];
+    } else {
+        /* Tensor slices summed over the tensor group, replicated tensors once. */
+        for (size_t b = 0; b < o->nb; b++) {
+            bucket_t k = bucket_at(o, b);
+            size_t a0, a1;
+            owned(o, &k, &a0, &a1);
+            s += gpt_grad_sumsq_range(m, a0, a1, o->gshard + k.soff);
+        }
+    }
     int rc = dist_allreduce_f64(o->d, o->g, &s, 1);
+    if (!rc && m->tp > 1)
+        rc = dist_allreduce_f64(o->d, &o->d->tensor, &s, 1);
     *norm = sqrt(s);
     return rc;
 }

@@ -304,6 +304,24 @@ int dist_allreduce_max_i64(dist_ctx *d, dist_group *g, int64_t *buf, size_t n)
 #endif
 }
 
+int dist_allreduce_max_f32(dist_ctx *d, dist_group *g, float *buf, size_t n)
+{
+    if (g->size == 1 || n == 0)
+        return 0;
+#ifdef WEBTEXT_MPI
+    if (n > INT_MAX)
+        return too_big(n, "all-reduce");
+    int rc = MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_FLOAT, MPI_MAX, comm_of(g));
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(rc, "Allreduce");
+    d->bytes_sent += 2 * ring_share((uint64_t)n * sizeof(float), g->size);
+    return 0;
+#else
+    (void)d;
+    return no_mpi(g);
+#endif
+}
+
 int dist_broadcast(dist_ctx *d, dist_group *g, void *buf, size_t bytes, int root)
 {
     if (g->size == 1 || bytes == 0)

@@ -31,12 +31,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct {
+typedef struct dist_group {
     void *comm;  /* MPI_Comm (boxed), NULL for a group of one */
     int rank, size;
 } dist_group;
 
-typedef struct {
+typedef struct dist_ctx {
     int world_rank, world_size;
     int tp, pp, dp;                /* sizes */
     int tp_rank, pp_rank, dp_rank;
@@ -63,8 +63,9 @@ void dist_describe(const dist_ctx *d, char *buf, size_t n);
 /* In place: buf[i] = sum over the group's ranks. */
 int dist_allreduce_f32(dist_ctx *d, dist_group *g, float *buf, size_t n);
 int dist_allreduce_f64(dist_ctx *d, dist_group *g, double *buf, size_t n);
-/* In place: buf[i] = max over the group's ranks. */
+/* In place: buf[i] = max over the group's ranks (exact: a max has no rounding). */
 int dist_allreduce_max_i64(dist_ctx *d, dist_group *g, int64_t *buf, size_t n);
+int dist_allreduce_max_f32(dist_ctx *d, dist_group *g, float *buf, size_t n);
 /* send [size * n] -> recv [n]: recv = sum over ranks of send's block `rank`. */
 int dist_reduce_scatter_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n);
 /* send [n] (may alias recv + rank * n) -> recv [size * n], blocks in rank order. */
