@@ -64,7 +64,8 @@ int main(int argc, char **argv)
         {"peak-tflops", 0, ARG_DOUBLE, &a.peak_tflops, "X", "peak TFLOP/s for MFU (default: estimated from the CPU)"},
         {"max-consecutive-skips", 0, ARG_INT, &a.max_consecutive_skips, "N", "stop after N consecutive iterations with\n"
                                                                               "                                a non-finite loss or gradient (default 10)"},
-        {"tensor-model-parallel-size", 0, ARG_INT, &a.tensor_parallel, "N", "tensor-parallel ranks (default 1; only 1 in this build)"},
+        {"tensor-model-parallel-size", 0, ARG_INT, &a.tensor_parallel, "N", "tensor-parallel ranks: heads, MLP and vocabulary split\n"
+                                                                                             "                                over N ranks (default 1)"},
         {"pipeline-model-parallel-size", 0, ARG_INT, &a.pipeline_parallel, "N", "pipeline stages (default 1; only 1 in this build)"},
         {"use-distributed-optimizer", 0, ARG_FLAG, &a.use_distributed_optimizer, NULL, "shard the AdamW state across the\n"
                                                                                        "                                data-parallel ranks (ZeRO stage 1)"},
