@@ -133,9 +133,10 @@ typedef struct {
     size_t outer, S, inner;
 } tp_split;
 
-static tp_split split_of(const gpt_config *c, int t)
+/* The split over L layers (a pipeline stage passes its own count). */
+static tp_split split_of(const gpt_config *c, int t, size_t L)
 {
-    size_t C = (size_t)c->channels, L = (size_t)c->num_layers, Vp = (size_t)c->padded_vocab_size;
+    size_t C = (size_t)c->channels, Vp = (size_t)c->padded_vocab_size;
     switch (t) {
     case GPT_WTE: return (tp_split){1, Vp, C};
     case GPT_QKVW: return (tp_split){L * 3, C, C};    /* q, k, v rows of this rank's heads */
@@ -150,33 +151,61 @@ static tp_split split_of(const gpt_config *c, int t)
 
 static size_t split_local(size_t S, int tp) { return (S + (size_t)tp - 1) / (size_t)tp; }
 
-int gpt_alloc(gpt_model *m, const gpt_config *cfg)
+/* Tensors stacked over layers (a pipeline stage holds some layers of each). */
+static int per_layer(int t) { return t >= GPT_LN1W && t <= GPT_FCPROJB; }
+
+/* Which tensors this stage holds: wte on the first and last (tied), wpe on the
+ * first, lnf on the last, the layer tensors everywhere (its layers). */
+static int stage_holds(const gpt_model *m, int t)
 {
-    return gpt_alloc_tp(m, cfg, 1, 0, NULL, NULL);
+    int first = m->pp_rank == 0, last = m->pp_rank == m->pp - 1;
+    if (t == GPT_WTE)
+        return first || last;
+    if (t == GPT_WPE)
+        return first;
+    if (t == GPT_LNFW || t == GPT_LNFB)
+        return last;
+    return 1;
 }
 
-int gpt_alloc_tp(gpt_model *m, const gpt_config *cfg, int tp, int rank, struct dist_ctx *d, struct dist_group *g)
+int gpt_alloc(gpt_model *m, const gpt_config *cfg)
+{
+    return gpt_alloc_par(m, cfg, NULL);
+}
+
+int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
 {
     memset(m, 0, sizeof *m);
     int rc = gpt_config_check(cfg);
     if (rc)
         return rc;
+    int tp = p ? p->tp : 1, pp = p ? p->pp : 1;
     if (tp < 1 || cfg->num_heads % tp)
         return err_set(ERR_USAGE, "--num-attention-heads %d is not divisible by --tensor-model-parallel-size %d",
                        cfg->num_heads, tp);
+    if (pp < 1 || cfg->num_layers % pp)
+        return err_set(ERR_USAGE, "--num-layers %d is not divisible by --pipeline-model-parallel-size %d",
+                       cfg->num_layers, pp);
     m->cfg = *cfg;
     m->tp = tp;
-    m->tp_rank = rank;
-    m->tp_d = d;
-    m->tp_g = g;
-    size_t Vp = (size_t)cfg->padded_vocab_size, C = (size_t)cfg->channels, L = (size_t)cfg->num_layers;
+    m->tp_rank = p ? p->tp_rank : 0;
+    m->tp_d = p ? p->d : NULL;
+    m->tp_g = p ? p->tp_g : NULL;
+    m->pp = pp;
+    m->pp_rank = p ? p->pp_rank : 0;
+    m->pp_g = p ? p->pp_g : NULL;
+    m->nlayers = cfg->num_layers / pp;
+    m->layer0 = m->pp_rank * m->nlayers;
+    size_t Vp = (size_t)cfg->padded_vocab_size, C = (size_t)cfg->channels, L = (size_t)m->nlayers;
     size_t maxT = (size_t)cfg->max_seq_len;
     size_t s[GPT_NUM_TENSORS] = {Vp * C, maxT * C, L * C, L * C, L * 3 * C * C, L * 3 * C, L * C * C, L * C,
                                  L * C, L * C, L * 4 * C * C, L * 4 * C, L * C * 4 * C, L * C, C, C};
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
-        tp_split sp = split_of(cfg, t);
+        tp_split sp = split_of(cfg, t, L);
         if (sp.S)
             s[t] = sp.outer * split_local(sp.S, tp) * sp.inner;
+        if (!stage_holds(m, t))
+            s[t] = 0;
     }
     size_t off = 0;
     for (int i = 0; i < GPT_NUM_TENSORS; i++) {
@@ -292,7 +321,7 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
         return NULL;
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
-    size_t C = (size_t)c->channels, L = (size_t)c->num_layers, Cl = d.Cl, C4l = d.C4l;
+    size_t C = (size_t)c->channels, L = (size_t)m->nlayers, Cl = d.Cl, C4l = d.C4l;
     size_t nt = (size_t)n_threads();
     a->cap_bt = bt;
     a->cap_att = att;
@@ -322,7 +351,13 @@ void gpt_free(gpt_model *m)
     free(m->grads);
     free(m->adam_m);
     free(m->adam_v);
-    acts_free(m->acts);
+    if (m->slots) {
+        for (int k = 0; k < m->nslots; k++)
+            acts_free(m->slots[k]);
+        free(m->slots);
+    } else {
+        acts_free(m->acts);
+    }
     memset(m, 0, sizeof *m);
 }
 
@@ -614,10 +649,41 @@ static void row_parallel(gpt_model *m, float *out, const float *res, const float
             out[(size_t)r * OC + o] = res[(size_t)r * OC + o] + t[(size_t)r * OC + o] + bias[o];
 }
 
+int gpt_use_slot(gpt_model *m, int k)
+{
+    if (k < 0 || k >= 64)
+        return err_set(ERR_INTERNAL, "activation slot %d", k);
+    if (!m->slots) {
+        m->slots = calloc(64, sizeof *m->slots);
+        if (!m->slots)
+            return err_set(ERR_NOMEM, "out of memory");
+        m->slots[0] = m->acts; /* the slot in use so far */
+        m->nslots = 64;
+    }
+    m->acts = m->slots[k];
+    return 0;
+}
+
 float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T)
 {
+    return gpt_forward_stage(m, inputs, targets, NULL, B, T);
+}
+
+const float *gpt_stage_output(const gpt_model *m)
+{
+    return m->acts->res3 + (size_t)(m->nlayers - 1) * m->B * m->T * m->cfg.channels;
+}
+
+const float *gpt_stage_input_grad(const gpt_model *m)
+{
+    return m->acts->dres;
+}
+
+float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T)
+{
     const gpt_config *c = &m->cfg;
-    int C = c->channels, L = c->num_layers, Vp = c->padded_vocab_size, V = c->vocab_size;
+    int C = c->channels, L = m->nlayers, Vp = c->padded_vocab_size, V = c->vocab_size;
+    int first = m->pp_rank == 0, last = m->pp_rank == m->pp - 1;
     if (T < 1 || T > c->max_seq_len || B < 1) {
         err_set(ERR_USAGE, "sequence length %d outside 1..%d", T, c->max_seq_len);
         return -2;
@@ -630,7 +696,12 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
     gpt_acts *a = m->acts;
     if (!a || a->cap_bt < BT || a->cap_att < batt || (a->cap_att / a->cap_bt) < (size_t)T) {
         acts_free(a);
+        int k = 0;
+        while (m->slots && k < m->nslots && m->slots[k] != a)
+            k++;
         m->acts = a = acts_alloc(m, BT, batt, T);
+        if (m->slots && k < m->nslots)
+            m->slots[k] = a;
         if (!a) {
             err_set(ERR_NOMEM, "out of memory for activations (B=%d, T=%d)", B, T);
             return -2;
@@ -639,7 +710,9 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
     m->B = B;
     m->T = T;
     memcpy(a->inputs, inputs, BT * sizeof(int32_t));
-    if (!tpar) {
+    if (!first) {
+        memcpy(a->encoded, x_in, BT * C * sizeof(float)); /* the previous stage's output */
+    } else if (!tpar) {
         encoder_forward(a->encoded, inputs, gpt_tensor(m, GPT_WTE), gpt_tensor(m, GPT_WPE), B, T, C);
     } else {
         /* VocabParallelEmbedding: one rank holds each token's row; then + wpe, as without tp. */
@@ -673,6 +746,10 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
         gelu_forward(fchg, fch, BT * C4l);
         row_parallel(m, res3, res2, fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * C4l,
                      gpt_tensor(m, GPT_FCPROJB) + l * C, (int)BT, (int)C4l, C);
+    }
+    if (!last) {
+        m->mean_loss = 0;
+        return 0;
     }
     layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW),
                       gpt_tensor(m, GPT_LNFB), (int)BT, C);
@@ -729,9 +806,15 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
 
 void gpt_backward(gpt_model *m, float loss_scale)
 {
+    gpt_backward_stage(m, loss_scale, NULL);
+}
+
+void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
+{
     const gpt_config *c = &m->cfg;
     gpt_acts *a = m->acts;
-    int B = m->B, T = m->T, C = c->channels, L = c->num_layers, NH = c->num_heads, Vp = c->padded_vocab_size;
+    int B = m->B, T = m->T, C = c->channels, L = m->nlayers, NH = c->num_heads, Vp = c->padded_vocab_size;
+    int first = m->pp_rank == 0, last = m->pp_rank == m->pp - 1;
     int V = c->vocab_size;
     tp_dims d = dims_of(m);
     int tpar = m->tp > 1, NHl = (int)d.NHl;
@@ -741,27 +824,32 @@ void gpt_backward(gpt_model *m, float loss_scale)
     float dl = loss_scale / (float)BT;
     (void)NH;
     (void)Vp;
-    /* dlogits = (softmax - onehot) * dl, in place of this rank's logits; 0 for padding. */
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < BT; i++) {
-        float *x = a->logits + i * Vl, lse = a->lse[i];
-        for (int v = 0; v < nv; v++)
-            x[v] = exp_approx(x[v] - lse) * dl;
-        for (size_t v = (size_t)nv; v < Vl; v++)
-            x[v] = 0.0f;
-        size_t row = (size_t)a->targets[i] - v0;
-        if (row < Vl)
-            x[row] -= dl;
+    float *dres = a->dres;
+    if (!last) {
+        memcpy(dres, dout, BT * C * sizeof(float)); /* from the next stage */
+    } else {
+        /* dlogits = (softmax - onehot) * dl, in place of this rank's logits; 0 for padding. */
+    #pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < BT; i++) {
+            float *x = a->logits + i * Vl, lse = a->lse[i];
+            for (int v = 0; v < nv; v++)
+                x[v] = exp_approx(x[v] - lse) * dl;
+            for (size_t v = (size_t)nv; v < Vl; v++)
+                x[v] = 0.0f;
+            size_t row = (size_t)a->targets[i] - v0;
+            if (row < Vl)
+                x[row] -= dl;
+        }
+        float *dln = a->dbuf1;
+        /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
+        matmul_backward(dln, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C, (int)Vl, 0);
+        if (tpar)
+            tp_sum(m, dln, BT * C);
+        memset(dres, 0, BT * C * sizeof(float));
+        layernorm_backward_part(dres, gpt_grad(m, GPT_LNFW), gpt_grad(m, GPT_LNFB), dln,
+                                a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW), a->lnf_mean, a->lnf_rstd,
+                                (int)BT, C, a->ln_part);
     }
-    float *dres = a->dres, *dln = a->dbuf1;
-    /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
-    matmul_backward(dln, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C, (int)Vl, 0);
-    if (tpar)
-        tp_sum(m, dln, BT * C);
-    memset(dres, 0, BT * C * sizeof(float));
-    layernorm_backward_part(dres, gpt_grad(m, GPT_LNFW), gpt_grad(m, GPT_LNFB), dln,
-                            a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW), a->lnf_mean, a->lnf_rstd,
-                            (int)BT, C, a->ln_part);
     for (int l = L - 1; l >= 0; l--) {
         const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * BT * C;
         float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
@@ -794,7 +882,8 @@ void gpt_backward(gpt_model *m, float loss_scale)
                                 gpt_tensor(m, GPT_LN1W) + l * C, a->ln1_mean + l * BT, a->ln1_rstd + l * BT, (int)BT,
                                 C, a->ln_part);
     }
-    encoder_backward(gpt_grad(m, GPT_WTE), gpt_grad(m, GPT_WPE), dres, a->inputs, B, T, C, v0, Vl);
+    if (first)
+        encoder_backward(gpt_grad(m, GPT_WTE), gpt_grad(m, GPT_WPE), dres, a->inputs, B, T, C, v0, Vl);
 }
 
 void gpt_zero_grad(gpt_model *m)
@@ -813,17 +902,21 @@ double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const floa
         double s = 0;
         for (size_t i = t0; i < t1; i++)
             s += (double)g[i - lo] * g[i - lo];
-        total += split_of(&m->cfg, t).S || m->tp <= 1 ? s : s / m->tp;
+        if (t == GPT_WTE && m->pp > 1 && m->pp_rank != 0)
+            continue; /* the tied copy on the last stage: the first stage counts it */
+        total += split_of(&m->cfg, t, 1).S || m->tp <= 1 ? s : s / m->tp;
     }
     return total;
 }
 
 double gpt_grad_norm(const gpt_model *m)
 {
-    if (m->tp > 1) {
-        /* Split tensors summed over the tensor group, replicated ones counted once. */
+    if (m->tp > 1 || m->pp > 1) {
+        /* Split tensors summed over the tensor group, replicated ones counted once; the
+         * stages' sums added over the pipeline group. */
         double s = gpt_grad_sumsq_range(m, 0, m->num_params, m->grads);
-        if (dist_allreduce_f64(m->tp_d, m->tp_g, &s, 1))
+        if ((m->tp > 1 && dist_allreduce_f64(m->tp_d, m->tp_g, &s, 1)) ||
+            (m->pp > 1 && dist_allreduce_f64(m->tp_d, m->pp_g, &s, 1)))
             return NAN;
         return sqrt(s);
     }
@@ -896,7 +989,7 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
     /* The buffers of acts_alloc, for B*T tokens. */
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
-    size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)c->num_layers;
+    size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)m->nlayers;
     size_t nt = (size_t)n_threads(), att = bt * T;
     size_t floats = bt * C + L * bt * C * 2 + L * bt * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
                     L * bt * C + L * bt * d.C4l * 2 + L * bt * C + bt * C + 2 * bt + bt * d.Vl + bt + bt * C +
@@ -905,17 +998,39 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
     return floats * sizeof(float) + 2 * bt * sizeof(int32_t);
 }
 
-void gpt_tp_slice(const gpt_model *lm, const float *full, float *local)
+/* Where this rank's part of tensor t lies in the whole model's flat array:
+ * *foff, the offset of the stage's part (its layers; all of a whole-model
+ * tensor), and its view sp as [outer, S, inner] (S 0: not split by tp). */
+static void part_of(const gpt_model *lm, int t, size_t *foff, tp_split *sp)
+{
+    const gpt_config *c = &lm->cfg;
+    size_t Vp = (size_t)c->padded_vocab_size, C = (size_t)c->channels, L = (size_t)c->num_layers;
+    size_t full[GPT_NUM_TENSORS] = {Vp * C, (size_t)c->max_seq_len * C, L * C, L * C, L * 3 * C * C, L * 3 * C,
+                                    L * C * C, L * C, L * C, L * C, L * 4 * C * C, L * 4 * C, L * C * 4 * C, L * C, C, C};
+    size_t off = 0;
+    for (int k = 0; k < t; k++)
+        off += full[k];
+    if (per_layer(t))
+        off += (size_t)lm->layer0 * (full[t] / L);
+    *foff = off;
+    *sp = split_of(c, t, (size_t)lm->nlayers);
+    if (!sp->S)
+        *sp = (tp_split){1, 0, per_layer(t) ? full[t] / L * (size_t)lm->nlayers : full[t]};
+}
+
+void gpt_part_slice(const gpt_model *lm, const float *full, float *local)
 {
     int tp = lm->tp > 1 ? lm->tp : 1;
-    size_t foff = 0;
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
-        tp_split sp = split_of(&lm->cfg, t);
+        if (!lm->sizes[t])
+            continue;
+        size_t foff;
+        tp_split sp;
+        part_of(lm, t, &foff, &sp);
         const float *src = full + foff;
         float *dst = local + lm->offsets[t];
         if (!sp.S || tp == 1) {
             memcpy(dst, src, lm->sizes[t] * sizeof(float));
-            foff += lm->sizes[t];
             continue;
         }
         size_t Sl = split_local(sp.S, tp);
@@ -928,23 +1043,28 @@ void gpt_tp_slice(const gpt_model *lm, const float *full, float *local)
                 else
                     memset(dr, 0, sp.inner * sizeof(float));
             }
-        foff += sp.outer * sp.S * sp.inner;
     }
 }
 
-int gpt_tp_gather(const gpt_model *lm, const float *local, float *full)
+int gpt_part_gather(const gpt_model *lm, const float *local, float *full)
 {
     int tp = lm->tp > 1 ? lm->tp : 1;
-    size_t foff = 0;
     float *buf = NULL;
     int rc = 0;
+    /* Each stage writes the tensors it owns (the tied wte: the first stage's); the
+     * rest stays zero, and a sum over the pipeline group assembles the whole. */
+    if (lm->pp > 1)
+        memset(full, 0, gpt_num_params(&lm->cfg) * sizeof(float));
     for (int t = 0; t < GPT_NUM_TENSORS && !rc; t++) {
-        tp_split sp = split_of(&lm->cfg, t);
+        if (!lm->sizes[t] || (t == GPT_WTE && lm->pp > 1 && lm->pp_rank != 0))
+            continue;
+        size_t foff;
+        tp_split sp;
+        part_of(lm, t, &foff, &sp);
         const float *src = local + lm->offsets[t];
         float *dst = full + foff;
         if (!sp.S || tp == 1) {
             memcpy(dst, src, lm->sizes[t] * sizeof(float));
-            foff += lm->sizes[t];
             continue;
         }
         size_t Sl = split_local(sp.S, tp), n = lm->sizes[t];
@@ -963,9 +1083,10 @@ int gpt_tp_gather(const gpt_model *lm, const float *local, float *full)
                         memcpy(dst + (o * sp.S + srow) * sp.inner, buf + (size_t)r * n + (o * Sl + j) * sp.inner,
                                sp.inner * sizeof(float));
                 }
-        foff += sp.outer * sp.S * sp.inner;
     }
     free(buf);
+    if (!rc && lm->pp > 1)
+        rc = dist_allreduce_f32(lm->tp_d, lm->pp_g, full, gpt_num_params(&lm->cfg));
     return rc;
 }
 

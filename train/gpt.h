@@ -27,6 +27,13 @@
  *                           all-reduced in forward, then the (whole) bias added.
  * Attention runs on the rank's num_heads/tp heads.
  *
+ * Pipeline parallelism (pp stages): stage s holds layers [s*L/pp, (s+1)*L/pp);
+ * the first stage also wte and wpe, the last lnf and wte again (tied: its
+ * gradient is summed over the embedding group by the trainer). Tensors a stage
+ * does not hold have size 0. gpt_forward_stage / gpt_backward_stage run one
+ * stage on one micro-batch, in the activation slot chosen by gpt_use_slot, so
+ * that several micro-batches can be in flight (the 1F1B schedule).
+ *
  * This is the CPU reference backend: OpenMP loops, OpenBLAS sgemm for the
  * matrix products. A CUDA backend implements the same operations under the
  * same names; the trainer reaches the model only through this header.
@@ -75,7 +82,19 @@ typedef struct {
     int tp, tp_rank;
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
+    /* pipeline parallelism: pp stages (1: none), this stage, its layers, the pipeline group */
+    int pp, pp_rank, layer0, nlayers;
+    struct dist_group *pp_g;
+    /* activation slots for micro-batches in flight (acts is the current one) */
+    gpt_acts **slots;
+    int nslots;
 } gpt_model;
+
+typedef struct {
+    int tp, tp_rank, pp, pp_rank;
+    struct dist_ctx *d;
+    struct dist_group *tp_g, *pp_g;
+} gpt_par;
 
 /* Vp for a vocabulary size. */
 int gpt_padded_vocab(int vocab_size);
@@ -85,16 +104,30 @@ int gpt_config_check(const gpt_config *c);
 size_t gpt_num_params(const gpt_config *c);
 /* Allocate parameters (and gradients and moments) for cfg. 0 or ERR_*. */
 int gpt_alloc(gpt_model *m, const gpt_config *cfg);
-/* The same for tensor-parallel rank `rank` of `tp` (num_heads divisible by tp),
- * reducing over group g of d. gpt_alloc is gpt_alloc_tp(m, cfg, 1, 0, NULL, NULL). */
-int gpt_alloc_tp(gpt_model *m, const gpt_config *cfg, int tp, int rank, struct dist_ctx *d, struct dist_group *g);
-/* Tensor-parallel slices <-> whole tensors, for one flat array (parameters or
- * a moment): from the whole model's array into this rank's, and back from every
- * rank's (a collective over the tensor group; full_arr gets the whole). */
-void gpt_tp_slice(const gpt_model *local, const float *full_arr, float *local_arr);
-int gpt_tp_gather(const gpt_model *local, const float *local_arr, float *full_arr);
+/* The same for one rank of a tensor x pipeline layout (num_heads divisible by
+ * tp, num_layers by pp); p NULL: no parallelism (what gpt_alloc does). */
+int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p);
+/* This rank's part <-> the whole model, for one flat array (parameters or a
+ * moment): from the whole model's array into this rank's, and back from every
+ * rank's (collectives over the tensor and pipeline groups; full_arr gets the
+ * whole on every rank). */
+void gpt_part_slice(const gpt_model *local, const float *full_arr, float *local_arr);
+int gpt_part_gather(const gpt_model *local, const float *local_arr, float *full_arr);
+/* Use activation slot k (0 <= k < 64) for the next forward and backward. */
+int gpt_use_slot(gpt_model *m, int k);
+/* One pipeline stage's forward: the first stage embeds inputs, the others
+ * start from x_in [B, T, C]; the last computes the loss (returned; 0 on the
+ * other stages, -2 on error). gpt_stage_output: the activations to send on. */
+float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T);
+const float *gpt_stage_output(const gpt_model *m);
+/* One stage's backward of the slot's forward: the last stage starts from the
+ * loss, the others from dout [B, T, C]; gpt_stage_input_grad: the gradient of
+ * the stage's input, to send back. */
+void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout);
+const float *gpt_stage_input_grad(const gpt_model *m);
 /* Sum of squares of grads g for parameters [lo, hi) of this rank, replicated
- * tensors weighted 1/tp (so that the tensor group's sum counts them once). */
+ * tensors weighted 1/tp (so that the tensor group's sum counts them once) and
+ * the last stage's copy of the tied wte weighted 0 (the first stage counts it). */
 double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const float *g);
 /* GPT-2 initialisation from seed: weights N(0, std) (GPT-2: 0.02), the two
  * residual projections N(0, std/sqrt(2L)), biases 0, LayerNorm weights 1, padded

@@ -66,7 +66,7 @@ int main(int argc, char **argv)
                                                                               "                                a non-finite loss or gradient (default 10)"},
         {"tensor-model-parallel-size", 0, ARG_INT, &a.tensor_parallel, "N", "tensor-parallel ranks: heads, MLP and vocabulary split\n"
                                                                                              "                                over N ranks (default 1)"},
-        {"pipeline-model-parallel-size", 0, ARG_INT, &a.pipeline_parallel, "N", "pipeline stages (default 1; only 1 in this build)"},
+        {"pipeline-model-parallel-size", 0, ARG_INT, &a.pipeline_parallel, "N", "pipeline stages: layers split, 1F1B schedule (default 1)"},
         {"use-distributed-optimizer", 0, ARG_FLAG, &a.use_distributed_optimizer, NULL, "shard the AdamW state across the\n"
                                                                                        "                                data-parallel ranks (ZeRO stage 1)"},
         {"zero-stage", 0, ARG_INT, &a.zero_stage, "N", "0: replicated optimizer (default), 1: sharded optimizer\n"

@@ -140,6 +140,7 @@ typedef struct {
     gptdata data;
     ckpt_state st;
     int32_t *tok, *in, *tg;
+    float *xrecv, *grecv;   /* pipeline: activations from the previous stage, gradients from the next */
     int V;
     FILE *json;
     const char *json_path;
@@ -167,25 +168,136 @@ static int get_batch(run *r, int split, uint64_t first, int mbs)
     return 0;
 }
 
+/* ---- pipeline stages ------------------------------------------------------
+ * Stage s of pp sends its output activations [mbs, L, C] to s+1 and the
+ * gradient of its input back to s-1, inside the pipeline group. */
+enum { TAG_PIPE = 7 };
+
+static size_t stage_bytes(const run *r)
+{
+    return (size_t)r->a->micro_batch_size * (size_t)r->a->seq_length * (size_t)r->a->hidden_size * sizeof(float);
+}
+
+/* Forward of micro-batch `slot` on this stage (input in r->xrecv unless first);
+ * adds the loss / div on the last stage. */
+static int stage_forward(run *r, int split, uint64_t first, int slot, double div, double *loss)
+{
+    int mbs = (int)r->a->micro_batch_size, L = (int)r->a->seq_length;
+    int rc = get_batch(r, split, first, mbs);
+    if (!rc)
+        rc = gpt_use_slot(&r->m, slot);
+    if (rc)
+        return rc;
+    float l = gpt_forward_stage(&r->m, r->in, r->tg, r->d.pp_rank == 0 ? NULL : r->xrecv, mbs, L);
+    if (l < -1.5f)
+        return ERR_NOMEM;
+    if (r->d.pp_rank == r->d.pp - 1)
+        *loss += l / div; /* div: micro-batches of the global batch, as without a pipeline */
+    return 0;
+}
+
+/* First sample of micro-batch k of this data-parallel rank (Megatron's sampler). */
+static uint64_t micro_first(const run *r, uint64_t base, long long k)
+{
+    long long mbs = r->a->micro_batch_size;
+    return base + (uint64_t)(k * mbs * r->d.dp + (long long)r->d.dp_rank * mbs);
+}
+
+/* Megatron's forward_backward_pipelining_without_interleaving (1F1B) over M
+ * micro-batches: warm-up forwards, then one forward and one backward in turn,
+ * then the remaining backwards. The paired transfers use one send-receive, so
+ * two neighbouring stages never both wait in a send. Activations of the
+ * micro-batches in flight (at most pp) live in slots k % pp. */
+static int pipeline_1f1b(run *r, uint64_t base, long long M, double *loss)
+{
+    dist_ctx *d = &r->d;
+    dist_group *g = &d->pipeline;
+    int S = d->pp, s = d->pp_rank, first = s == 0, last = s == S - 1, rc = 0;
+    size_t nb = stage_bytes(r);
+    float scale = 1.0f / (float)(M * d->dp); /* as gpt_backward is given without a pipeline */
+    double lscale = (double)(M * d->dp);
+    long long nw = S - s - 1 < M ? S - s - 1 : M, rem = M - nw;
+    for (long long i = 0; i < nw && !rc; i++) {
+        if (!first)
+            rc = dist_recv(d, g, r->xrecv, nb, s - 1, TAG_PIPE);
+        if (!rc)
+            rc = stage_forward(r, GPTDATA_TRAIN, micro_first(r, base, i), (int)(i % S), lscale, loss);
+        if (!rc && !last)
+            rc = dist_send(d, g, gpt_stage_output(&r->m), nb, s + 1, TAG_PIPE);
+    }
+    if (!rc && rem > 0 && !first)
+        rc = dist_recv(d, g, r->xrecv, nb, s - 1, TAG_PIPE);
+    for (long long i = 0; i < rem && !rc; i++) {
+        long long k = nw + i;
+        rc = stage_forward(r, GPTDATA_TRAIN, micro_first(r, base, k), (int)(k % S), lscale, loss);
+        if (!rc && !last)
+            rc = dist_sendrecv(d, g, gpt_stage_output(&r->m), nb, s + 1, r->grecv, nb, s + 1, TAG_PIPE);
+        if (!rc)
+            rc = gpt_use_slot(&r->m, (int)(i % S));
+        if (rc)
+            break;
+        gpt_backward_stage(&r->m, scale, last ? NULL : r->grecv);
+        if (first)
+            continue;
+        if (i == rem - 1)
+            rc = dist_send(d, g, gpt_stage_input_grad(&r->m), nb, s - 1, TAG_PIPE);
+        else
+            rc = dist_sendrecv(d, g, gpt_stage_input_grad(&r->m), nb, s - 1, r->xrecv, nb, s - 1, TAG_PIPE);
+    }
+    for (long long i = rem; i < M && !rc; i++) {
+        if (!last)
+            rc = dist_recv(d, g, r->grecv, nb, s + 1, TAG_PIPE);
+        if (!rc)
+            rc = gpt_use_slot(&r->m, (int)(i % S));
+        if (rc)
+            break;
+        gpt_backward_stage(&r->m, scale, last ? NULL : r->grecv);
+        if (!first)
+            rc = dist_send(d, g, gpt_stage_input_grad(&r->m), nb, s - 1, TAG_PIPE);
+    }
+    /* The tied word embedding: first and last stages add their gradients. */
+    if (!rc && S > 1 && d->in_embedding)
+        rc = dist_allreduce_f32(d, &d->embedding, gpt_grad(&r->m, GPT_WTE), r->m.sizes[GPT_WTE]);
+    /* The loss lives on the last stage. */
+    if (!rc && S > 1)
+        rc = dist_allreduce_f64(d, g, loss, 1);
+    return rc;
+}
+
 /* Mean loss over eval_iters global batches of a split, from *pos on; the
- * micro-batches are shared among the data-parallel ranks as in training. */
+ * micro-batches are shared among the data-parallel ranks as in training, and
+ * flow through the pipeline stages. */
 static int evaluate(run *r, int split, uint64_t *pos, double *loss)
 {
     const train_args *a = r->a;
     int mbs = (int)a->micro_batch_size, L = (int)a->seq_length, dp = r->d.dp;
+    int first = r->d.pp_rank == 0, last = r->d.pp_rank == r->d.pp - 1;
     long long nmicro = a->eval_iters * (a->global_batch_size / mbs);
     double s = 0;
-    for (long long k = 0; k < nmicro / dp; k++) {
-        int rc = get_batch(r, split, *pos + (uint64_t)(k * mbs * dp + (long long)r->d.dp_rank * mbs), mbs);
-        if (rc)
-            return rc;
-        float l = gpt_forward(&r->m, r->in, r->tg, mbs, L);
-        if (l < -1.5f)
-            return ERR_NOMEM;
-        s += l;
+    int rc = 0;
+    for (long long k = 0; k < nmicro / dp && !rc; k++) {
+        uint64_t f = micro_first(r, *pos, k);
+        if (r->d.pp == 1) {
+            if ((rc = get_batch(r, split, f, mbs)))
+                return rc;
+            float l = gpt_forward(&r->m, r->in, r->tg, mbs, L);
+            if (l < -1.5f)
+                return ERR_NOMEM;
+            s += l;
+            continue;
+        }
+        if (!first)
+            rc = dist_recv(&r->d, &r->d.pipeline, r->xrecv, stage_bytes(r), r->d.pp_rank - 1, TAG_PIPE);
+        if (!rc)
+            rc = stage_forward(r, split, f, 0, 1.0, &s);
+        if (!rc && !last)
+            rc = dist_send(&r->d, &r->d.pipeline, gpt_stage_output(&r->m), stage_bytes(r), r->d.pp_rank + 1, TAG_PIPE);
     }
     *pos += (uint64_t)(nmicro * mbs);
-    int rc = dist_allreduce_f64(&r->d, &r->d.data, &s, 1);
+    if (!rc && r->d.pp > 1)
+        rc = dist_allreduce_f64(&r->d, &r->d.pipeline, &s, 1);
+    if (!rc)
+        rc = dist_allreduce_f64(&r->d, &r->d.data, &s, 1);
     *loss = s / (double)nmicro;
     return rc;
 }
@@ -281,14 +393,14 @@ static int save(run *r)
         view.adam_v = fv;
         out = &view;
     }
-    if (!rc && r->m.tp > 1) {
+    if (!rc && (r->m.tp > 1 || r->m.pp > 1)) {
         rc = whole_alloc(&w, &r->m.cfg);
         if (!rc)
-            rc = gpt_tp_gather(&r->m, view.params, w.params);
+            rc = gpt_part_gather(&r->m, view.params, w.params);
         if (!rc)
-            rc = gpt_tp_gather(&r->m, view.adam_m, w.adam_m);
+            rc = gpt_part_gather(&r->m, view.adam_m, w.adam_m);
         if (!rc)
-            rc = gpt_tp_gather(&r->m, view.adam_v, w.adam_v);
+            rc = gpt_part_gather(&r->m, view.adam_v, w.adam_v);
         out = &w;
     }
     if (!rc && r->d.world_rank == 0)
@@ -354,10 +466,6 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE,
                        "--global-batch-size %lld is not a multiple of --micro-batch-size %lld x data-parallel size %d",
                        a->global_batch_size, a->micro_batch_size, r->d.dp);
-    if (a->pipeline_parallel > 1)
-        return err_set(ERR_USAGE, "--pipeline-model-parallel-size %lld: pipeline parallelism is not in this build yet; "
-                                  "tensor and data parallelism are",
-                       a->pipeline_parallel);
     if (a->zero_stage < 0)
         a->zero_stage = a->use_distributed_optimizer ? 1 : 0;
     if (a->zero_stage > 1)
@@ -429,8 +537,10 @@ int trainer_run(train_args *a)
                       .padded_vocab_size = gpt_padded_vocab(r->V), .num_layers = (int)a->num_layers,
                       .num_heads = (int)a->num_heads, .channels = (int)a->hidden_size};
     /* This rank's part of the model (all of it without tensor parallelism). */
-    int tp = r->d.tp;
-    rc = gpt_alloc_tp(&r->m, &cfg, tp, r->d.tp_rank, &r->d, &r->d.tensor);
+    int tp = r->d.tp, pp = r->d.pp, part = tp > 1 || pp > 1;
+    gpt_par par = {.tp = tp, .tp_rank = r->d.tp_rank, .pp = pp, .pp_rank = r->d.pp_rank, .d = &r->d,
+                   .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline};
+    rc = gpt_alloc_par(&r->m, &cfg, &par);
     if (rc) {
         free(paths);
         free(weights);
@@ -451,15 +561,15 @@ int trainer_run(train_args *a)
                     a->load);
             rc = 0;
         } else {
-            if (tp > 1) {
-                /* Load the whole model, keep this rank's slices. */
+            if (part) {
+                /* Load the whole model, keep this rank's part. */
                 rc = whole_alloc(&whole, &cfg);
                 if (!rc)
                     rc = ckpt_load(path, &whole, &r->st);
                 if (!rc) {
-                    gpt_tp_slice(&r->m, whole.params, r->m.params);
-                    gpt_tp_slice(&r->m, whole.adam_m, r->m.adam_m);
-                    gpt_tp_slice(&r->m, whole.adam_v, r->m.adam_v);
+                    gpt_part_slice(&r->m, whole.params, r->m.params);
+                    gpt_part_slice(&r->m, whole.adam_m, r->m.adam_m);
+                    gpt_part_slice(&r->m, whole.adam_v, r->m.adam_v);
                 }
                 whole_free(&whole);
             } else {
@@ -480,14 +590,14 @@ int trainer_run(train_args *a)
             resumed = 1;
         }
     }
-    if (!resumed && tp == 1)
+    if (!resumed && !part)
         gpt_init_weights(&r->m, (uint64_t)a->seed, (float)a->init_method_std);
-    if (!resumed && tp > 1) {
+    if (!resumed && part) {
         /* The same initial model as one process: made whole, then sliced. */
         if ((rc = gpt_alloc(&whole, &cfg)))
             goto out_fail;
         gpt_init_weights(&whole, (uint64_t)a->seed, (float)a->init_method_std);
-        gpt_tp_slice(&r->m, whole.params, r->m.params);
+        gpt_part_slice(&r->m, whole.params, r->m.params);
         gpt_free(&whole);
     }
     /* Data parallelism: every rank holds the same initial (or loaded) model. */
@@ -524,7 +634,11 @@ int trainer_run(train_args *a)
     r->tok = malloc((size_t)(L + 1) * 4);
     r->in = malloc((size_t)mbs * L * 4);
     r->tg = malloc((size_t)mbs * L * 4);
-    if (!r->tok || !r->in || !r->tg) {
+    if (pp > 1) {
+        r->xrecv = malloc(stage_bytes(r));
+        r->grecv = malloc(stage_bytes(r));
+    }
+    if (!r->tok || !r->in || !r->tg || (pp > 1 && (!r->xrecv || !r->grecv))) {
         rc = err_set(ERR_NOMEM, "out of memory");
         goto out_fail;
     }
@@ -613,7 +727,9 @@ int trainer_run(train_args *a)
         uint64_t bytes0 = r->d.bytes_sent;
         gpt_zero_grad(&r->m);
         double loss = 0;
-        for (long long k = 0; k < nmicro_rank; k++) {
+        if (pp > 1 && (rc = pipeline_1f1b(r, r->st.consumed_train, nmicro_rank, &loss)))
+            goto out_fail;
+        for (long long k = 0; pp == 1 && k < nmicro_rank; k++) {
             /* Megatron's sampler: each group of mbs x dp samples, this rank's mbs of them. */
             uint64_t first = r->st.consumed_train + (uint64_t)(k * mbs * dp + (long long)r->d.dp_rank * mbs);
             rc = get_batch(r, GPTDATA_TRAIN, first, mbs);
@@ -768,6 +884,8 @@ out:
     free(r->tok);
     free(r->in);
     free(r->tg);
+    free(r->xrecv);
+    free(r->grecv);
     gptdata_close(&r->data);
     gpt_free(&r->m);
     free(paths);

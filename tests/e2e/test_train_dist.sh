@@ -65,6 +65,35 @@ compare "$WORK/s.jsonl" "$WORK/tp2.jsonl" 1e-6 | sed 's/^/ /'
 check tp2_dp2_zero1_losses_match_single compare "$WORK/s.jsonl" "$WORK/tp2dp2.jsonl" 1e-6
 grep -q '> parallel layout: world 4 = tensor 2 x pipeline 1 x data 2 (MPI); ranks (tensor, data, pipeline): 0=(0,0,0) 1=(1,0,0) 2=(0,1,0) 3=(1,1,0)' \
   "$WORK/tp2dp2.out" && pass tp_rank_layout || fail tp_rank_layout "$(grep 'parallel layout' "$WORK/tp2dp2.out")"
+# Pipeline parallelism: one layer per stage, the 1F1B schedule over 4 micro-batches; and all
+# three at once on 8 processes (tp 2 x pp 2 x dp 2, ZeRO-1).
+expect_exit pp2 0 $MPI -np 2 "$BIN/train" $M --train-iters 20 --log-json "$WORK/pp2.jsonl" --pipeline-model-parallel-size 2
+cp "$WORK/.out" "$WORK/pp2.out"
+expect_exit tp2_pp2_dp2_zero1 0 $MPI -np 8 "$BIN/train" $M --train-iters 20 --log-json "$WORK/tpd.jsonl" \
+  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --use-distributed-optimizer
+cp "$WORK/.out" "$WORK/tpd.out"
+check pp2_losses_match_single compare "$WORK/s.jsonl" "$WORK/pp2.jsonl" 1e-6
+compare "$WORK/s.jsonl" "$WORK/pp2.jsonl" 1e-6 | sed 's/^/ /'
+check tp2_pp2_dp2_losses_match_single compare "$WORK/s.jsonl" "$WORK/tpd.jsonl" 1e-6
+compare "$WORK/s.jsonl" "$WORK/tpd.jsonl" 1e-6 | sed 's/^/ /'
+if [ "$(grep -c '"val_loss"' "$WORK/pp2.jsonl")" = 3 ]; then pass pp2_validation; else fail pp2_validation; fi
+grep -q '> parallel layout: world 8 = tensor 2 x pipeline 2 x data 2 (MPI); ranks (tensor, data, pipeline): 0=(0,0,0) 1=(1,0,0) 2=(0,1,0) 3=(1,1,0) 4=(0,0,1) 5=(1,0,1) 6=(0,1,1) 7=(1,1,1)' \
+  "$WORK/tpd.out" && pass tp_pp_dp_rank_layout || fail tp_pp_dp_rank_layout "$(grep 'parallel layout' "$WORK/tpd.out")"
+# Pipeline communication of the first stage (rank 0): each of the 4 micro-batches' activations
+# b x s x h floats sent on, plus the tied embedding's gradient all-reduced with the last stage
+# (2(2-1)/2 x 4 x Vp x h), plus two 8-byte reductions over the pipeline (loss, norm).
+pp_comm_ok() {
+  "$PY" - "$WORK/pp2.jsonl" <<'PY'
+import json, sys
+b, s, h, micro, Vp = 2, 16, 32, 4, 50304
+want = micro * b * s * h * 4 + 4 * Vp * h + 16
+got = [r["comm_bytes"] for r in map(json.loads, open(sys.argv[1])) if "comm_bytes" in r]
+print(f"  {len(got)} iterations: {got[0]} bytes, formula {want}")
+sys.exit(0 if got and all(g == want for g in got) else 1)
+PY
+}
+check comm_volume_pp2 pp_comm_ok
+pp_comm_ok | sed 's/^/ /'
 # The sharded optimizer does the same arithmetic per parameter as the replicated one: bit for bit.
 check zero1_equals_zero0 compare "$WORK/dp2.jsonl" "$WORK/z1.jsonl" 0
 grep -q '> parallel layout: world 4 = tensor 1 x pipeline 1 x data 4 (MPI); ranks (tensor, data, pipeline): 0=(0,0,0) 1=(0,1,0) 2=(0,2,0) 3=(0,3,0)' \
@@ -140,6 +169,15 @@ expect_exit reshard_save_tp1 0 "$BIN/train" $C --save "$WORK/ckD" --exit-interva
 expect_exit reshard_load_tp2_dp2 0 $MPI -np 4 "$BIN/train" $C --save "$WORK/ckD" --load "$WORK/ckD" \
   --tensor-model-parallel-size 2 --zero-stage 1
 check reshard_tp2_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckC/train_log.jsonl" 1e-6
+# ... and between pipeline layouts: tp 2 x pp 2 x dp 2 + ZeRO-1 -> one process, one process -> pp 2.
+expect_exit reshard_save_tpd 0 $MPI -np 8 "$BIN/train" $C --save "$WORK/ckE" --exit-interval 6 \
+  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --zero-stage 1
+expect_exit reshard_load_single_from_tpd 0 "$BIN/train" $C --save "$WORK/ckE" --load "$WORK/ckE"
+expect_exit reshard_save_single_for_pp 0 "$BIN/train" $C --save "$WORK/ckF" --exit-interval 6
+expect_exit reshard_load_pp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckF" --load "$WORK/ckF" \
+  --pipeline-model-parallel-size 2
+check reshard_tpd_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckE/train_log.jsonl" 1e-6
+check reshard_single_to_pp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckF/train_log.jsonl" 1e-6
 check reshard_single_to_tp2_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckD/train_log.jsonl" 1e-6
 
 # --- a failing rank ends every rank, with its message, never a hang
@@ -166,8 +204,8 @@ expect_exit sigterm_resume_single 0 "$BIN/train" $M --train-iters $((it + 2)) --
 # --- usage
 expect_exit gbs_not_multiple_of_dp 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --global-batch-size 6
 stderr_has gbs_not_multiple_message "not a multiple of --micro-batch-size 2 x data-parallel size 2"
-expect_exit pp_not_yet 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 2
-stderr_has pp_not_yet_message "pipeline parallelism is not in this build yet"
+expect_exit layers_not_divisible_by_pp 2 $MPI -np 4 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 4
+stderr_has layers_not_divisible_message "--num-layers 2 is not divisible by --pipeline-model-parallel-size 4"
 expect_exit heads_not_divisible_by_tp 2 $MPI -np 4 "$BIN/train" $M --train-iters 2 --tensor-model-parallel-size 4
 stderr_has heads_not_divisible_message "--num-attention-heads 2 is not divisible by --tensor-model-parallel-size 4"
 expect_exit world_not_multiple 2 $MPI -np 3 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 2

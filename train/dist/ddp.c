@@ -117,12 +117,12 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm)
         return 0;
     }
     double s = 0;
-    if (m->tp <= 1) {
+    if (m->tp <= 1 && m->pp <= 1) {
         /* Padding holds zeros, so the whole shard can be summed (in order). */
         for (size_t i = 0; i < o->shard_n; i++)
             s += (double)o->gshard[i] * o->gshard[i];
     } else {
-        /* Tensor slices summed over the tensor group, replicated tensors once. */
+        /* Tensor slices summed over the tensor group, replicated tensors once, stages added. */
         for (size_t b = 0; b < o->nb; b++) {
             bucket_t k = bucket_at(o, b);
             size_t a0, a1;
@@ -133,6 +133,8 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm)
     int rc = dist_allreduce_f64(o->d, o->g, &s, 1);
     if (!rc && m->tp > 1)
         rc = dist_allreduce_f64(o->d, &o->d->tensor, &s, 1);
+    if (!rc && m->pp > 1)
+        rc = dist_allreduce_f64(o->d, &o->d->pipeline, &s, 1);
     *norm = sqrt(s);
     return rc;
 }

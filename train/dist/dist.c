@@ -383,6 +383,31 @@ int dist_recv(dist_ctx *d, dist_group *g, void *buf, size_t bytes, int peer, int
     return err_set(ERR_INTERNAL, "receive from rank %d of a group of %d", peer, g->size);
 }
 
+int dist_sendrecv(dist_ctx *d, dist_group *g, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes,
+                  int rpeer, int tag)
+{
+#ifdef WEBTEXT_MPI
+    if (g->size > 1) {
+        if (sbytes > INT_MAX || rbytes > INT_MAX)
+            return too_big(sbytes > rbytes ? sbytes : rbytes, "send-receive");
+        int rc = MPI_Sendrecv(sbuf, (int)sbytes, MPI_BYTE, speer, tag, rbuf, (int)rbytes, MPI_BYTE, rpeer, tag,
+                              comm_of(g), MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(rc, "Sendrecv");
+        d->bytes_sent += sbytes;
+        return 0;
+    }
+#endif
+    (void)d;
+    (void)sbuf;
+    (void)sbytes;
+    (void)rbuf;
+    (void)rbytes;
+    (void)rpeer;
+    (void)tag;
+    return err_set(ERR_INTERNAL, "send-receive with rank %d of a group of %d", speer, g->size);
+}
+
 int dist_barrier(dist_ctx *d, dist_group *g)
 {
     (void)d;

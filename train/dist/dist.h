@@ -74,6 +74,10 @@ int dist_broadcast(dist_ctx *d, dist_group *g, void *buf, size_t bytes, int root
 /* Point to point within a group (ranks of that group). */
 int dist_send(dist_ctx *d, dist_group *g, const void *buf, size_t bytes, int peer, int tag);
 int dist_recv(dist_ctx *d, dist_group *g, void *buf, size_t bytes, int peer, int tag);
+/* Send to one peer and receive from one peer at once (Megatron's
+ * send_forward_recv_backward and the like): no deadlock when two ranks exchange. */
+int dist_sendrecv(dist_ctx *d, dist_group *g, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes,
+                  int rpeer, int tag);
 int dist_barrier(dist_ctx *d, dist_group *g);
 
 #endif
