@@ -286,18 +286,26 @@ int dist_allreduce_f64(dist_ctx *d, dist_group *g, double *buf, size_t n)
 #endif
 }
 
+#ifdef WEBTEXT_MPI
+/* In place: the element-wise maximum over the group. */
+static int allreduce_max(dist_ctx *d, dist_group *g, void *buf, size_t n, MPI_Datatype type, size_t size)
+{
+    if (n > INT_MAX)
+        return too_big(n, "all-reduce");
+    int rc = MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, type, MPI_MAX, comm_of(g));
+    if (rc != MPI_SUCCESS)
+        return mpi_fail(rc, "Allreduce");
+    d->bytes_sent += 2 * ring_share((uint64_t)n * size, g->size);
+    return 0;
+}
+#endif
+
 int dist_allreduce_max_i64(dist_ctx *d, dist_group *g, int64_t *buf, size_t n)
 {
     if (g->size == 1 || n == 0)
         return 0;
 #ifdef WEBTEXT_MPI
-    if (n > INT_MAX)
-        return too_big(n, "all-reduce");
-    int rc = MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_INT64_T, MPI_MAX, comm_of(g));
-    if (rc != MPI_SUCCESS)
-        return mpi_fail(rc, "Allreduce");
-    d->bytes_sent += 2 * ring_share((uint64_t)n * sizeof(int64_t), g->size);
-    return 0;
+    return allreduce_max(d, g, buf, n, MPI_INT64_T, sizeof *buf);
 #else
     (void)d;
     return no_mpi(g);
@@ -309,13 +317,7 @@ int dist_allreduce_max_f32(dist_ctx *d, dist_group *g, float *buf, size_t n)
     if (g->size == 1 || n == 0)
         return 0;
 #ifdef WEBTEXT_MPI
-    if (n > INT_MAX)
-        return too_big(n, "all-reduce");
-    int rc = MPI_Allreduce(MPI_IN_PLACE, buf, (int)n, MPI_FLOAT, MPI_MAX, comm_of(g));
-    if (rc != MPI_SUCCESS)
-        return mpi_fail(rc, "Allreduce");
-    d->bytes_sent += 2 * ring_share((uint64_t)n * sizeof(float), g->size);
-    return 0;
+    return allreduce_max(d, g, buf, n, MPI_FLOAT, sizeof *buf);
 #else
     (void)d;
     return no_mpi(g);
