@@ -191,6 +191,7 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     m->tp_rank = p ? p->tp_rank : 0;
     m->tp_d = p ? p->d : NULL;
     m->tp_g = p ? p->tp_g : NULL;
+    m->sp = p && p->sp && tp > 1;
     m->pp = pp;
     m->pp_rank = p ? p->pp_rank : 0;
     m->pp_g = p ? p->pp_g : NULL;
@@ -275,8 +276,9 @@ struct gpt_acts {
     int32_t *inputs, *targets;
     /* backward scratch */
     float *dres, *dbuf1, *dbuf2, *dqkv, *datt, *ln_part;
-    /* tensor parallel: a row-parallel output [bt, C]; per-token max, sum, target logit [3, bt] */
-    float *tpbuf, *tpcol;
+    /* tensor parallel: a row-parallel output [bt, C]; per-token max, sum, target logit [3, bt];
+     * sequence parallel: this rank's rows [bt/tp, C] of a LayerNorm output or gradient */
+    float *tpbuf, *tpcol, *splocal;
 };
 
 static void acts_free(gpt_acts *a)
@@ -286,7 +288,7 @@ static void acts_free(gpt_acts *a)
     float **f[] = {&a->encoded, &a->ln1, &a->ln1_mean, &a->ln1_rstd, &a->qkv, &a->atty, &a->att, &a->res2,
                    &a->ln2, &a->ln2_mean, &a->ln2_rstd, &a->fch, &a->fch_gelu, &a->res3, &a->lnf, &a->lnf_mean,
                    &a->lnf_rstd, &a->logits, &a->lse, &a->dres, &a->dbuf1, &a->dbuf2, &a->dqkv, &a->datt,
-                   &a->ln_part, &a->tpbuf, &a->tpcol};
+                   &a->ln_part, &a->tpbuf, &a->tpcol, &a->splocal};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
         free(*f[i]);
     free(a->inputs);
@@ -322,17 +324,17 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t C = (size_t)c->channels, L = (size_t)m->nlayers, Cl = d.Cl, C4l = d.C4l;
-    size_t nt = (size_t)n_threads();
+    size_t nt = (size_t)n_threads(), r = gpt_stage_rows(m, bt); /* residual rows here */
     a->cap_bt = bt;
     a->cap_att = att;
 #define A(field, n) (a->field = malloc((n) * sizeof(float)), a->field != NULL)
-    int ok = A(encoded, bt * C) && A(ln1, L * bt * C) && A(ln1_mean, L * bt) && A(ln1_rstd, L * bt) &&
-             A(qkv, L * bt * 3 * Cl) && A(atty, L * bt * Cl) && A(att, L * att * d.NHl) && A(res2, L * bt * C) &&
-             A(ln2, L * bt * C) && A(ln2_mean, L * bt) && A(ln2_rstd, L * bt) && A(fch, L * bt * C4l) &&
-             A(fch_gelu, L * bt * C4l) && A(res3, L * bt * C) && A(lnf, bt * C) && A(lnf_mean, bt) &&
-             A(lnf_rstd, bt) && A(logits, bt * d.Vl) && A(lse, bt) && A(dres, bt * C) && A(dbuf1, bt * 4 * C) &&
+    int ok = A(encoded, r * C) && A(ln1, L * bt * C) && A(ln1_mean, L * r) && A(ln1_rstd, L * r) &&
+             A(qkv, L * bt * 3 * Cl) && A(atty, L * bt * Cl) && A(att, L * att * d.NHl) && A(res2, L * r * C) &&
+             A(ln2, L * bt * C) && A(ln2_mean, L * r) && A(ln2_rstd, L * r) && A(fch, L * bt * C4l) &&
+             A(fch_gelu, L * bt * C4l) && A(res3, L * r * C) && A(lnf, bt * C) && A(lnf_mean, r) &&
+             A(lnf_rstd, r) && A(logits, bt * d.Vl) && A(lse, bt) && A(dres, r * C) && A(dbuf1, bt * 4 * C) &&
              A(dbuf2, bt * C4l) && A(dqkv, bt * 3 * Cl) && A(datt, nt * (size_t)T * T) && A(ln_part, nt * 2 * C) &&
-             (m->tp > 1 ? A(tpbuf, bt * C) && A(tpcol, 3 * bt) : 1);
+             (m->tp > 1 ? A(tpbuf, bt * C) && A(tpcol, 3 * bt) : 1) && (m->sp ? A(splocal, r * C) : 1);
 #undef A
     a->inputs = malloc(bt * sizeof(int32_t));
     a->targets = malloc(bt * sizeof(int32_t));
@@ -412,13 +414,30 @@ static void encoder_forward_vp(float *out, const int32_t *inp, const float *wte,
     }
 }
 
-/* Sum over the tensor group; a failure here (the communicator broke) ends every rank. */
-static void tp_sum(gpt_model *m, float *buf, size_t n)
+/* Collectives over the tensor group; a failure here (the communicator broke)
+ * ends every rank. tp_sum: in place over n; tp_scatter: this rank's block of n
+ * of the sums of send [tp * n]; tp_gather: every rank's n into out [tp * n]. */
+static void tp_check(gpt_model *m, int rc, const char *what)
 {
-    if (dist_allreduce_f32(m->tp_d, m->tp_g, buf, n)) {
-        fprintf(stderr, "train: tensor-parallel all-reduce: %s\n", err_msg());
+    if (rc) {
+        fprintf(stderr, "train: tensor-parallel %s: %s\n", what, err_msg());
         dist_abort(m->tp_d, EXIT_INTERNAL);
     }
+}
+
+static void tp_sum(gpt_model *m, float *buf, size_t n)
+{
+    tp_check(m, dist_allreduce_f32(m->tp_d, m->tp_g, buf, n), "all-reduce");
+}
+
+static void tp_scatter(gpt_model *m, const float *send, float *recv, size_t n)
+{
+    tp_check(m, dist_reduce_scatter_f32(m->tp_d, m->tp_g, send, recv, n), "reduce-scatter");
+}
+
+static void tp_gather(gpt_model *m, const float *send, float *out, size_t n)
+{
+    tp_check(m, dist_allgather_f32(m->tp_d, m->tp_g, send, out, n), "all-gather");
 }
 
 void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
@@ -642,11 +661,52 @@ static void row_parallel(gpt_model *m, float *out, const float *res, const float
     }
     float *t = m->acts->tpbuf;
     matmul_forward(t, inp, w, NULL, N, K, OC, 0);
-    tp_sum(m, t, n);
+    int rows = N;
+    if (m->sp) {
+        /* Sequence parallel: each rank keeps the sums of its own rows only. */
+        rows = N / m->tp;
+        tp_scatter(m, t, m->acts->splocal, (size_t)rows * OC);
+        t = m->acts->splocal;
+    } else {
+        tp_sum(m, t, n);
+    }
 #pragma omp parallel for schedule(static)
-    for (int r = 0; r < N; r++)
+    for (int r = 0; r < rows; r++)
         for (int o = 0; o < OC; o++)
             out[(size_t)r * OC + o] = res[(size_t)r * OC + o] + t[(size_t)r * OC + o] + bias[o];
+}
+
+/* LayerNorm of this rank's rows; with sequence parallelism they are then
+ * gathered so that out holds all n rows (for a column-parallel layer). */
+static void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, const float *inp, const float *w,
+                         const float *b, int n, int C)
+{
+    if (!m->sp) {
+        layernorm_forward(out, mean, rstd, inp, w, b, n, C);
+        return;
+    }
+    size_t rows = (size_t)n / (size_t)m->tp;
+    layernorm_forward(m->acts->splocal, mean, rstd, inp, w, b, (int)rows, C);
+    tp_gather(m, m->acts->splocal, out, rows * (size_t)C);
+}
+
+size_t gpt_stage_rows(const gpt_model *m, size_t bt)
+{
+    return m->sp ? bt / (size_t)m->tp : bt;
+}
+
+int gpt_sp_reduce_grads(gpt_model *m)
+{
+    if (!m->sp)
+        return 0;
+    static const int ln[] = {GPT_LN1W, GPT_LN1B, GPT_LN2W, GPT_LN2B, GPT_LNFW, GPT_LNFB};
+    for (size_t i = 0; i < sizeof ln / sizeof *ln; i++)
+        if (m->sizes[ln[i]]) {
+            int rc = dist_allreduce_f32(m->tp_d, m->tp_g, gpt_grad(m, ln[i]), m->sizes[ln[i]]);
+            if (rc)
+                return rc;
+        }
+    return 0;
 }
 
 int gpt_use_slot(gpt_model *m, int k)
@@ -671,7 +731,7 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
 
 const float *gpt_stage_output(const gpt_model *m)
 {
-    return m->acts->res3 + (size_t)(m->nlayers - 1) * m->B * m->T * m->cfg.channels;
+    return m->acts->res3 + (size_t)(m->nlayers - 1) * gpt_stage_rows(m, (size_t)m->B * m->T) * m->cfg.channels;
 }
 
 const float *gpt_stage_input_grad(const gpt_model *m)
@@ -710,28 +770,35 @@ float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targ
     m->B = B;
     m->T = T;
     memcpy(a->inputs, inputs, BT * sizeof(int32_t));
+    /* R: rows of the residual stream held here (this rank's B*T/tp with sequence parallelism). */
+    size_t R = gpt_stage_rows(m, BT), r0 = (size_t)m->tp_rank * R * (m->sp ? 1 : 0);
     if (!first) {
-        memcpy(a->encoded, x_in, BT * C * sizeof(float)); /* the previous stage's output */
+        memcpy(a->encoded, x_in, R * C * sizeof(float)); /* the previous stage's output */
     } else if (!tpar) {
         encoder_forward(a->encoded, inputs, gpt_tensor(m, GPT_WTE), gpt_tensor(m, GPT_WPE), B, T, C);
     } else {
-        /* VocabParallelEmbedding: one rank holds each token's row; then + wpe, as without tp. */
-        encoder_forward_vp(a->encoded, inputs, gpt_tensor(m, GPT_WTE), d.v0, d.Vl, (int)BT, C);
-        tp_sum(m, a->encoded, BT * C);
+        /* VocabParallelEmbedding: one rank holds each token's row; then + wpe, as without tp.
+         * Sequence parallel: each rank keeps its rows of the sum. */
+        float *e = m->sp ? a->tpbuf : a->encoded;
+        encoder_forward_vp(e, inputs, gpt_tensor(m, GPT_WTE), d.v0, d.Vl, (int)BT, C);
+        if (m->sp)
+            tp_scatter(m, e, a->encoded, R * C);
+        else
+            tp_sum(m, a->encoded, BT * C);
         const float *wpe = gpt_tensor(m, GPT_WPE);
 #pragma omp parallel for schedule(static)
-        for (size_t bt = 0; bt < BT; bt++)
-            for (int i = 0; i < C; i++)
-                a->encoded[bt * C + i] += wpe[(bt % (size_t)T) * C + i];
+        for (size_t i = 0; i < R; i++)
+            for (int j = 0; j < C; j++)
+                a->encoded[i * C + j] += wpe[((r0 + i) % (size_t)T) * C + j];
     }
     size_t attsz = (size_t)B * NHl * T * T;
     for (int l = 0; l < L; l++) {
-        const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * BT * C;
+        const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
         float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
-        float *att = a->att + l * attsz, *res2 = a->res2 + l * BT * C, *ln2 = a->ln2 + l * BT * C;
-        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l, *res3 = a->res3 + l * BT * C;
-        layernorm_forward(ln1, a->ln1_mean + l * BT, a->ln1_rstd + l * BT, res, gpt_tensor(m, GPT_LN1W) + l * C,
-                          gpt_tensor(m, GPT_LN1B) + l * C, (int)BT, C);
+        float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + l * BT * C;
+        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l, *res3 = a->res3 + l * R * C;
+        layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, gpt_tensor(m, GPT_LN1W) + l * C,
+                     gpt_tensor(m, GPT_LN1B) + l * C, (int)BT, C);
         /* ColumnParallelLinear: this rank's heads' q, k, v */
         matmul_forward(qkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, gpt_tensor(m, GPT_QKVB) + l * 3 * Cl,
                        (int)BT, C, (int)(3 * Cl), 0);
@@ -739,8 +806,8 @@ float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targ
         /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear) */
         row_parallel(m, res2, res, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * Cl,
                      gpt_tensor(m, GPT_ATTPROJB) + l * C, (int)BT, (int)Cl, C);
-        layernorm_forward(ln2, a->ln2_mean + l * BT, a->ln2_rstd + l * BT, res2, gpt_tensor(m, GPT_LN2W) + l * C,
-                          gpt_tensor(m, GPT_LN2B) + l * C, (int)BT, C);
+        layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, gpt_tensor(m, GPT_LN2W) + l * C,
+                     gpt_tensor(m, GPT_LN2B) + l * C, (int)BT, C);
         matmul_forward(fch, ln2, gpt_tensor(m, GPT_FCW) + (size_t)l * C4l * C, gpt_tensor(m, GPT_FCB) + l * C4l,
                        (int)BT, C, (int)C4l, 0);
         gelu_forward(fchg, fch, BT * C4l);
@@ -751,8 +818,8 @@ float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targ
         m->mean_loss = 0;
         return 0;
     }
-    layernorm_forward(a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW),
-                      gpt_tensor(m, GPT_LNFB), (int)BT, C);
+    layernorm_sp(m, a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * R * C, gpt_tensor(m, GPT_LNFW),
+                 gpt_tensor(m, GPT_LNFB), (int)BT, C);
     size_t Vl = d.Vl, v0 = d.v0;
     /* Logits of this rank's vocabulary rows; those at or past V are padding. */
     int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
@@ -824,9 +891,11 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
     float dl = loss_scale / (float)BT;
     (void)NH;
     (void)Vp;
-    float *dres = a->dres;
+    float *dres = a->dres; /* this rank's R rows of the residual stream's gradient */
+    size_t R = gpt_stage_rows(m, BT);
+    int sp = m->sp;
     if (!last) {
-        memcpy(dres, dout, BT * C * sizeof(float)); /* from the next stage */
+        memcpy(dres, dout, R * C * sizeof(float)); /* from the next stage */
     } else {
         /* dlogits = (softmax - onehot) * dl, in place of this rank's logits; 0 for padding. */
     #pragma omp parallel for schedule(static)
@@ -843,47 +912,75 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         float *dln = a->dbuf1;
         /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
         matmul_backward(dln, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C, (int)Vl, 0);
-        if (tpar)
+        if (sp) {
+            tp_scatter(m, dln, a->splocal, R * C);
+            dln = a->splocal;
+        } else if (tpar) {
             tp_sum(m, dln, BT * C);
-        memset(dres, 0, BT * C * sizeof(float));
+        }
+        memset(dres, 0, R * C * sizeof(float));
         layernorm_backward_part(dres, gpt_grad(m, GPT_LNFW), gpt_grad(m, GPT_LNFB), dln,
-                                a->res3 + (size_t)(L - 1) * BT * C, gpt_tensor(m, GPT_LNFW), a->lnf_mean, a->lnf_rstd,
-                                (int)BT, C, a->ln_part);
+                                a->res3 + (size_t)(L - 1) * R * C, gpt_tensor(m, GPT_LNFW), a->lnf_mean, a->lnf_rstd,
+                                (int)R, C, a->ln_part);
     }
     for (int l = L - 1; l >= 0; l--) {
-        const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * BT * C;
+        const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
         float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
-        float *att = a->att + l * attsz, *res2 = a->res2 + l * BT * C, *ln2 = a->ln2 + l * BT * C;
+        float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + l * BT * C;
         float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l;
         float *d4 = a->dbuf2;    /* [BT, 4C/tp] */
         float *dsmall = a->dbuf1; /* [BT, C] */
         /* MLP: res3 = res2 + gelu(ln2 @ fcw^T + fcb) @ fcprojw^T + fcprojb. The row-parallel
          * fcproj needs no communication backward; the column-parallel fc's input gradient
          * is a sum over the tensor group. */
-        matmul_backward(d4, gpt_grad(m, GPT_FCPROJW) + (size_t)l * C * C4l, gpt_grad(m, GPT_FCPROJB) + l * C, dres,
+        /* Sequence parallel: the row-parallel layers' backward needs every row of dres. */
+        const float *dfull = dres;
+        if (sp) {
+            tp_gather(m, dres, a->tpbuf, R * C);
+            dfull = a->tpbuf;
+        }
+        matmul_backward(d4, gpt_grad(m, GPT_FCPROJW) + (size_t)l * C * C4l, gpt_grad(m, GPT_FCPROJB) + l * C, dfull,
                         fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * C4l, (int)BT, (int)C4l, C, 0);
         gelu_backward(d4, fch, d4, BT * C4l);
         matmul_backward(dsmall, gpt_grad(m, GPT_FCW) + (size_t)l * C4l * C, gpt_grad(m, GPT_FCB) + l * C4l, d4, ln2,
                         gpt_tensor(m, GPT_FCW) + (size_t)l * C4l * C, (int)BT, C, (int)C4l, 0);
-        if (tpar)
+        const float *dln2 = dsmall;
+        if (sp) {
+            tp_scatter(m, dsmall, a->splocal, R * C);
+            dln2 = a->splocal;
+        } else if (tpar) {
             tp_sum(m, dsmall, BT * C);
-        layernorm_backward_part(dres, gpt_grad(m, GPT_LN2W) + l * C, gpt_grad(m, GPT_LN2B) + l * C, dsmall, res2,
-                                gpt_tensor(m, GPT_LN2W) + l * C, a->ln2_mean + l * BT, a->ln2_rstd + l * BT, (int)BT,
+        }
+        layernorm_backward_part(dres, gpt_grad(m, GPT_LN2W) + l * C, gpt_grad(m, GPT_LN2B) + l * C, dln2, res2,
+                                gpt_tensor(m, GPT_LN2W) + l * C, a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
                                 C, a->ln_part);
         /* attention: res2 = res + attn(ln1) @ attprojw^T + attprojb */
+        if (sp)
+            tp_gather(m, dres, a->tpbuf, R * C);
         matmul_backward(dsmall, gpt_grad(m, GPT_ATTPROJW) + (size_t)l * C * Cl, gpt_grad(m, GPT_ATTPROJB) + l * C,
-                        dres, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * Cl, (int)BT, (int)Cl, C, 0);
+                        dfull, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * Cl, (int)BT, (int)Cl, C, 0);
         attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, (int)Cl, NHl);
         matmul_backward(dsmall, gpt_grad(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, gpt_grad(m, GPT_QKVB) + l * 3 * Cl,
                         a->dqkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, (int)BT, C, (int)(3 * Cl), 0);
-        if (tpar)
+        const float *dln1 = dsmall;
+        if (sp) {
+            tp_scatter(m, dsmall, a->splocal, R * C);
+            dln1 = a->splocal;
+        } else if (tpar) {
             tp_sum(m, dsmall, BT * C);
-        layernorm_backward_part(dres, gpt_grad(m, GPT_LN1W) + l * C, gpt_grad(m, GPT_LN1B) + l * C, dsmall, res,
-                                gpt_tensor(m, GPT_LN1W) + l * C, a->ln1_mean + l * BT, a->ln1_rstd + l * BT, (int)BT,
+        }
+        layernorm_backward_part(dres, gpt_grad(m, GPT_LN1W) + l * C, gpt_grad(m, GPT_LN1B) + l * C, dln1, res,
+                                gpt_tensor(m, GPT_LN1W) + l * C, a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
                                 C, a->ln_part);
     }
-    if (first)
-        encoder_backward(gpt_grad(m, GPT_WTE), gpt_grad(m, GPT_WPE), dres, a->inputs, B, T, C, v0, Vl);
+    if (first) {
+        const float *dfull = dres;
+        if (sp) {
+            tp_gather(m, dres, a->tpbuf, R * C);
+            dfull = a->tpbuf;
+        }
+        encoder_backward(gpt_grad(m, GPT_WTE), gpt_grad(m, GPT_WPE), dfull, a->inputs, B, T, C, v0, Vl);
+    }
 }
 
 void gpt_zero_grad(gpt_model *m)
@@ -991,10 +1088,11 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
     tp_dims d = dims_of(m);
     size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)m->nlayers;
     size_t nt = (size_t)n_threads(), att = bt * T;
-    size_t floats = bt * C + L * bt * C * 2 + L * bt * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
-                    L * bt * C + L * bt * d.C4l * 2 + L * bt * C + bt * C + 2 * bt + bt * d.Vl + bt + bt * C +
+    size_t r = gpt_stage_rows(m, bt); /* residual rows held here */
+    size_t floats = r * C + L * bt * C * 2 + L * r * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
+                    L * r * C + L * bt * d.C4l * 2 + L * r * C + bt * C + 2 * r + bt * d.Vl + bt + r * C +
                     bt * 4 * C + bt * d.C4l + bt * 3 * d.Cl + nt * (size_t)T * T + nt * 2 * C +
-                    (m->tp > 1 ? bt * C + 3 * bt : 0);
+                    (m->tp > 1 ? bt * C + 3 * bt : 0) + (m->sp ? r * C : 0);
     return floats * sizeof(float) + 2 * bt * sizeof(int32_t);
 }
 

@@ -26,6 +26,12 @@
  *   RowParallelLinear       attprojw, fcprojw: columns split; the output is
  *                           all-reduced in forward, then the (whole) bias added.
  * Attention runs on the rank's num_heads/tp heads.
+ * Sequence parallelism (with tp > 1): the residual stream and the LayerNorms
+ * run on this rank's B*T/tp tokens; an all-gather before each column-parallel
+ * layer and a reduce-scatter after each row-parallel one replace the
+ * all-reduces (the same bytes, a tp-th of those activations). The LayerNorm
+ * gradients are then partial sums, added over the tensor group by
+ * gpt_sp_reduce_grads once per iteration.
  *
  * Pipeline parallelism (pp stages): stage s holds layers [s*L/pp, (s+1)*L/pp);
  * the first stage also wte and wpe, the last lnf and wte again (tied: its
@@ -78,8 +84,9 @@ typedef struct {
     gpt_acts *acts; /* activations, sized for the largest B*T seen */
     float *logits;  /* [B, T, Vp] after gpt_forward (overwritten by gpt_backward) */
     float mean_loss;/* of the last gpt_forward with targets, else -1 */
-    /* tensor parallelism: tp ranks (1: none), this rank, its communicator */
-    int tp, tp_rank;
+    /* tensor parallelism: tp ranks (1: none), this rank, its communicator;
+     * sp: sequence parallelism */
+    int tp, tp_rank, sp;
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
     /* pipeline parallelism: pp stages (1: none), this stage, its layers, the pipeline group */
@@ -91,7 +98,7 @@ typedef struct {
 } gpt_model;
 
 typedef struct {
-    int tp, tp_rank, pp, pp_rank;
+    int tp, tp_rank, pp, pp_rank, sp;
     struct dist_ctx *d;
     struct dist_group *tp_g, *pp_g;
 } gpt_par;
@@ -113,6 +120,11 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p);
  * whole on every rank). */
 void gpt_part_slice(const gpt_model *local, const float *full_arr, float *local_arr);
 int gpt_part_gather(const gpt_model *local, const float *local_arr, float *full_arr);
+/* Sequence parallelism: add the LayerNorm gradients over the tensor group. */
+int gpt_sp_reduce_grads(gpt_model *m);
+/* Rows of the residual stream on this rank for B*T tokens (B*T/tp with sequence
+ * parallelism): what a pipeline stage sends on, times channels. */
+size_t gpt_stage_rows(const gpt_model *m, size_t bt);
 /* Use activation slot k (0 <= k < 64) for the next forward and backward. */
 int gpt_use_slot(gpt_model *m, int k);
 /* One pipeline stage's forward: the first stage embeds inputs, the others

@@ -175,7 +175,8 @@ enum { TAG_PIPE = 7 };
 
 static size_t stage_bytes(const run *r)
 {
-    return (size_t)r->a->micro_batch_size * (size_t)r->a->seq_length * (size_t)r->a->hidden_size * sizeof(float);
+    size_t bt = (size_t)r->a->micro_batch_size * (size_t)r->a->seq_length;
+    return gpt_stage_rows(&r->m, bt) * (size_t)r->a->hidden_size * sizeof(float);
 }
 
 /* Forward of micro-batch `slot` on this stage (input in r->xrecv unless first);
@@ -468,6 +469,15 @@ static int setup(run *r, train_args *a)
                        a->global_batch_size, a->micro_batch_size, r->d.dp);
     if (a->zero_stage < 0)
         a->zero_stage = a->use_distributed_optimizer ? 1 : 0;
+    if (a->sequence_parallel && r->d.tp == 1) {
+        if (r->d.world_rank == 0)
+            fprintf(stderr, "note: --sequence-parallel needs --tensor-model-parallel-size > 1; it is off\n");
+        a->sequence_parallel = 0;
+    }
+    if (a->sequence_parallel && (a->micro_batch_size * a->seq_length) % r->d.tp)
+        return err_set(ERR_USAGE, "--sequence-parallel: micro-batch x seq-length %lld is not divisible by "
+                                  "--tensor-model-parallel-size %d",
+                       a->micro_batch_size * a->seq_length, r->d.tp);
     if (a->zero_stage > 1)
         return err_set(ERR_USAGE, "--zero-stage %lld: stages 2 and 3 are not in this build yet (0: replicated "
                                   "optimizer, 1: sharded optimizer state, as --use-distributed-optimizer)",
@@ -539,7 +549,7 @@ int trainer_run(train_args *a)
     /* This rank's part of the model (all of it without tensor parallelism). */
     int tp = r->d.tp, pp = r->d.pp, part = tp > 1 || pp > 1;
     gpt_par par = {.tp = tp, .tp_rank = r->d.tp_rank, .pp = pp, .pp_rank = r->d.pp_rank, .d = &r->d,
-                   .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline};
+                   .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel};
     rc = gpt_alloc_par(&r->m, &cfg, &par);
     if (rc) {
         free(paths);
@@ -757,7 +767,8 @@ int trainer_run(train_args *a)
                 r->m.grads[0] = NAN;
         }
         double norm;
-        if ((rc = dist_allreduce_f64(&r->d, &r->d.data, &loss, 1)) || (rc = ddp_reduce_grads(&r->dp, &r->m)) ||
+        if ((rc = gpt_sp_reduce_grads(&r->m)) || (rc = dist_allreduce_f64(&r->d, &r->d.data, &loss, 1)) ||
+            (rc = ddp_reduce_grads(&r->dp, &r->m)) ||
             (rc = ddp_grad_norm(&r->dp, &r->m, &norm)))
             goto out_fail;
         r->st.consumed_train += (uint64_t)gbs;

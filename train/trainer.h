@@ -41,6 +41,7 @@ typedef struct {
     long long zero_stage;       /* -1: from --use-distributed-optimizer (1) or 0 */
     int use_distributed_optimizer;
     long long ddp_bucket_size;  /* elements; 0: max(40M, 1M x dp) */
+    int sequence_parallel;      /* with tp > 1: LayerNorm and residual regions split by token */
 } train_args;
 
 /* Fill a with Megatron's defaults (0 / NULL where Megatron has none). */

@@ -65,6 +65,27 @@ compare "$WORK/s.jsonl" "$WORK/tp2.jsonl" 1e-6 | sed 's/^/ /'
 check tp2_dp2_zero1_losses_match_single compare "$WORK/s.jsonl" "$WORK/tp2dp2.jsonl" 1e-6
 grep -q '> parallel layout: world 4 = tensor 2 x pipeline 1 x data 2 (MPI); ranks (tensor, data, pipeline): 0=(0,0,0) 1=(1,0,0) 2=(0,1,0) 3=(1,1,0)' \
   "$WORK/tp2dp2.out" && pass tp_rank_layout || fail tp_rank_layout "$(grep 'parallel layout' "$WORK/tp2dp2.out")"
+# Sequence parallelism (tp 2): LayerNorms and the residual stream on half of the tokens each,
+# all-gather / reduce-scatter in place of the all-reduces; with a pipeline too.
+expect_exit tp2_sp 0 $MPI -np 2 "$BIN/train" $M --train-iters 20 --log-json "$WORK/sp.jsonl" --tensor-model-parallel-size 2 \
+  --sequence-parallel
+cp "$WORK/.out" "$WORK/sp.out"
+expect_exit tp2_pp2_sp 0 $MPI -np 4 "$BIN/train" $M --train-iters 20 --log-json "$WORK/sppp.jsonl" \
+  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --sequence-parallel
+check tp2_sp_losses_match_single compare "$WORK/s.jsonl" "$WORK/sp.jsonl" 1e-6
+check tp2_pp2_sp_losses_match_single compare "$WORK/s.jsonl" "$WORK/sppp.jsonl" 1e-6
+# The same activation traffic as tp 2 without it, plus the LayerNorm gradients' all-reduce once an
+# iteration (4 x h x layers + 2 x h floats, ring cost 2(t-1)/t); fewer activation bytes per rank.
+"$PY" - "$WORK/tp2.jsonl" "$WORK/sp.jsonl" <<'PY' && pass sp_comm_volume || fail sp_comm_volume
+import json, sys
+tp, sp = ([r["comm_bytes"] for r in map(json.loads, open(p)) if "comm_bytes" in r] for p in sys.argv[1:3])
+h, L = 32, 2
+sys.exit(0 if tp and len(tp) == len(sp) and all(b - a == (4 * h * L + 2 * h) * 4 for a, b in zip(tp, sp)) else 1)
+PY
+act() { grep -o 'activations [0-9.]* MB' "$1" | grep -o '[0-9.]*'; }
+awk -v a="$(act "$WORK/tp2.out")" -v b="$(act "$WORK/sp.out")" 'BEGIN { exit !(b < a) }' && pass sp_fewer_activations ||
+  fail sp_fewer_activations "$(act "$WORK/tp2.out") -> $(act "$WORK/sp.out") MB"
+
 # Pipeline parallelism: one layer per stage, the 1F1B schedule over 4 micro-batches; and all
 # three at once on 8 processes (tp 2 x pp 2 x dp 2, ZeRO-1).
 expect_exit pp2 0 $MPI -np 2 "$BIN/train" $M --train-iters 20 --log-json "$WORK/pp2.jsonl" --pipeline-model-parallel-size 2
