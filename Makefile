@@ -61,7 +61,7 @@ TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset.c
 TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 
 # The trainer: train/ depends on common/ and tokenizer/ only.
-TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c,$(wildcard train/*.c train/dist/*.c))
+TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c,$(wildcard train/*.c train/*/*.c))
 # The communicator (train/dist) uses MPI when mpicc is found; the trainer and the tests
 # that reach it link libmpi. The stamp rebuilds dist.o when MPI appears or goes.
 MPI_CFLAGS := $(if $(filter yes,$(HAVE_MPI)),-DWEBTEXT_MPI $(shell mpicc --showme:compile 2>/dev/null))
@@ -77,10 +77,10 @@ TOOLS += train generate
 # (AVX2/AVX-512); `make TRAIN_ARCH=` builds a portable trainer.
 TRAIN_ARCH ?= -march=native
 # Fuzz targets are built without OpenMP; they reach only these trainer files.
-FUZZ_TRAIN_SRC := train/safetensors.c train/ckpt.c train/gpt.c train/dist/dist.c
+FUZZ_TRAIN_SRC := train/model/safetensors.c train/model/ckpt.c train/model/gpt.c train/cpu/kernels.c train/dist/dist.c
 $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
 # Megatron's index arithmetic must round like its (FMA-free) C++ and numpy.
-$(BUILD)/train/gptdata.o: ALL_CFLAGS += -ffp-contract=off
+$(BUILD)/train/data/gptdata.o: ALL_CFLAGS += -ffp-contract=off
 TOOL_SRC_train := train/train_main.c
 TOOL_SRC_generate := train/generate_main.c
 

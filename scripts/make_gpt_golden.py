@@ -7,7 +7,7 @@ loss, gradient norm and final parameters.
 
   pip install torch numpy;  scripts/make_gpt_golden.py tests/fixtures/gpt/golden.safetensors
 
-Parameters are stored in the C layout (train/gpt.h): per-layer tensors stacked
+Parameters are stored in the C layout (train/model/gpt.h): per-layer tensors stacked
 [L, ...], linear weights [out, in].
 """
 import math

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "common/hash.h"
-#include "train/gpt.h"
+#include "train/model/gpt.h"
 
 typedef struct {
     double temperature; /* 0: greedy */

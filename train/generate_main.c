@@ -7,7 +7,7 @@
 #include "common/args.h"
 #include "common/err.h"
 #include "tokenizer/tokcli.h"
-#include "train/ckpt.h"
+#include "train/model/ckpt.h"
 #include "train/generate.h"
 
 typedef struct {

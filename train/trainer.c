@@ -17,11 +17,11 @@
 #include "common/err.h"
 #include "common/progress.h"
 #include "tokenizer/tokcli.h"
-#include "train/ckpt.h"
+#include "train/model/ckpt.h"
 #include "train/dist/ddp.h"
 #include "train/dist/dist.h"
-#include "train/gpt.h"
-#include "train/gptdata.h"
+#include "train/model/gpt.h"
+#include "train/data/gptdata.h"
 
 static volatile sig_atomic_t stop_signal;
 

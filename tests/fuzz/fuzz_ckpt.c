@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "train/ckpt.h"
-#include "train/safetensors.h"
+#include "train/model/ckpt.h"
+#include "train/model/safetensors.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {

@@ -14,9 +14,9 @@
 
 #include "check.h"
 #include "common/err.h"
-#include "train/ckpt.h"
-#include "train/gpt.h"
-#include "train/safetensors.h"
+#include "train/model/ckpt.h"
+#include "train/model/gpt.h"
+#include "train/model/safetensors.h"
 #include "train/trainer.h"
 
 static st_file gold;

@@ -10,8 +10,8 @@
 
 #include "check.h"
 #include "common/err.h"
-#include "train/gptdata.h"
-#include "train/mt19937.h"
+#include "train/data/gptdata.h"
+#include "train/data/mt19937.h"
 
 static char *slurp(const char *path)
 {

@@ -30,7 +30,7 @@
 #include <stdint.h>
 
 #include "train/dist/dist.h"
-#include "train/gpt.h"
+#include "train/model/gpt.h"
 
 typedef struct {
     dist_ctx *d;

@@ -20,7 +20,7 @@
 
 #include <stdint.h>
 
-#include "train/gpt.h"
+#include "train/model/gpt.h"
 
 typedef struct {
     uint64_t iteration;      /* iterations completed */

@@ -9,7 +9,7 @@
  * has a fixed order for a given thread count, so runs are bit-reproducible:
  * a resumed run matches an uninterrupted one exactly.
  */
-#include "train/gpt.h"
+#include "train/model/gpt.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -22,84 +22,12 @@
 
 #include "common/err.h"
 #include "common/hash.h"
+#include "train/cpu/kernels.h"
 #include "train/dist/dist.h"
 
 const char *const gpt_tensor_names[GPT_NUM_TENSORS] = {
     "wte", "wpe", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb",
     "ln2w", "ln2b", "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb"};
-
-static int n_threads(void)
-{
-#ifdef _OPENMP
-    return omp_get_max_threads();
-#else
-    return 1;
-#endif
-}
-
-static int thread_id(void)
-{
-#ifdef _OPENMP
-    return omp_get_thread_num();
-#else
-    return 0;
-#endif
-}
-
-/* exp(x) for x <= 88.4 (Cephes' expf: relative error ~2e-7), written so the
- * compiler vectorises loops that call it. Very negative x gives 0. */
-static inline float exp_approx(float x)
-{
-    x = x < -88.0f ? -88.0f : x;
-    x = x > 88.37f ? 88.37f : x;
-    /* n = round(x / ln 2) with the 1.5 * 2^23 trick (no floorf call, so the
-     * loop vectorises on any x86-64), r = x - n ln 2 in [-ln2/2, ln2/2]. */
-    float fx = (x * 1.44269504088896341f + 12582912.0f) - 12582912.0f;
-    float r = x - fx * 0.693359375f + fx * 2.12194440e-4f;
-    float z = r * r;
-    float y = ((((1.9875691500E-4f * r + 1.3981999507E-3f) * r + 8.3334519073E-3f) * r + 4.1665795894E-2f) * r +
-               1.6666665459E-1f) * r + 5.0000001201E-1f;
-    y = y * z + r + 1.0f;
-    union { int32_t i; float f; } u;
-    u.i = ((int32_t)fx + 127) << 23;
-    return y * u.f;
-}
-
-/* Max and sum of exp over a row in 16 independent lanes, so the compiler
- * vectorises them without -ffast-math; the order is fixed, so results are
- * reproducible. */
-enum { LANES = 16 };
-static float row_max(const float *x, int n)
-{
-    float m[LANES];
-    for (int j = 0; j < LANES; j++)
-        m[j] = -INFINITY;
-    int v = 0;
-    for (; v + LANES <= n; v += LANES)
-        for (int j = 0; j < LANES; j++)
-            m[j] = x[v + j] > m[j] ? x[v + j] : m[j];
-    for (; v < n; v++)
-        m[0] = x[v] > m[0] ? x[v] : m[0];
-    float r = m[0];
-    for (int j = 1; j < LANES; j++)
-        r = m[j] > r ? m[j] : r;
-    return r;
-}
-
-static float row_sum_exp(const float *x, int n, float mx)
-{
-    float s[LANES] = {0};
-    int v = 0;
-    for (; v + LANES <= n; v += LANES)
-        for (int j = 0; j < LANES; j++)
-            s[j] += exp_approx(x[v + j] - mx);
-    for (; v < n; v++)
-        s[0] += exp_approx(x[v] - mx);
-    float r = 0;
-    for (int j = 0; j < LANES; j++)
-        r += s[j];
-    return r;
-}
 
 int gpt_padded_vocab(int v)
 {
@@ -324,7 +252,7 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t C = (size_t)c->channels, L = (size_t)m->nlayers, Cl = d.Cl, C4l = d.C4l;
-    size_t nt = (size_t)n_threads(), r = gpt_stage_rows(m, bt); /* residual rows here */
+    size_t nt = (size_t)cpu_threads(), r = gpt_stage_rows(m, bt); /* residual rows here */
     a->cap_bt = bt;
     a->cap_att = att;
 #define A(field, n) (a->field = malloc((n) * sizeof(float)), a->field != NULL)
@@ -363,57 +291,6 @@ void gpt_free(gpt_model *m)
     memset(m, 0, sizeof *m);
 }
 
-/* ---- operations ---------------------------------------------------------- */
-
-static void encoder_forward(float *out, const int32_t *inp, const float *wte, const float *wpe, int B, int T, int C)
-{
-#pragma omp parallel for schedule(static)
-    for (int bt = 0; bt < B * T; bt++) {
-        const float *e = wte + (size_t)inp[bt] * C, *p = wpe + (size_t)(bt % T) * C;
-        float *o = out + (size_t)bt * C;
-        for (int i = 0; i < C; i++)
-            o[i] = e[i] + p[i];
-    }
-}
-
-/* dwte rows [v0, v0 + Vl) are this rank's (all of them without tensor parallelism). */
-static void encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T, int C,
-                             size_t v0, size_t Vl)
-{
-    /* Several positions may hold the same token: accumulate in a fixed order,
-     * parallel over channel blocks only. */
-#pragma omp parallel for schedule(static)
-    for (int c0 = 0; c0 < C; c0 += 64) {
-        int c1 = c0 + 64 < C ? c0 + 64 : C;
-        for (int bt = 0; bt < B * T; bt++) {
-            const float *d = dout + (size_t)bt * C;
-            float *p = dwpe + (size_t)(bt % T) * C;
-            size_t row = (size_t)inp[bt] - v0; /* wraps when inp < v0 */
-            float *w = row < Vl ? dwte + row * C : NULL;
-            for (int i = c0; i < c1; i++) {
-                if (w)
-                    w[i] += d[i];
-                p[i] += d[i];
-            }
-        }
-    }
-}
-
-/* VocabParallelEmbedding's local part: the rows of tokens in [v0, v0 + Vl),
- * zero for the others (their owners supply them through the all-reduce). */
-static void encoder_forward_vp(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C)
-{
-#pragma omp parallel for schedule(static)
-    for (int bt = 0; bt < BT; bt++) {
-        size_t row = (size_t)inp[bt] - v0;
-        float *o = out + (size_t)bt * C;
-        if (row < Vl)
-            memcpy(o, wte + row * C, (size_t)C * sizeof(float));
-        else
-            memset(o, 0, (size_t)C * sizeof(float));
-    }
-}
-
 /* Collectives over the tensor group; a failure here (the communicator broke)
  * ends every rank. tp_sum: in place over n; tp_scatter: this rank's block of n
  * of the sums of send [tp * n]; tp_gather: every rank's n into out [tp * n]. */
@@ -438,211 +315,6 @@ static void tp_scatter(gpt_model *m, const float *send, float *recv, size_t n)
 static void tp_gather(gpt_model *m, const float *send, float *out, size_t n)
 {
     tp_check(m, dist_allgather_f32(m->tp_d, m->tp_g, send, out, n), "all-gather");
-}
-
-void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
-                       int N, int C)
-{
-#pragma omp parallel for schedule(static)
-    for (int n = 0; n < N; n++) {
-        const float *x = inp + (size_t)n * C;
-        float s = 0;
-        for (int i = 0; i < C; i++)
-            s += x[i];
-        float mu = s / C, v = 0;
-        for (int i = 0; i < C; i++)
-            v += (x[i] - mu) * (x[i] - mu);
-        float rs = 1.0f / sqrtf(v / C + 1e-5f);
-        float *o = out + (size_t)n * C;
-        for (int i = 0; i < C; i++)
-            o[i] = (x[i] - mu) * rs * w[i] + b[i];
-        mean[n] = mu;
-        rstd[n] = rs;
-    }
-}
-
-/* dinp += ...; dw, db += ... . part: per-thread scratch [threads][2C]. */
-static void layernorm_backward_part(float *dinp, float *dw, float *db, const float *dout, const float *inp,
-                                    const float *w, const float *mean, const float *rstd, int N, int C, float *part)
-{
-    int nt = n_threads();
-    memset(part, 0, (size_t)nt * 2 * C * sizeof(float));
-#pragma omp parallel
-    {
-        float *pw = part + (size_t)thread_id() * 2 * C, *pb = pw + C;
-#pragma omp for schedule(static)
-        for (int n = 0; n < N; n++) {
-            const float *x = inp + (size_t)n * C, *dy = dout + (size_t)n * C;
-            float *dx = dinp + (size_t)n * C;
-            float mu = mean[n], rs = rstd[n], dnorm_mean = 0, dnorm_norm_mean = 0;
-            for (int i = 0; i < C; i++) {
-                float norm = (x[i] - mu) * rs, dn = w[i] * dy[i];
-                dnorm_mean += dn;
-                dnorm_norm_mean += dn * norm;
-            }
-            dnorm_mean /= C;
-            dnorm_norm_mean /= C;
-            for (int i = 0; i < C; i++) {
-                float norm = (x[i] - mu) * rs, dn = w[i] * dy[i];
-                pb[i] += dy[i];
-                pw[i] += norm * dy[i];
-                dx[i] += (dn - dnorm_mean - norm * dnorm_norm_mean) * rs;
-            }
-        }
-    }
-    for (int t = 0; t < nt; t++)
-        for (int i = 0; i < C; i++) {
-            dw[i] += part[(size_t)t * 2 * C + i];
-            db[i] += part[(size_t)t * 2 * C + C + i];
-        }
-}
-
-void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
-                        const float *mean, const float *rstd, int N, int C)
-{
-    float *part = malloc((size_t)n_threads() * 2 * C * sizeof(float));
-    if (!part)
-        abort();
-    layernorm_backward_part(dinp, dw, db, dout, inp, w, mean, rstd, N, C, part);
-    free(part);
-}
-
-#define GELU_K 0.7978845608028654f /* sqrt(2/pi) */
-
-static inline float tanh_approx(float u)
-{
-    /* tanh(u) = 1 - 2 / (exp(2u) + 1); exact enough for fp32 training, vectorisable. */
-    u = u > 9.0f ? 9.0f : (u < -9.0f ? -9.0f : u);
-    return 1.0f - 2.0f / (exp_approx(2.0f * u) + 1.0f);
-}
-
-void gelu_forward(float *out, const float *inp, size_t n)
-{
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        float x = inp[i];
-        out[i] = 0.5f * x * (1.0f + tanh_approx(GELU_K * (x + 0.044715f * x * x * x)));
-    }
-}
-
-void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n)
-{
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < n; i++) {
-        float x = inp[i];
-        float t = tanh_approx(GELU_K * (x + 0.044715f * x * x * x));
-        float sech2 = 1.0f - t * t;
-        float g = 0.5f * (1.0f + t) + 0.5f * x * sech2 * GELU_K * (1.0f + 3.0f * 0.044715f * x * x);
-        dinp[i] = g * dout[i];
-    }
-}
-
-/* out[N, OC] (+)= inp[N, C] @ w[OC, C]^T + bias */
-void matmul_forward(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
-                    int accumulate)
-{
-    float beta = accumulate ? 1.0f : 0.0f;
-    if (bias) {
-#pragma omp parallel for schedule(static)
-        for (int n = 0; n < N; n++) {
-            float *o = out + (size_t)n * OC;
-            if (accumulate)
-                for (int i = 0; i < OC; i++)
-                    o[i] += bias[i];
-            else
-                memcpy(o, bias, (size_t)OC * sizeof(float));
-        }
-        beta = 1.0f;
-    }
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, N, OC, C, 1.0f, inp, C, w, C, beta, out, OC);
-}
-
-/* dinp[N, C] (+)= dout @ w; dw[OC, C] += dout^T @ inp; dbias[OC] += column sums of dout. */
-void matmul_backward(float *dinp, float *dw, float *dbias, const float *dout, const float *inp, const float *w,
-                     int N, int C, int OC, int accumulate_dinp)
-{
-    if (dinp)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, N, C, OC, 1.0f, dout, OC, w, C,
-                    accumulate_dinp ? 1.0f : 0.0f, dinp, C);
-    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, OC, C, N, 1.0f, dout, OC, inp, C, 1.0f, dw, C);
-    if (dbias) {
-#pragma omp parallel for schedule(static)
-        for (int o0 = 0; o0 < OC; o0 += 64) {
-            int o1 = o0 + 64 < OC ? o0 + 64 : OC;
-            for (int n = 0; n < N; n++) {
-                const float *d = dout + (size_t)n * OC;
-                for (int o = o0; o < o1; o++)
-                    dbias[o] += d[o];
-            }
-        }
-    }
-}
-
-/* Causal self-attention. qkv [B, T, 3C] (q, k, v, each NH heads of hs),
- * out [B, T, C], att [B, NH, T, T] the softmax probabilities (zero above the
- * diagonal). One (b, h) per task, single-threaded BLAS inside. */
-void attention_forward(float *out, float *att, const float *qkv, int B, int T, int C, int NH)
-{
-    int hs = C / NH, C3 = 3 * C;
-    float scale = 1.0f / sqrtf((float)hs);
-#pragma omp parallel for schedule(static) collapse(2)
-    for (int b = 0; b < B; b++)
-        for (int h = 0; h < NH; h++) {
-            const float *q = qkv + (size_t)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
-            float *a = att + ((size_t)b * NH + h) * T * T;
-            float *o = out + (size_t)b * T * C + h * hs;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, T, T, hs, scale, q, C3, k, C3, 0.0f, a, T);
-            for (int t = 0; t < T; t++) {
-                float *row = a + (size_t)t * T, mx = -INFINITY, sum = 0;
-                for (int j = 0; j <= t; j++)
-                    mx = row[j] > mx ? row[j] : mx;
-                for (int j = 0; j <= t; j++) {
-                    row[j] = exp_approx(row[j] - mx);
-                    sum += row[j];
-                }
-                float inv = 1.0f / sum;
-                for (int j = 0; j <= t; j++)
-                    row[j] *= inv;
-                for (int j = t + 1; j < T; j++)
-                    row[j] = 0.0f;
-            }
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, hs, T, 1.0f, a, T, v, C3, 0.0f, o, C);
-        }
-}
-
-/* dqkv [B, T, 3C] is overwritten. scratch: [threads, T, T]. */
-void attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att, int B,
-                        int T, int C, int NH)
-{
-    int hs = C / NH, C3 = 3 * C;
-    float scale = 1.0f / sqrtf((float)hs);
-#pragma omp parallel for schedule(static) collapse(2)
-    for (int b = 0; b < B; b++)
-        for (int h = 0; h < NH; h++) {
-            const float *q = qkv + (size_t)b * T * C3 + h * hs, *k = q + C, *v = q + 2 * C;
-            float *dq = dqkv + (size_t)b * T * C3 + h * hs, *dk = dq + C, *dv = dq + 2 * C;
-            const float *a = att + ((size_t)b * NH + h) * T * T;
-            const float *dy = dout + (size_t)b * T * C + h * hs;
-            float *da = scratch + (size_t)thread_id() * T * T;
-            /* dv = a^T dy; da = dy v^T */
-            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, T, hs, T, 1.0f, a, T, dy, C, 0.0f, dv, C3);
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, T, T, hs, 1.0f, dy, C, v, C3, 0.0f, da, T);
-            /* softmax backward, then the 1/sqrt(hs) of the scores */
-            for (int t = 0; t < T; t++) {
-                float *drow = da + (size_t)t * T;
-                const float *arow = a + (size_t)t * T;
-                float dot = 0;
-                for (int j = 0; j <= t; j++)
-                    dot += arow[j] * drow[j];
-                for (int j = 0; j <= t; j++)
-                    drow[j] = arow[j] * (drow[j] - dot) * scale;
-                for (int j = t + 1; j < T; j++)
-                    drow[j] = 0.0f;
-            }
-            /* dq = ds k; dk = ds^T q */
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, hs, T, 1.0f, da, T, k, C3, 0.0f, dq, C3);
-            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, T, hs, T, 1.0f, da, T, q, C3, 0.0f, dk, C3);
-        }
 }
 
 /* ---- model --------------------------------------------------------------- */
@@ -1087,7 +759,7 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)m->nlayers;
-    size_t nt = (size_t)n_threads(), att = bt * T;
+    size_t nt = (size_t)cpu_threads(), att = bt * T;
     size_t r = gpt_stage_rows(m, bt); /* residual rows held here */
     size_t floats = r * C + L * bt * C * 2 + L * r * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
                     L * r * C + L * bt * d.C4l * 2 + L * r * C + bt * C + 2 * r + bt * d.Vl + bt + r * C +

@@ -1,5 +1,5 @@
 /* mt19937.c - numpy-compatible MT19937 (see mt19937.h). */
-#include "train/mt19937.h"
+#include "train/data/mt19937.h"
 
 void mt19937_seed(mt19937 *st, uint32_t seed)
 {

@@ -1,5 +1,5 @@
 /* ckpt.c - checkpoints (see ckpt.h). */
-#include "train/ckpt.h"
+#include "train/model/ckpt.h"
 
 #include <dirent.h>
 #include <errno.h>

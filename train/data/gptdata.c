@@ -1,5 +1,5 @@
 /* gptdata.c - Megatron's GPT dataset indices and blending (see gptdata.h). */
-#include "train/gptdata.h"
+#include "train/data/gptdata.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,7 +14,7 @@
 #include "common/err.h"
 #include "common/hash.h"
 #include "common/io.h"
-#include "train/mt19937.h"
+#include "train/data/mt19937.h"
 
 static const char *const split_names[3] = {"train", "valid", "test"};
 

@@ -1,5 +1,5 @@
 /* safetensors.c - safetensors reader and writer (see safetensors.h). */
-#include "train/safetensors.h"
+#include "train/model/safetensors.h"
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>

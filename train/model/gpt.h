@@ -177,18 +177,7 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T);
 /* FLOPs of one forward+backward per token (6N + 6*L*C*T, llm.c's estimate). */
 double gpt_flops_per_token(const gpt_model *m, int T);
 
-/* Operation-level entry points (the CPU reference for each CUDA kernel). */
-void layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
-                       int N, int C);
-void layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
-                        const float *mean, const float *rstd, int N, int C);
-void gelu_forward(float *out, const float *inp, size_t n);
-void gelu_backward(float *dinp, const float *inp, const float *dout, size_t n);
-void matmul_forward(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC, int accumulate);
-void matmul_backward(float *dinp, float *dw, float *dbias, const float *dout, const float *inp, const float *w,
-                     int N, int C, int OC, int accumulate_dinp);
-void attention_forward(float *out, float *att, const float *qkv, int B, int T, int C, int NH);
-void attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att, int B,
-                        int T, int C, int NH);
+/* The operations themselves (the CPU reference for each kernel of another
+ * backend) are in train/cpu/kernels.h. */
 
 #endif
