@@ -205,6 +205,11 @@ check reshard_single_to_tp2_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckD/t
 WEBTEXT_TRAIN_FAIL_AT=1:3 expect_exit rank_failure_stops_all 5 $MPI -np 2 "$BIN/train" $M --train-iters 50
 stderr_has rank_failure_message "rank 1: failure injected at iteration 3"
 
+# ... also in a tp 2 x pp 2 layout, where the other ranks may wait in a pipeline receive.
+WEBTEXT_TRAIN_FAIL_AT=3:2 expect_exit rank_failure_tp_pp 5 $MPI -np 4 "$BIN/train" $M --train-iters 50 \
+  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2
+stderr_has rank_failure_tp_pp_message "rank 3: failure injected at iteration 2"
+
 # --- non-finite gradients on every rank: skipped together
 WEBTEXT_TRAIN_INJECT_NAN=3 expect_exit dp2_nan_skip 0 $MPI -np 2 "$BIN/train" $M --train-iters 5
 grep -q 'iteration  *3/ .*number of skipped iterations:   1' "$WORK/.out" && pass dp2_nan_reported || fail dp2_nan_reported
@@ -221,6 +226,17 @@ it=$(cat "$WORK/ckT/latest_checkpointed_iteration.txt" 2>/dev/null)
 if [ $rc = 0 ] && [ -n "$it" ] && [ "$it" -ge 3 ] && grep -q 'received SIGTERM' "$WORK/t.err"; then pass sigterm_one_rank;
 else fail sigterm_one_rank "rc $rc, latest '$it', ranks '$ranks'"; fi
 expect_exit sigterm_resume_single 0 "$BIN/train" $M --train-iters $((it + 2)) --load "$WORK/ckT"
+# The same in a tp 2 x pp 2 layout (the signal reaches one rank; all save one checkpoint).
+$MPI -np 4 "$BIN/train" $M --train-iters 100000 --eval-interval 100000 --save "$WORK/ckU" \
+  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 >"$WORK/u.out" 2>"$WORK/u.err" &
+pid=$!
+for _ in $(seq 1 300); do grep -q '"iteration":3,' "$WORK/ckU/train_log.jsonl" 2>/dev/null && break; sleep 0.1; done
+mpirun_pid=$(pgrep -P "$pid" | head -1)
+ranks=$(pgrep -P "$mpirun_pid" | tr '\n' ' '); last=${ranks% }; last=${last##* }
+kill -TERM "$last"; wait $pid; rc=$?
+it=$(cat "$WORK/ckU/latest_checkpointed_iteration.txt" 2>/dev/null)
+if [ $rc = 0 ] && [ -n "$it" ] && [ "$it" -ge 3 ]; then pass sigterm_one_rank_tp_pp; else fail sigterm_one_rank_tp_pp "rc $rc, latest '$it'"; fi
+expect_exit sigterm_tp_pp_resume_dp 0 $MPI -np 2 "$BIN/train" $M --train-iters $((it + 2)) --load "$WORK/ckU"
 
 # --- usage
 expect_exit gbs_not_multiple_of_dp 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --global-batch-size 6
