@@ -362,6 +362,20 @@ static void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, con
     tp_gather(m, m->acts->splocal, out, rows * (size_t)C);
 }
 
+/* The input gradient of a column-parallel layer (partial [bt, C] on each rank)
+ * is a sum over the tensor group: all of it, or with sequence parallelism this
+ * rank's `rows`. Returns where the sum is. */
+static const float *column_input_grad(gpt_model *m, float *partial, size_t rows, size_t bt, int C)
+{
+    if (m->sp) {
+        tp_scatter(m, partial, m->acts->splocal, rows * (size_t)C);
+        return m->acts->splocal;
+    }
+    if (m->tp > 1)
+        tp_sum(m, partial, bt * (size_t)C);
+    return partial;
+}
+
 size_t gpt_stage_rows(const gpt_model *m, size_t bt)
 {
     return m->sp ? bt / (size_t)m->tp : bt;
@@ -556,7 +570,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
     int first = m->pp_rank == 0, last = m->pp_rank == m->pp - 1;
     int V = c->vocab_size;
     tp_dims d = dims_of(m);
-    int tpar = m->tp > 1, NHl = (int)d.NHl;
+    int NHl = (int)d.NHl;
     size_t Cl = d.Cl, C4l = d.C4l, Vl = d.Vl, v0 = d.v0;
     int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
     size_t BT = (size_t)B * T, attsz = (size_t)B * NHl * T * T;
@@ -581,15 +595,10 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             if (row < Vl)
                 x[row] -= dl;
         }
-        float *dln = a->dbuf1;
         /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
-        matmul_backward(dln, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C, (int)Vl, 0);
-        if (sp) {
-            tp_scatter(m, dln, a->splocal, R * C);
-            dln = a->splocal;
-        } else if (tpar) {
-            tp_sum(m, dln, BT * C);
-        }
+        matmul_backward(a->dbuf1, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C,
+                        (int)Vl, 0);
+        const float *dln = column_input_grad(m, a->dbuf1, R, BT, C);
         memset(dres, 0, R * C * sizeof(float));
         layernorm_backward_part(dres, gpt_grad(m, GPT_LNFW), gpt_grad(m, GPT_LNFB), dln,
                                 a->res3 + (size_t)(L - 1) * R * C, gpt_tensor(m, GPT_LNFW), a->lnf_mean, a->lnf_rstd,
@@ -616,13 +625,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         gelu_backward(d4, fch, d4, BT * C4l);
         matmul_backward(dsmall, gpt_grad(m, GPT_FCW) + (size_t)l * C4l * C, gpt_grad(m, GPT_FCB) + l * C4l, d4, ln2,
                         gpt_tensor(m, GPT_FCW) + (size_t)l * C4l * C, (int)BT, C, (int)C4l, 0);
-        const float *dln2 = dsmall;
-        if (sp) {
-            tp_scatter(m, dsmall, a->splocal, R * C);
-            dln2 = a->splocal;
-        } else if (tpar) {
-            tp_sum(m, dsmall, BT * C);
-        }
+        const float *dln2 = column_input_grad(m, dsmall, R, BT, C);
         layernorm_backward_part(dres, gpt_grad(m, GPT_LN2W) + l * C, gpt_grad(m, GPT_LN2B) + l * C, dln2, res2,
                                 gpt_tensor(m, GPT_LN2W) + l * C, a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
                                 C, a->ln_part);
@@ -634,13 +637,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, (int)Cl, NHl);
         matmul_backward(dsmall, gpt_grad(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, gpt_grad(m, GPT_QKVB) + l * 3 * Cl,
                         a->dqkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, (int)BT, C, (int)(3 * Cl), 0);
-        const float *dln1 = dsmall;
-        if (sp) {
-            tp_scatter(m, dsmall, a->splocal, R * C);
-            dln1 = a->splocal;
-        } else if (tpar) {
-            tp_sum(m, dsmall, BT * C);
-        }
+        const float *dln1 = column_input_grad(m, dsmall, R, BT, C);
         layernorm_backward_part(dres, gpt_grad(m, GPT_LN1W) + l * C, gpt_grad(m, GPT_LN1B) + l * C, dln1, res,
                                 gpt_tensor(m, GPT_LN1W) + l * C, a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
                                 C, a->ln_part);
