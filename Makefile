@@ -84,9 +84,30 @@ $(BUILD)/train/data/gptdata.o: ALL_CFLAGS += -ffp-contract=off
 TOOL_SRC_train := train/train_main.c
 TOOL_SRC_generate := train/generate_main.c
 
+# The CUDA backend (train/cuda/*.cu), when nvcc is found: the trainer gets
+# --device cuda. ASan builds are CPU-only (the sanitizers and the CUDA driver do
+# not mix). CUDA_ARCH: the GPU generations to build for (bf16 needs 80+).
+BUILD_CUDA := $(if $(filter 1,$(SAN)),no,$(HAVE_NVCC))
+CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null))
+CUDA_ARCH ?= 80 90
+NVCCFLAGS = -std=c++17 -O3 -g $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) -I. \
+  -Xcompiler -Wall,-Wextra,-Wno-unused-parameter -MMD -MP
+CUDA_SRC := $(if $(filter yes,$(BUILD_CUDA)),$(wildcard train/cuda/*.cu))
+CUDA_OBJ := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
+CUDA_LIBS_yes = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublasLt -lcublas -lcudart_static -ldl -lrt -lstdc++
+CUDA_LIBS = $(CUDA_LIBS_$(BUILD_CUDA))
+GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
+GPU_TEST_BINS := $(if $(filter yes,$(BUILD_CUDA)),$(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%))
+$(BUILD)/train/trainer.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA)
+$(BUILD)/train/trainer.o: $(BUILD)/.cuda-$(BUILD_CUDA)
+$(BUILD)/.cuda-%:
+	@mkdir -p $(dir $@)
+	@rm -f $(BUILD)/.cuda-*
+	@touch $@
+
 LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC) $(TRAIN_LIB_SRC)
 LIB_CXX_SRC := preprocess/langid_cld2.cc
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o) $(CUDA_OBJ)
 LIB := $(BUILD)/libwebtext.a
 TOOL_BINS := $(TOOLS:%=$(BIN)/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -95,7 +116,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all tools deps probe test test-run test-bins fuzz fuzz-bins bench data train clean distclean
+.PHONY: all tools deps probe test test-run test-bins test-gpu test-gpu-run bench-gpu fuzz fuzz-bins bench data train clean distclean
 .DELETE_ON_ERROR:
 
 # Two phases: install what is missing, then plan the build in a fresh make whose
@@ -106,7 +127,7 @@ all: $(DEPS_STAMP)
 tools: probe $(TOOL_BINS)
 
 probe:
-	@echo "build: $(if $(filter 1,$(SAN)),ASan+UBSan,release) into $(BIN)/ | nvcc: $(HAVE_NVCC), NCCL: $(HAVE_NCCL), OpenMPI: $(HAVE_MPI), OpenMP: $(HAVE_OPENMP), libFuzzer: $(HAVE_FUZZ)"
+	@echo "build: $(if $(filter 1,$(SAN)),ASan+UBSan,release) into $(BIN)/ | nvcc: $(HAVE_NVCC) (CUDA backend: $(BUILD_CUDA)), NCCL: $(HAVE_NCCL), OpenMPI: $(HAVE_MPI), OpenMP: $(HAVE_OPENMP), libFuzzer: $(HAVE_FUZZ)"
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/install_deps.sh
@@ -117,6 +138,15 @@ $(DEPS_STAMP): scripts/install_deps.sh
 $(BUILD)/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.cu | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	nvcc $(NVCCFLAGS) -c $< -o $@
+
+$(BUILD)/tests/gpu/%: tests/gpu/%.cu $(LIB)
+	@mkdir -p $(dir $@)
+	nvcc $(NVCCFLAGS) -c $< -o $@.o
+	$(CC) $(ALL_CFLAGS) $@.o $(LIB) -o $@ $(LDLIBS) $(MPI_LIBS) $(CUDA_LIBS)
 
 $(BUILD)/%.o: %.cc | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
@@ -133,7 +163,7 @@ $(BIN)/$(1): $(TOOL_SRC_$(1):%.c=$(BUILD)/%.o) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 
-$(BIN)/train $(BIN)/generate $(UNIT_BINS): LDLIBS += $(MPI_LIBS)
+$(BIN)/train $(BIN)/generate $(UNIT_BINS): LDLIBS += $(MPI_LIBS) $(CUDA_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
@@ -148,7 +178,7 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. $(PKG_CFLAGS) $< $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) $(FUZZ_TRAIN_SRC) -o $@ $(filter-out -fopenmp,$(LDLIBS))
 
-test-bins: tools $(UNIT_BINS)
+test-bins: tools $(UNIT_BINS) $(GPU_TEST_BINS)
 fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
 
 FUZZ_SECONDS ?= 60
@@ -162,6 +192,20 @@ test:
 
 test-run: test-bins $(if $(filter 1,$(SAN)),,fuzz-bins)
 	@BIN=$(BIN) BUILD=$(BUILD) HAVE_FUZZ=$(if $(filter 1,$(SAN)),san,$(HAVE_FUZZ)) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
+
+# The GPU tests alone (they are also part of `make test`, which skips them
+# without a GPU): every CUDA kernel against its CPU reference, then training
+# runs against the CPU backend.
+test-gpu:
+	@scripts/install_deps.sh --test
+	@$(MAKE) --no-print-directory test-gpu-run
+
+test-gpu-run: tools $(GPU_TEST_BINS)
+	@if [ "$(BUILD_CUDA)" != yes ]; then echo "test-gpu: nvcc not found: this build has no CUDA backend"; exit 1; fi
+	@BIN=$(BIN) BUILD=$(BUILD) tests/run_tests.sh --gpu-only
+
+bench-gpu: all
+	@BIN=$(BIN) bash scripts/bench_gpu.sh
 
 fuzz: fuzz-bins
 	@if [ "$(HAVE_FUZZ)" != yes ]; then echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-dev)"; exit 1; fi
@@ -182,4 +226,4 @@ train: all
 clean:
 	rm -rf build bin
 
--include $(LIB_OBJ:.o=.d) $(foreach t,$(TOOLS),$(TOOL_SRC_$(t):%.c=$(BUILD)/%.d)) $(UNIT_SRC:%.c=$(BUILD)/%.d)
+-include $(LIB_OBJ:.o=.d) $(GPU_TEST_BINS:%=%.d) $(foreach t,$(TOOLS),$(TOOL_SRC_$(t):%.c=$(BUILD)/%.d)) $(UNIT_SRC:%.c=$(BUILD)/%.d)

@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     args_list data = {0};
     const char *ttype = NULL, *ffn = NULL, *adrop = NULL, *hdrop = NULL, *pos_emb = NULL,
                *norm = NULL, *ign_s = NULL;
-    int fp16 = 0, bf16 = 0, ign_f = 0;
+    int ign_f = 0;
     const arg_opt opts[] = {
         {"num-layers", 0, ARG_INT, &a.num_layers, "N", "transformer layers (required)"},
         {"hidden-size", 0, ARG_INT, &a.hidden_size, "N", "model width C (required)"},
@@ -60,8 +60,10 @@ int main(int argc, char **argv)
         {"save-interval", 0, ARG_INT, &a.save_interval, "N", "checkpoint every N iterations (and at the end)"},
         {"load", 0, ARG_STR, &a.load, "DIR", "resume from DIR's latest checkpoint (model, optimizer, data\n"
                                               "                                position, schedule); none there: start from scratch"},
-        {"device", 0, ARG_STR, &a.device, "D", "cpu (default) or cuda"},
-        {"peak-tflops", 0, ARG_DOUBLE, &a.peak_tflops, "X", "peak TFLOP/s for MFU (default: estimated from the CPU)"},
+        {"device", 0, ARG_STR, &a.device, "D", "cpu or cuda (default: cuda when this build has the CUDA\n"
+                                                  "backend and a GPU is present, else cpu)"},
+        {"peak-tflops", 0, ARG_DOUBLE, &a.peak_tflops, "X", "peak TFLOP/s for MFU (default: the GPU's bf16 dense\n"
+                                                  "peak, or estimated from the CPU)"},
         {"max-consecutive-skips", 0, ARG_INT, &a.max_consecutive_skips, "N", "stop after N consecutive iterations with\n"
                                                                               "                                a non-finite loss or gradient (default 10)"},
         {"tensor-model-parallel-size", 0, ARG_INT, &a.tensor_parallel, "N", "tensor-parallel ranks: heads, MLP and vocabulary split\n"
@@ -80,16 +82,25 @@ int main(int argc, char **argv)
         {"hidden-dropout", 0, ARG_STR, &hdrop, "P", "accepted; this trainer uses no dropout"},
         {"position-embedding-type", 0, ARG_STR, &pos_emb, "T", "learned_absolute (the only one)"},
         {"normalization", 0, ARG_STR, &norm, "T", "LayerNorm (the only one)"},
-        {"fp16", 0, ARG_FLAG, &fp16, NULL, "accepted; the CPU backend computes in fp32"},
-        {"bf16", 0, ARG_FLAG, &bf16, NULL, "accepted; the CPU backend computes in fp32"},
+        {"bf16", 0, ARG_FLAG, &a.bf16, NULL, "--device cuda: bf16 parameters and activations, fp32 master\n"
+                                              "weights, gradients and AdamW state (the CPU computes in fp32)"},
+        {"fp16", 0, ARG_FLAG, &a.fp16, NULL, "--device cuda: fp16 likewise, with loss scaling"},
+        {"loss-scale", 0, ARG_DOUBLE, &a.loss_scale, "X", "fp16: a static loss scale (default: dynamic)"},
+        {"initial-loss-scale", 0, ARG_DOUBLE, &a.initial_loss_scale, "X", "fp16: the dynamic scale's start (default 2^32)"},
+        {"min-loss-scale", 0, ARG_DOUBLE, &a.min_loss_scale, "X", "fp16: the dynamic scale's floor (default 1)"},
+        {"loss-scale-window", 0, ARG_INT, &a.loss_scale_window, "N", "fp16: double the scale after N clean iterations\n"
+                                                                    "(default 1000)"},
+        {"hysteresis", 0, ARG_INT, &a.hysteresis, "N", "fp16: halve the scale after N overflows (default 2)"},
+        {"no-cublaslt-epilogues", 0, ARG_FLAG, &a.no_epilogues, NULL, "--device cuda: bias and GELU as separate kernels"},
         {"data-impl", 0, ARG_STR, &ign_s, "IMPL", "accepted (mmap)"},
         {"distributed-backend", 0, ARG_STR, &ign_s, "B", "accepted"},
         {"num-workers", 0, ARG_STR, &ign_s, "N", "accepted (data loading is in-process)"},
         {"DDP-impl", 0, ARG_STR, &ign_s, "I", "accepted"},
         {"tensorboard-dir", 0, ARG_STR, &ign_s, "DIR", "accepted; see --log-json"},
         {"transformer-impl", 0, ARG_STR, &ign_s, "I", "accepted"},
-        {"checkpoint-activations", 0, ARG_FLAG, &ign_f, NULL, "accepted (activations are kept)"},
-        {"recompute-activations", 0, ARG_FLAG, &ign_f, NULL, "accepted (activations are kept)"},
+        {"recompute-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "--device cuda: keep one layer's LayerNorm\n"
+                                              "and GELU outputs, recompute them in backward"},
+        {"checkpoint-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "the same (Megatron's older name)"},
         {"use-flash-attn", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
         {"no-masked-softmax-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
         {"no-bias-gelu-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
@@ -139,8 +150,14 @@ int main(int argc, char **argv)
     }
     if ((adrop && atof(adrop) != 0) || (hdrop && atof(hdrop) != 0))
         fprintf(stderr, "note: dropout is not implemented; training without it\n");
-    if (fp16 || bf16)
-        fprintf(stderr, "note: --%s: the CPU backend computes in fp32\n", fp16 ? "fp16" : "bf16");
+    if (a.fp16 && a.bf16)
+        usage = "give --fp16 or --bf16, not both";
+    if (usage) {
+        fprintf(stderr, "train: %s\nTry 'train --help'.\n", usage);
+        free(pos);
+        args_list_free(&data);
+        return EXIT_USAGE;
+    }
     a.data_path = data.items;
     a.n_data_path = (int)data.n;
     a.quiet = args_quiet_flag;

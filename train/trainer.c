@@ -22,6 +22,9 @@
 #include "train/dist/dist.h"
 #include "train/model/gpt.h"
 #include "train/data/gptdata.h"
+#ifdef WEBTEXT_CUDA
+#include "train/cuda/gpt_cuda.h"
+#endif
 
 static volatile sig_atomic_t stop_signal;
 
@@ -48,7 +51,11 @@ void train_args_defaults(train_args *a)
     a->eval_iters = 100;
     a->log_interval = 100;
     a->max_consecutive_skips = 10;
-    a->device = "cpu";
+    a->device = NULL; /* cuda when built with it and a GPU is present, else cpu */
+    a->initial_loss_scale = 4294967296.0;
+    a->min_loss_scale = 1.0;
+    a->loss_scale_window = 1000;
+    a->hysteresis = 2;
     a->tensor_parallel = a->pipeline_parallel = 1;
     a->zero_stage = -1;
 }
@@ -145,7 +152,58 @@ typedef struct {
     FILE *json;
     const char *json_path;
     double unigram;
+    int cuda;           /* the CUDA backend: the model lives on the GPU, r->m is its host copy */
+#ifdef WEBTEXT_CUDA
+    gpt_cuda *gpu;
+#endif
 } run;
+
+/* The model operations of one micro-batch / step, on the backend in use. */
+static float model_forward(run *r, const int32_t *in, const int32_t *tg, int B, int T)
+{
+#ifdef WEBTEXT_CUDA
+    if (r->cuda)
+        return gpt_cuda_forward(r->gpu, in, tg);
+#endif
+    return gpt_forward(&r->m, in, tg, B, T);
+}
+
+static void model_backward(run *r, float scale)
+{
+#ifdef WEBTEXT_CUDA
+    if (r->cuda) {
+        gpt_cuda_backward(r->gpu, scale);
+        return;
+    }
+#endif
+    gpt_backward(&r->m, scale);
+}
+
+static void model_zero_grad(run *r)
+{
+#ifdef WEBTEXT_CUDA
+    if (r->cuda) {
+        gpt_cuda_zero_grad(r->gpu);
+        return;
+    }
+#endif
+    gpt_zero_grad(&r->m);
+}
+
+/* Bring the GPU's master weights and moments into r->m (before a checkpoint). */
+static void model_sync_host(run *r)
+{
+#ifdef WEBTEXT_CUDA
+    if (r->cuda) {
+        float *g = r->m.grads;
+        r->m.grads = NULL;
+        gpt_cuda_download(r->gpu, &r->m);
+        r->m.grads = g;
+    }
+#else
+    (void)r;
+#endif
+}
 
 /* Fill in/tg [mbs, L] with samples first.. of a split. 0 or ERR_FORMAT on a
  * token outside the vocabulary. */
@@ -281,7 +339,7 @@ static int evaluate(run *r, int split, uint64_t *pos, double *loss)
         if (r->d.pp == 1) {
             if ((rc = get_batch(r, split, f, mbs)))
                 return rc;
-            float l = gpt_forward(&r->m, r->in, r->tg, mbs, L);
+            float l = model_forward(r, r->in, r->tg, mbs, L);
             if (l < -1.5f)
                 return ERR_NOMEM;
             s += l;
@@ -381,6 +439,7 @@ static int save(run *r)
     if (!r->a->save)
         return 0;
     double t0 = progress_now();
+    model_sync_host(r);
     int rc = 0;
     float *fm = NULL, *fv = NULL;
     gpt_model w, view = r->m;
@@ -445,12 +504,30 @@ static int fail(run *r, int rc, const char *what)
 
 static int setup(run *r, train_args *a)
 {
-    if (strcmp(a->device, "cpu") != 0) {
-        if (!strcmp(a->device, "cuda"))
-            return err_set(ERR_USAGE, "--device cuda: this build has no CUDA backend yet (the CPU backend is "
-                                      "--device cpu)");
-        return err_set(ERR_USAGE, "--device %s: expected cpu or cuda", a->device);
+    if (!a->device) {
+        a->device = "cpu";
+#ifdef WEBTEXT_CUDA
+        char name[256];
+        size_t mem;
+        double pk;
+        if (r->d.world_size == 1 && gpt_cuda_device(name, sizeof name, &mem, &pk) == 0)
+            a->device = "cuda";
+#endif
     }
+    if (strcmp(a->device, "cpu") && strcmp(a->device, "cuda"))
+        return err_set(ERR_USAGE, "--device %s: expected cpu or cuda", a->device);
+    r->cuda = !strcmp(a->device, "cuda");
+#ifndef WEBTEXT_CUDA
+    if (r->cuda)
+        return err_set(ERR_USAGE, "--device cuda: this build has no CUDA backend (nvcc was not found when it was "
+                                  "built); use --device cpu");
+#endif
+    if (r->cuda && r->d.world_size > 1)
+        return err_set(ERR_USAGE, "--device cuda: one GPU per run in this build; parallel training over NCCL is not "
+                                  "in the CUDA backend yet (use --device cpu with mpirun)");
+    if (!r->cuda && (a->bf16 || a->fp16 || a->recompute_activations) && r->d.world_rank == 0)
+        fprintf(stderr, "note: --%s: the CPU backend computes in fp32 and keeps all activations\n",
+                a->bf16 ? "bf16" : a->fp16 ? "fp16" : "recompute-activations");
     if (a->num_layers < 1 || a->hidden_size < 1 || a->num_heads < 1 || a->seq_length < 1)
         return err_set(ERR_USAGE, "--num-layers, --hidden-size, --num-attention-heads and --seq-length are required "
                                   "and must be positive");
@@ -656,8 +733,35 @@ int trainer_run(train_args *a)
 #ifdef _OPENMP
     threads = omp_get_max_threads();
 #endif
-    char peak_desc[128] = "given by --peak-tflops";
-    double peak = a->peak_tflops > 0 ? a->peak_tflops : cpu_peak_tflops(threads, peak_desc, sizeof peak_desc);
+    char peak_desc[192] = "given by --peak-tflops";
+    double peak = a->peak_tflops;
+    char dev_desc[320];
+    snprintf(dev_desc, sizeof dev_desc, "cpu, %d threads", threads);
+#ifdef WEBTEXT_CUDA
+    if (r->cuda) {
+        char gpu_name[256] = "";
+        size_t gpu_mem = 0;
+        double gpu_peak = 0;
+        if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
+            goto out_fail;
+        gpt_cuda_opts go = {.precision = a->bf16 ? GPT_CUDA_BF16 : a->fp16 ? GPT_CUDA_FP16 : GPT_CUDA_FP32,
+                            .B = mbs, .T = L, .recompute = a->recompute_activations, .epilogues = !a->no_epilogues};
+        if ((rc = gpt_cuda_create(&r->gpu, &r->m, &go)))
+            goto out_fail;
+        size_t tot;
+        size_t held = gpt_cuda_memory(r->gpu, &tot);
+        snprintf(dev_desc, sizeof dev_desc, "cuda: %s, %s%s, GPU memory held %.2f GB of %.1f GB", gpu_name,
+                 a->bf16 ? "bf16 mixed precision" : a->fp16 ? "fp16 mixed precision with loss scaling" : "fp32",
+                 a->recompute_activations ? ", activations recomputed" : "", held / 1e9, tot / 1e9);
+        if (peak <= 0) {
+            peak = gpu_peak > 0 ? gpu_peak : NAN;
+            snprintf(peak_desc, sizeof peak_desc, "%s bf16 dense peak%s", gpu_name,
+                     gpu_peak > 0 ? "" : " unknown: give --peak-tflops");
+        }
+    }
+#endif
+    if (!(peak > 0) && !r->cuda)
+        peak = cpu_peak_tflops(threads, peak_desc, sizeof peak_desc);
     double flops_tok = gpt_flops_per_token(&r->m, L);
     printf("> model: GPT-2, %d layers, hidden %d, %d heads, positions %d, vocab %d (padded %d): %zu parameters\n",
            cfg.num_layers, cfg.channels, cfg.num_heads, cfg.max_seq_len, cfg.vocab_size, cfg.padded_vocab_size,
@@ -672,9 +776,9 @@ int trainer_run(train_args *a)
     }
     int dp = r->d.dp;
     long long nmicro_rank = nmicro / dp;
-    printf("> device cpu, %d threads; micro-batch %d x %lld x data-parallel %d = global batch %lld; MFU against a peak "
+    printf("> device %s; micro-batch %d x %lld x data-parallel %d = global batch %lld; MFU against a peak "
            "of %.3f TFLOP/s (%s)\n",
-           threads, mbs, nmicro_rank, dp, gbs, peak, peak_desc);
+           dev_desc, mbs, nmicro_rank, dp, gbs, peak, peak_desc);
     {
         char lay[128];
         dist_describe(&r->d, lay, sizeof lay);
@@ -688,7 +792,8 @@ int trainer_run(train_args *a)
         double bp, bg, bm;
         ddp_bytes_per_param(&r->dp, &bp, &bg, &bm);
         double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&r->m, mbs, L);
-        printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
+        if (!r->cuda)
+            printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
                "state %.1f MB, activations %.1f MB; %.3f bytes per parameter (params %.3f + grads %.3f + moments "
                "%.3f)\n",
                r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, bp + bg + bm, bp, bg, bm);
@@ -727,6 +832,10 @@ int trainer_run(train_args *a)
     long long fail_rank = -1, fail_iter = -1; /* tests: "RANK:ITERATION" fails that rank there */
     if (getenv("WEBTEXT_TRAIN_FAIL_AT") && sscanf(getenv("WEBTEXT_TRAIN_FAIL_AT"), "%lld:%lld", &fail_rank, &fail_iter) != 2)
         fail_rank = -1;
+    /* fp16 on the GPU: Megatron's DynamicGradScaler (or a static --loss-scale). */
+    int fp16 = r->cuda && a->fp16;
+    double lscale = fp16 ? (a->loss_scale > 0 ? a->loss_scale : a->initial_loss_scale) : 1.0;
+    long long growth = 0, hyst = a->hysteresis;
     double interval_loss = 0, interval_time = 0, last_norm = 0;
     long long interval_n = 0, interval_skipped = 0, interval_nan = 0, consecutive = 0;
     int exit_status = 0;
@@ -735,7 +844,7 @@ int trainer_run(train_args *a)
         double lr = train_lr_at(a, (int64_t)r->st.iteration);
         double ts = progress_now();
         uint64_t bytes0 = r->d.bytes_sent;
-        gpt_zero_grad(&r->m);
+        model_zero_grad(r);
         double loss = 0;
         if (pp > 1 && (rc = pipeline_1f1b(r, r->st.consumed_train, nmicro_rank, &loss)))
             goto out_fail;
@@ -745,13 +854,13 @@ int trainer_run(train_args *a)
             rc = get_batch(r, GPTDATA_TRAIN, first, mbs);
             if (rc)
                 goto out_fail;
-            float l = gpt_forward(&r->m, r->in, r->tg, mbs, L);
+            float l = model_forward(r, r->in, r->tg, mbs, L);
             if (l < -1.5f) {
                 rc = ERR_NOMEM;
                 goto out_fail;
             }
             loss += l / (double)nmicro;
-            gpt_backward(&r->m, 1.0f / (float)nmicro);
+            model_backward(r, (float)(lscale / (double)nmicro));
         }
         if (fail_rank == r->d.world_rank && fail_iter == (long long)it) {
             rc = err_set(ERR_INTERNAL, "failure injected at iteration %llu (WEBTEXT_TRAIN_FAIL_AT)",
@@ -763,17 +872,40 @@ int trainer_run(train_args *a)
             snprintf(key, sizeof key, ",%llu,", (unsigned long long)it);
             char list[256];
             snprintf(list, sizeof list, ",%s,", inject);
-            if (strstr(list, key))
-                r->m.grads[0] = NAN;
+            if (strstr(list, key)) {
+#ifdef WEBTEXT_CUDA
+                if (r->cuda)
+                    gpt_cuda_poison_grad(r->gpu);
+                else
+#endif
+                    r->m.grads[0] = NAN;
+            }
         }
         double norm;
+#ifdef WEBTEXT_CUDA
+        if (r->cuda) {
+            norm = gpt_cuda_grad_norm(r->gpu) / lscale;
+        } else
+#endif
         if ((rc = gpt_sp_reduce_grads(&r->m)) || (rc = dist_allreduce_f64(&r->d, &r->d.data, &loss, 1)) ||
             (rc = ddp_reduce_grads(&r->dp, &r->m)) ||
             (rc = ddp_grad_norm(&r->dp, &r->m, &norm)))
             goto out_fail;
         r->st.consumed_train += (uint64_t)gbs;
         r->st.iteration = it;
-        if (!isfinite(loss) || !isfinite(norm)) {
+        double used_scale = lscale;
+        if (fp16 && isfinite(loss) && !isfinite(norm)) {
+            /* An overflow in the fp16 backward: skip the step, and back the scale off
+             * once `hysteresis` overflows have been seen (Megatron's DynamicGradScaler). */
+            r->st.skipped_iters++;
+            interval_skipped++;
+            growth = 0;
+            if (a->loss_scale <= 0 && --hyst <= 0)
+                lscale = lscale * 0.5 > a->min_loss_scale ? lscale * 0.5 : a->min_loss_scale;
+            if (!a->quiet)
+                fprintf(stderr, "train: iteration %llu: fp16 gradients overflowed at loss scale %g; step skipped\n",
+                        (unsigned long long)it, used_scale);
+        } else if (!isfinite(loss) || !isfinite(norm)) {
             r->st.skipped_iters++;
             interval_skipped++;
             interval_nan++;
@@ -791,13 +923,29 @@ int trainer_run(train_args *a)
             }
         } else {
             consecutive = 0;
-            if (a->clip_grad > 0 && norm > a->clip_grad)
-                ddp_scale_grads(&r->dp, &r->m, (float)(a->clip_grad / (norm + 1e-6)));
             r->st.adam_step++;
-            rc = ddp_adamw(&r->dp, &r->m, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2, (float)a->adam_eps,
-                           (float)a->weight_decay, (int64_t)r->st.adam_step);
-            if (rc)
-                goto out_fail;
+            if (r->cuda) {
+#ifdef WEBTEXT_CUDA
+                /* one factor: the loss scale undone, then the clipping */
+                double gs = 1.0 / lscale;
+                if (a->clip_grad > 0 && norm > a->clip_grad)
+                    gs *= a->clip_grad / (norm + 1e-6);
+                gpt_cuda_adamw(r->gpu, (float)gs, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2,
+                               (float)a->adam_eps, (float)a->weight_decay, (int64_t)r->st.adam_step);
+                if (fp16 && a->loss_scale <= 0 && ++growth == a->loss_scale_window) {
+                    growth = 0;
+                    hyst = a->hysteresis;
+                    lscale *= 2;
+                }
+#endif
+            } else {
+                if (a->clip_grad > 0 && norm > a->clip_grad)
+                    ddp_scale_grads(&r->dp, &r->m, (float)(a->clip_grad / (norm + 1e-6)));
+                rc = ddp_adamw(&r->dp, &r->m, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2,
+                               (float)a->adam_eps, (float)a->weight_decay, (int64_t)r->st.adam_step);
+                if (rc)
+                    goto out_fail;
+            }
             interval_loss += loss;
             interval_n++;
             last_norm = norm;
@@ -814,10 +962,10 @@ int trainer_run(train_args *a)
             timestamp(ts_buf, sizeof ts_buf);
             printf(" [%s] iteration %8llu/%8lld | consumed samples: %12llu | elapsed time per iteration (ms): %.1f | "
                    "throughput per GPU (TFLOP/s/GPU): %.3f | tokens per second: %.0f | MFU: %.1f%% | "
-                   "learning rate: %.6E | global batch size: %5lld | lm loss: %.6E | loss scale: 1.0 | "
+                   "learning rate: %.6E | global batch size: %5lld | lm loss: %.6E | loss scale: %.1f | "
                    "grad norm: %.3f | number of skipped iterations: %3lld | number of nan iterations: %3lld |",
                    ts_buf, (unsigned long long)it, a->train_iters, (unsigned long long)r->st.consumed_train, ms,
-                   tflops / r->d.world_size, tok_s, 100 * tflops / (peak * r->d.world_size), lr, gbs, lm, last_norm,
+                   tflops / r->d.world_size, tok_s, 100 * tflops / (peak * r->d.world_size), lr, gbs, lm, used_scale, last_norm,
                    interval_skipped, interval_nan);
             if (r->d.world_size > 1)
                 printf(" communication per rank (MB): %.3f |", (double)comm / 1e6);
@@ -825,12 +973,19 @@ int trainer_run(train_args *a)
             fflush(stdout);
             json_open(r);
             if (r->json) {
+                /* JSON has no NaN: an interval whose steps were all skipped has no loss */
+                char lms[32] = "null", mfus[32] = "null";
+                double mfu = tflops / (peak * r->d.world_size);
+                if (isfinite(lm))
+                    snprintf(lms, sizeof lms, "%.9g", lm);
+                if (isfinite(mfu))
+                    snprintf(mfus, sizeof mfus, "%.6f", mfu);
                 fprintf(r->json,
-                        "{\"iteration\":%llu,\"consumed_samples\":%llu,\"lm_loss\":%.9g,\"grad_norm\":%.9g,"
+                        "{\"iteration\":%llu,\"consumed_samples\":%llu,\"lm_loss\":%s,\"grad_norm\":%.9g,"
                         "\"learning_rate\":%.9g,\"ms_per_iter\":%.3f,\"tokens_per_s\":%.1f,\"tflops\":%.6f,"
-                        "\"mfu\":%.6f,\"skipped\":%lld,\"comm_bytes\":%llu}\n",
-                        (unsigned long long)it, (unsigned long long)r->st.consumed_train, lm, last_norm, lr, ms, tok_s,
-                        tflops, tflops / (peak * r->d.world_size), interval_skipped, (unsigned long long)comm);
+                        "\"mfu\":%s,\"skipped\":%lld,\"comm_bytes\":%llu}\n",
+                        (unsigned long long)it, (unsigned long long)r->st.consumed_train, lms, last_norm, lr, ms, tok_s,
+                        tflops, mfus, interval_skipped, (unsigned long long)comm);
                 fflush(r->json);
             }
             interval_loss = interval_time = 0;
@@ -889,6 +1044,10 @@ int trainer_run(train_args *a)
             goto out_fail;
     }
 out:
+#ifdef WEBTEXT_CUDA
+    if (r->gpu)
+        gpt_cuda_free(r->gpu);
+#endif
     ddp_free(&r->dp);
     if (r->json)
         fclose(r->json);

@@ -42,6 +42,11 @@ typedef struct {
     int use_distributed_optimizer;
     long long ddp_bucket_size;  /* elements; 0: max(40M, 1M x dp) */
     int sequence_parallel;      /* with tp > 1: LayerNorm and residual regions split by token */
+    /* CUDA backend: precision (Megatron: fp32 unless --bf16 or --fp16) and memory */
+    int bf16, fp16, recompute_activations, no_epilogues;
+    double loss_scale;          /* fp16: a static scale; 0: dynamic */
+    double initial_loss_scale, min_loss_scale;
+    long long loss_scale_window, hysteresis;
 } train_args;
 
 /* Fill a with Megatron's defaults (0 / NULL where Megatron has none). */

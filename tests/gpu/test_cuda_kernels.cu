@@ -1,0 +1,395 @@
+/* test_cuda_kernels.cu - every CUDA kernel of train/cuda against its CPU
+ * reference (train/cpu/kernels.c, train/model/gpt.c), on fresh random inputs,
+ * in fp32 and bf16, by the relative error ||gpu - cpu|| / ||cpu||, with a
+ * tolerance per operation and precision. Outputs are poisoned with NaN before
+ * each kernel runs, so an element it fails to write fails the check. Then the
+ * whole model: loss, every gradient and the parameters after AdamW against the
+ * CPU model; and two runs give bit-identical gradients (determinism).
+ * Exit 77 (skip) when no GPU is present. */
+extern "C" {
+#include "common/err.h"
+#include "train/cpu/kernels.h"
+#include "train/cuda/gpt_cuda.h"
+#include "train/model/gpt.h"
+}
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <vector>
+
+#include "train/cuda/adamw.cuh"
+#include "train/cuda/attention.cuh"
+#include "train/cuda/classifier.cuh"
+#include "train/cuda/encoder.cuh"
+#include "train/cuda/gelu.cuh"
+#include "train/cuda/layernorm.cuh"
+#include "train/cuda/matmul.cuh"
+
+typedef std::vector<float> vec;
+static int failures, checks;
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+static double urand(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return ((rng >> 11) + 0.5) / 9007199254740992.0;
+}
+static vec randn(size_t n, float sd = 1.0f, float mean = 0.0f)
+{
+    vec v(n);
+    for (size_t i = 0; i < n; i++)
+        v[i] = mean + sd * (float)(sqrt(-2 * log(urand())) * cos(6.283185307179586 * urand()));
+    return v;
+}
+
+/* Round host values to what T can hold, so the CPU sees the GPU's inputs. */
+template <typename T> static vec q(vec v)
+{
+    for (auto &x : v)
+        x = sizeof(T) == 4 ? x : __bfloat162float(__float2bfloat16(x));
+    return v;
+}
+template <typename T> static T *up(const vec &h)
+{
+    T *d;
+    CUDA_CHECK(cudaMalloc(&d, h.size() * sizeof(T) + 16));
+    std::vector<T> t(h.size());
+    for (size_t i = 0; i < h.size(); i++)
+        t[i] = (T)h[i];
+    CUDA_CHECK(cudaMemcpy(d, t.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    return d;
+}
+/* A device buffer full of NaN. */
+template <typename T> static T *poisoned(size_t n)
+{
+    return up<T>(vec(n, NAN));
+}
+template <typename T> static vec down(const T *d, size_t n)
+{
+    std::vector<T> t(n);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(t.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
+    vec h(n);
+    for (size_t i = 0; i < n; i++)
+        h[i] = (float)t[i];
+    return h;
+}
+static double relerr(const vec &a, const vec &ref)
+{
+    double num = 0, den = 0;
+    for (size_t i = 0; i < ref.size(); i++) {
+        double d = (double)a[i] - ref[i];
+        if (!isfinite(a[i]))
+            return INFINITY;
+        num += d * d;
+        den += (double)ref[i] * ref[i];
+    }
+    return den > 0 ? sqrt(num / den) : sqrt(num);
+}
+static void check(const char *prec, const char *name, double err, double tol)
+{
+    checks++;
+    if (err <= tol) {
+        printf("PASS cuda %s %s: relative error %.2e (tolerance %.0e)\n", prec, name, err, tol);
+    } else {
+        printf("FAIL cuda %s %s: relative error %.2e over tolerance %.0e\n", prec, name, err, tol);
+        failures++;
+    }
+}
+
+template <typename T> static void test_kernels(const char *P, double tol, mm_ctx *mm)
+{
+    cudaStream_t s = mm->s;
+    int B = 3, Tn = 67, C = 96, NH = 4, V = 301, Vp = 384, N = B * Tn;
+    bool lowp = sizeof(T) != 4;
+    /* encoder */
+    {
+        std::vector<int> inp(N);
+        for (int i = 0; i < N; i++)
+            inp[i] = (int)(urand() * 40); /* repeats, so the grouping matters */
+        vec wte = q<T>(randn((size_t)V * C)), wpe = q<T>(randn((size_t)Tn * C)), dout = q<T>(randn((size_t)N * C));
+        vec ref((size_t)N * C);
+        encoder_forward(ref.data(), inp.data(), wte.data(), wpe.data(), B, Tn, C);
+        int *di;
+        CUDA_CHECK(cudaMalloc(&di, N * 4));
+        CUDA_CHECK(cudaMemcpy(di, inp.data(), N * 4, cudaMemcpyHostToDevice));
+        T *dout_d = up<T>(dout), *wte_d = up<T>(wte), *wpe_d = up<T>(wpe), *o = poisoned<T>((size_t)N * C);
+        encoder_forward(o, di, wte_d, wpe_d, B, Tn, C, s);
+        check(P, "encoder_forward", relerr(down(o, (size_t)N * C), ref), lowp ? tol : 1e-7);
+        vec dwte = randn((size_t)V * C), dwpe = randn((size_t)Tn * C), rdwte = dwte, rdwpe = dwpe;
+        encoder_backward(rdwte.data(), rdwpe.data(), dout.data(), inp.data(), B, Tn, C, 0, (size_t)V);
+        float *gwte = up<float>(dwte), *gwpe = up<float>(dwpe);
+        std::vector<int> cnt(V, 0), grp(3 * N + 1);
+        int nu = encoder_group(inp.data(), N, cnt.data(), grp.data(), grp.data() + N, grp.data() + 2 * N + 1);
+        int *dg;
+        CUDA_CHECK(cudaMalloc(&dg, grp.size() * 4));
+        CUDA_CHECK(cudaMemcpy(dg, grp.data(), grp.size() * 4, cudaMemcpyHostToDevice));
+        encoder_backward(gwte, gwpe, dout_d, dg, dg + N, dg + 2 * N + 1, nu, B, Tn, C, s);
+        check(P, "encoder_backward dwte", relerr(down(gwte, dwte.size()), rdwte), 1e-6);
+        check(P, "encoder_backward dwpe", relerr(down(gwpe, dwpe.size()), rdwpe), 1e-6);
+    }
+    /* layernorm, alone and fused with the residual add; backward; at a width that
+     * takes the 16-byte path and one that does not */
+    for (int C : {96, 100}) {
+        vec a = q<T>(randn((size_t)N * C, 1.5f, 0.3f)), b = q<T>(randn((size_t)N * C)), w = q<T>(randn(C, 0.2f, 1.0f)),
+            bi = q<T>(randn(C, 0.1f));
+        vec res(a.size());
+        for (size_t i = 0; i < a.size(); i++)
+            res[i] = a[i] + b[i];
+        res = q<T>(res);
+        vec ref(res.size()), mean(N), rstd(N);
+        layernorm_forward(ref.data(), mean.data(), rstd.data(), res.data(), w.data(), bi.data(), N, C);
+        T *ad = up<T>(a), *bd = up<T>(b), *wd = up<T>(w), *bid = up<T>(bi), *rd = poisoned<T>(res.size()),
+          *od = poisoned<T>(res.size());
+        float *md = poisoned<float>(N), *sd = poisoned<float>(N);
+        residual_layernorm_forward(rd, od, md, sd, ad, bd, wd, bid, N, C, s);
+        check(P, "residual_forward", relerr(down(rd, res.size()), res), 1e-7);
+        check(P, "layernorm_forward (fused residual)", relerr(down(od, res.size()), ref), lowp ? tol : 1e-6);
+        check(P, "layernorm_forward mean", relerr(down(md, N), mean), 1e-5);
+        check(P, "layernorm_forward rstd", relerr(down(sd, N), rstd), 1e-5);
+        T *od2 = poisoned<T>(res.size());
+        layernorm_forward(od2, md, sd, rd, wd, bid, N, C, s);
+        check(P, "layernorm_forward", relerr(down(od2, res.size()), ref), lowp ? tol : 1e-6);
+        vec dout = q<T>(randn(res.size())), dinp = q<T>(randn(res.size())), dw = randn(C), db = randn(C);
+        vec rdinp = dinp, rdw = dw, rdb = db;
+        layernorm_backward(rdinp.data(), rdw.data(), rdb.data(), dout.data(), res.data(), w.data(), mean.data(),
+                           rstd.data(), N, C);
+        T *doutd = up<T>(dout), *dinpd = up<T>(dinp);
+        float *dwd = up<float>(dw), *dbd = up<float>(db), *part = poisoned<float>((size_t)COLSUM_CHUNKS * 2 * C);
+        layernorm_backward(dinpd, dwd, dbd, doutd, rd, wd, md, sd, N, C, part, s);
+        check(P, C % 8 ? "layernorm_backward dinp (scalar path)" : "layernorm_backward dinp", relerr(down(dinpd, dinp.size()), rdinp), lowp ? tol : 1e-5);
+        check(P, "layernorm_backward dw", relerr(down(dwd, C), rdw), 1e-5);
+        check(P, "layernorm_backward db", relerr(down(dbd, C), rdb), 1e-5);
+    }
+    /* gelu */
+    {
+        size_t n = 10007;
+        vec x = q<T>(randn(n, 2.0f)), dy = q<T>(randn(n)), ref(n), rd(n);
+        gelu_forward(ref.data(), x.data(), n);
+        gelu_backward(rd.data(), x.data(), dy.data(), n);
+        T *xd = up<T>(x), *dyd = up<T>(dy), *o = poisoned<T>(n), *dx = poisoned<T>(n);
+        gelu_forward(o, xd, n, s);
+        gelu_backward(dx, xd, dyd, n, s);
+        check(P, "gelu_forward", relerr(down(o, n), ref), lowp ? tol : 1e-6);
+        check(P, "gelu_backward", relerr(down(dx, n), rd), lowp ? tol : 1e-6);
+    }
+    /* matmul: bias epilogue, GELU epilogue, backward with and without DGELU */
+    for (int epi = 0; epi < 2; epi++) {
+        mm->epilogues = epi;
+        char nm[96];
+        int IC = C, OC = 4 * C;
+        vec x = q<T>(randn((size_t)N * IC)), w = q<T>(randn((size_t)OC * IC, 0.1f)), bias = q<T>(randn(OC, 0.1f));
+        vec ref((size_t)N * OC);
+        matmul_forward(ref.data(), x.data(), w.data(), bias.data(), N, IC, OC, 0);
+        T *xd = up<T>(x), *wd = up<T>(w), *bd = up<T>(bias), *o = poisoned<T>(ref.size()), *pre = poisoned<T>(ref.size());
+        matmul_forward(mm, o, xd, wd, bd, N, IC, OC, (T *)NULL);
+        snprintf(nm, sizeof nm, "matmul_forward +bias (epilogues %s)", epi ? "on" : "off");
+        check(P, nm, relerr(down(o, ref.size()), ref), lowp ? tol : 1e-5);
+        vec rg(ref.size());
+        vec refq = q<T>(ref);
+        gelu_forward(rg.data(), refq.data(), ref.size());
+        matmul_forward(mm, o, xd, wd, bd, N, IC, OC, pre);
+        snprintf(nm, sizeof nm, "matmul_forward +bias +gelu (epilogues %s)", epi ? "on" : "off");
+        check(P, nm, relerr(down(o, ref.size()), rg), lowp ? tol : 1e-5);
+        snprintf(nm, sizeof nm, "matmul_forward gelu input kept (epilogues %s)", epi ? "on" : "off");
+        check(P, nm, relerr(down(pre, ref.size()), ref), lowp ? tol : 1e-5);
+        /* backward of the fcproj-like layer: inputs gelu(pre) of width OC, output width IC */
+        vec dout = q<T>(randn((size_t)N * IC)), wp = q<T>(randn((size_t)IC * OC, 0.1f));
+        vec gin = q<T>(rg);
+        vec rdin((size_t)N * OC), rdw = randn((size_t)IC * OC), rdb = randn(IC);
+        vec dw0 = rdw, db0 = rdb;
+        matmul_backward(rdin.data(), rdw.data(), rdb.data(), dout.data(), gin.data(), wp.data(), N, OC, IC, 0);
+        vec rdpre(rdin.size());
+        vec rdinq = q<T>(rdin);
+        gelu_backward(rdpre.data(), refq.data(), lowp ? rdinq.data() : rdin.data(), rdin.size());
+        T *doutd = up<T>(dout), *wpd = up<T>(wp), *gind = up<T>(gin), *preq = up<T>(refq), *dind = poisoned<T>(rdin.size());
+        float *dwd = up<float>(dw0), *dbd = up<float>(db0);
+        matmul_backward(mm, dind, dwd, dbd, doutd, gind, wpd, N, OC, IC, (const T *)preq);
+        snprintf(nm, sizeof nm, "matmul_backward dinp with gelu backward (epilogues %s)", epi ? "on" : "off");
+        check(P, nm, relerr(down(dind, rdin.size()), rdpre), lowp ? tol : 1e-5);
+        snprintf(nm, sizeof nm, "matmul_backward dw, accumulated in fp32 (epilogues %s)", epi ? "on" : "off");
+        check(P, nm, relerr(down(dwd, rdw.size()), rdw), lowp ? 1e-5 * 0 + tol / 10 : 1e-5);
+        snprintf(nm, sizeof nm, "matmul_backward dbias (epilogues %s)", epi ? "on" : "off");
+        check(P, nm, relerr(down(dbd, rdb.size()), rdb), 1e-5);
+        matmul_backward(mm, dind, dwd, dbd, doutd, gind, wpd, N, OC, IC, (const T *)NULL);
+        snprintf(nm, sizeof nm, "matmul_backward dinp (epilogues %s)", epi ? "on" : "off");
+        check(P, nm, relerr(down(dind, rdin.size()), rdin), lowp ? tol : 1e-5);
+    }
+    mm->epilogues = 1;
+    /* attention (T a multiple of 8: rows of 16 bytes) */
+    {
+        int Tn = 72, N = B * Tn;
+        size_t n3 = (size_t)N * 3 * C, n1 = (size_t)N * C, att = (size_t)B * NH * Tn * Tn;
+        vec qkv = q<T>(randn(n3)), ref(n1), ratt(att);
+        attention_forward(ref.data(), ratt.data(), qkv.data(), B, Tn, C, NH);
+        attn_scratch<T> w;
+        w.s1 = poisoned<T>(att);
+        w.s2 = poisoned<T>(att);
+        T *qd = up<T>(qkv), *o = poisoned<T>(n1);
+        float *lse = poisoned<float>((size_t)B * NH * Tn);
+        attention_forward(mm, o, lse, qd, w, B, Tn, C, NH);
+        check(P, "attention_forward", relerr(down(o, n1), ref), lowp ? tol : 1e-5);
+        vec dout = q<T>(randn(n1)), rdq(n3), scr(att);
+        attention_backward(rdq.data(), scr.data(), dout.data(), qkv.data(), ratt.data(), B, Tn, C, NH);
+        T *dd = up<T>(dout), *dq = poisoned<T>(n3);
+        attention_backward(mm, dq, dd, qd, lse, w, B, Tn, C, NH);
+        check(P, "attention_backward", relerr(down(dq, n3), rdq), lowp ? 2 * tol : 1e-5);
+    }
+    /* cross-entropy over a padded vocabulary */
+    {
+        vec lg = q<T>(randn((size_t)N * Vp, 3.0f));
+        std::vector<int> tg(N);
+        for (int i = 0; i < N; i++)
+            tg[i] = (int)(urand() * V);
+        vec rl(N), rlse(N), rg((size_t)N * Vp);
+        float dl = 0.37f / N;
+        for (int i = 0; i < N; i++) {
+            const float *x = lg.data() + (size_t)i * Vp;
+            double mx = -INFINITY, sum = 0;
+            for (int v = 0; v < V; v++)
+                mx = x[v] > mx ? x[v] : mx;
+            for (int v = 0; v < V; v++)
+                sum += exp(x[v] - mx);
+            rlse[i] = (float)(mx + log(sum));
+            rl[i] = rlse[i] - x[tg[i]];
+            for (int v = 0; v < Vp; v++)
+                rg[(size_t)i * Vp + v] = v < V ? (float)((exp(x[v] - rlse[i]) - (v == tg[i])) * dl) : 0.0f;
+        }
+        T *ld = up<T>(lg);
+        int *tgd;
+        CUDA_CHECK(cudaMalloc(&tgd, N * 4));
+        CUDA_CHECK(cudaMemcpy(tgd, tg.data(), N * 4, cudaMemcpyHostToDevice));
+        float *loss = poisoned<float>(N), *lsed = poisoned<float>(N);
+        crossentropy_forward(loss, lsed, ld, tgd, N, V, Vp, s);
+        check(P, "crossentropy_forward loss", relerr(down(loss, N), rl), 1e-5);
+        crossentropy_backward(ld, lsed, tgd, N, V, Vp, dl, s);
+        check(P, "crossentropy_backward dlogits", relerr(down(ld, rg.size()), rg), lowp ? tol : 1e-5);
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+/* The whole model against the CPU model: loss, gradients, AdamW. */
+static void test_model(int prec, const char *P, double tol)
+{
+    gpt_config cfg = {.max_seq_len = 64, .vocab_size = 301, .padded_vocab_size = 384, .num_layers = 2, .num_heads = 4,
+                      .channels = 64};
+    int B = 3, Tn = 48, N = B * Tn;
+    gpt_model cm;
+    if (gpt_alloc(&cm, &cfg)) {
+        printf("FAIL cuda %s model: gpt_alloc: %s\n", P, err_msg());
+        failures++;
+        return;
+    }
+    gpt_init_weights(&cm, 7, 0.02f);
+    if (prec != GPT_CUDA_FP32) /* the CPU model starts from what the GPU can hold */
+        for (size_t i = 0; i < cm.num_params; i++)
+            cm.params[i] = __bfloat162float(__float2bfloat16(cm.params[i]));
+    std::vector<int32_t> in(N), tg(N);
+    for (int i = 0; i < N; i++) {
+        in[i] = (int32_t)(urand() * cfg.vocab_size);
+        tg[i] = (int32_t)(urand() * cfg.vocab_size);
+    }
+    gpt_cuda_opts o = {prec, B, Tn, 0, 1};
+    gpt_cuda *g;
+    if (gpt_cuda_create(&g, &cm, &o)) {
+        printf("FAIL cuda %s model: %s\n", P, err_msg());
+        failures++;
+        gpt_free(&cm);
+        return;
+    }
+    for (int rec = 0; rec < 2; rec++) {
+        gpt_cuda *h = g;
+        if (rec) {
+            o.recompute = 1;
+            if (gpt_cuda_create(&h, &cm, &o)) {
+                printf("FAIL cuda %s model: %s\n", P, err_msg());
+                failures++;
+                continue;
+            }
+        }
+        char nm[96];
+        gpt_zero_grad(&cm);
+        float lc = gpt_forward(&cm, in.data(), tg.data(), B, Tn);
+        gpt_backward(&cm, 1.0f);
+        gpt_cuda_zero_grad(h);
+        float lg = gpt_cuda_forward(h, in.data(), tg.data());
+        gpt_cuda_backward(h, 1.0f);
+        snprintf(nm, sizeof nm, "model loss%s (cpu %.6f, gpu %.6f)", rec ? " (recompute)" : "", lc, lg);
+        check(P, nm, fabs(lc - lg) / lc, prec ? 5e-3 : 1e-5);
+        gpt_model gm = cm;
+        vec gg(cm.num_params), p0(cm.params, cm.params + cm.num_params);
+        std::vector<float> mm_(cm.num_params), vv_(cm.num_params);
+        gm.params = p0.data();
+        gm.grads = gg.data();
+        gm.adam_m = mm_.data();
+        gm.adam_v = vv_.data();
+        gpt_cuda_download(h, &gm);
+        for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+            vec a(gg.begin() + cm.offsets[t], gg.begin() + cm.offsets[t] + cm.sizes[t]);
+            vec r(cm.grads + cm.offsets[t], cm.grads + cm.offsets[t] + cm.sizes[t]);
+            snprintf(nm, sizeof nm, "model gradient %s%s", gpt_tensor_names[t], rec ? " (recompute)" : "");
+            check(P, nm, relerr(a, r), prec ? 4 * tol : 1e-4);
+        }
+        if (rec) {
+            gpt_cuda_free(h);
+            continue;
+        }
+        /* determinism: the same step again gives the same bits */
+        gpt_cuda_zero_grad(h);
+        float lg2 = gpt_cuda_forward(h, in.data(), tg.data());
+        gpt_cuda_backward(h, 1.0f);
+        vec gg2(cm.num_params);
+        gm.grads = gg2.data();
+        gpt_cuda_download(h, &gm);
+        checks++;
+        if (lg2 == lg && !memcmp(gg.data(), gg2.data(), gg.size() * 4)) {
+            printf("PASS cuda %s model: a second run gives bit-identical loss and gradients\n", P);
+        } else {
+            printf("FAIL cuda %s model: a second run differs (loss %.9g vs %.9g)\n", P, lg, lg2);
+            failures++;
+        }
+        /* grad norm and AdamW on the GPU's gradients, CPU vs GPU */
+        memcpy(cm.grads, gg.data(), gg.size() * 4);
+        double nc = gpt_grad_norm(&cm), ng = gpt_cuda_grad_norm(h);
+        check(P, "grad norm", fabs(nc - ng) / nc, 1e-6);
+        gpt_scale_grads(&cm, 0.5f);
+        gpt_adamw(&cm, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
+        gpt_cuda_adamw(h, 0.5f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
+        gm.grads = NULL;
+        gpt_cuda_download(h, &gm);
+        vec pc(cm.params, cm.params + cm.num_params), mc(cm.adam_m, cm.adam_m + cm.num_params);
+        check(P, "adamw parameters", relerr(p0, pc), 1e-6);
+        check(P, "adamw first moment", relerr(mm_, mc), 1e-6);
+    }
+    gpt_cuda_free(g);
+    gpt_free(&cm);
+}
+
+int main(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) {
+        printf("SKIP gpu: test_cuda_kernels: no CUDA GPU on this machine (make test-gpu on one)\n");
+        return 77;
+    }
+    mm_ctx mm;
+    memset(&mm, 0, sizeof mm);
+    CUBLAS_CHECK(cublasLtCreate(&mm.lt));
+    CUBLAS_CHECK(cublasCreate(&mm.blas));
+    CUDA_CHECK(cudaStreamCreate(&mm.s));
+    CUBLAS_CHECK(cublasSetStream(mm.blas, mm.s));
+    mm.ws_size = 32u << 20;
+    CUDA_CHECK(cudaMalloc(&mm.ws, mm.ws_size));
+    CUDA_CHECK(cudaMalloc(&mm.part, (size_t)COLSUM_CHUNKS * 2 * 4096 * 4));
+    mm.epilogues = 1;
+    test_kernels<float>("fp32", 1e-5, &mm);
+    test_kernels<__nv_bfloat16>("bf16", 1e-2, &mm);
+    test_model(GPT_CUDA_FP32, "fp32", 1e-5);
+    test_model(GPT_CUDA_BF16, "bf16", 1e-2);
+    printf("%d of %d CUDA checks passed\n", checks - failures, checks);
+    return failures ? 1 : 0;
+}
