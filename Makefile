@@ -91,7 +91,7 @@ BUILD_CUDA := $(if $(filter 1,$(SAN)),no,$(HAVE_NVCC))
 CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null))
 CUDA_ARCH ?= 80 90
 NVCCFLAGS = -std=c++17 -O3 -g $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) -I. \
-  -Xcompiler -Wall,-Wextra,-Wno-unused-parameter -MMD -MP
+  -Xcompiler -Wall,-Wextra,-Wno-unused-parameter $(if $(OMPFLAGS),-Xcompiler -fopenmp) -MMD -MP
 CUDA_SRC := $(if $(filter yes,$(BUILD_CUDA)),$(wildcard train/cuda/*.cu))
 CUDA_OBJ := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
 CUDA_LIBS_yes = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublasLt -lcublas -lcudart_static -ldl -lrt -lstdc++

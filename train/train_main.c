@@ -91,6 +91,10 @@ int main(int argc, char **argv)
         {"loss-scale-window", 0, ARG_INT, &a.loss_scale_window, "N", "fp16: double the scale after N clean iterations\n"
                                                                     "(default 1000)"},
         {"hysteresis", 0, ARG_INT, &a.hysteresis, "N", "fp16: halve the scale after N overflows (default 2)"},
+        {"cpu-offload", 0, ARG_FLAG, &a.cpu_offload, NULL, "--device cuda: fp32 master weights and AdamW state in\n"
+                                              "pinned host memory, updated by CPU threads while the\n"
+                                              "gradients stream in (6 bytes per parameter on the GPU, not 18)"},
+        {"optimizer-cpu-offload", 0, ARG_FLAG, &a.cpu_offload, NULL, "the same (Megatron-Core's name)"},
         {"no-cublaslt-epilogues", 0, ARG_FLAG, &a.no_epilogues, NULL, "--device cuda: bias and GELU as separate kernels"},
         {"data-impl", 0, ARG_STR, &ign_s, "IMPL", "accepted (mmap)"},
         {"distributed-backend", 0, ARG_STR, &ign_s, "B", "accepted"},
@@ -101,7 +105,8 @@ int main(int argc, char **argv)
         {"recompute-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "--device cuda: keep one layer's LayerNorm\n"
                                               "and GELU outputs, recompute them in backward"},
         {"checkpoint-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "the same (Megatron's older name)"},
-        {"use-flash-attn", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
+        {"use-flash-attn", 0, ARG_FLAG, &a.use_flash_attn, NULL, "--device cuda: tiled attention that keeps no T x T\n"
+                                              "matrix (head size 64, T a multiple of 64): less memory, slower today"},
         {"no-masked-softmax-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
         {"no-bias-gelu-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
         {"no-bias-dropout-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},

@@ -525,9 +525,10 @@ static int setup(run *r, train_args *a)
     if (r->cuda && r->d.world_size > 1)
         return err_set(ERR_USAGE, "--device cuda: one GPU per run in this build; parallel training over NCCL is not "
                                   "in the CUDA backend yet (use --device cpu with mpirun)");
-    if (!r->cuda && (a->bf16 || a->fp16 || a->recompute_activations) && r->d.world_rank == 0)
-        fprintf(stderr, "note: --%s: the CPU backend computes in fp32 and keeps all activations\n",
-                a->bf16 ? "bf16" : a->fp16 ? "fp16" : "recompute-activations");
+    if (!r->cuda && (a->bf16 || a->fp16 || a->recompute_activations || a->cpu_offload || a->use_flash_attn) &&
+        r->d.world_rank == 0)
+        fprintf(stderr, "note: --%s: for --device cuda; the CPU backend computes in fp32 and keeps all activations\n",
+                a->bf16 ? "bf16" : a->fp16 ? "fp16" : a->cpu_offload ? "cpu-offload" : a->use_flash_attn ? "use-flash-attn" : "recompute-activations");
     if (a->num_layers < 1 || a->hidden_size < 1 || a->num_heads < 1 || a->seq_length < 1)
         return err_set(ERR_USAGE, "--num-layers, --hidden-size, --num-attention-heads and --seq-length are required "
                                   "and must be positive");
@@ -745,7 +746,8 @@ int trainer_run(train_args *a)
         if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
             goto out_fail;
         gpt_cuda_opts go = {.precision = a->bf16 ? GPT_CUDA_BF16 : a->fp16 ? GPT_CUDA_FP16 : GPT_CUDA_FP32,
-                            .B = mbs, .T = L, .recompute = a->recompute_activations, .epilogues = !a->no_epilogues};
+                            .B = mbs, .T = L, .recompute = a->recompute_activations, .epilogues = !a->no_epilogues,
+                            .no_flash = !a->use_flash_attn, .offload = a->cpu_offload};
         if ((rc = gpt_cuda_create(&r->gpu, &r->m, &go)))
             goto out_fail;
         size_t tot;
@@ -753,6 +755,14 @@ int trainer_run(train_args *a)
         snprintf(dev_desc, sizeof dev_desc, "cuda: %s, %s%s, GPU memory held %.2f GB of %.1f GB", gpu_name,
                  a->bf16 ? "bf16 mixed precision" : a->fp16 ? "fp16 mixed precision with loss scaling" : "fp32",
                  a->recompute_activations ? ", activations recomputed" : "", held / 1e9, tot / 1e9);
+        if (a->cpu_offload)
+            snprintf(dev_desc + strlen(dev_desc), sizeof dev_desc - strlen(dev_desc),
+                     ", optimizer on the CPU (%d threads, %.2f GB of master weights and moments in host memory)", threads,
+                     r->m.num_params * 12.0 / 1e9);
+        if (a->use_flash_attn)
+            snprintf(dev_desc + strlen(dev_desc), sizeof dev_desc - strlen(dev_desc), ", %s",
+                     gpt_cuda_flash(r->gpu) ? "flash attention" : "flash attention not applicable (needs bf16/fp16, "
+                                                                "head size 64, seq-length a multiple of 64)");
         if (peak <= 0) {
             peak = gpu_peak > 0 ? gpu_peak : NAN;
             snprintf(peak_desc, sizeof peak_desc, "%s bf16 dense peak%s", gpu_name,

@@ -43,7 +43,7 @@ typedef struct {
     long long ddp_bucket_size;  /* elements; 0: max(40M, 1M x dp) */
     int sequence_parallel;      /* with tp > 1: LayerNorm and residual regions split by token */
     /* CUDA backend: precision (Megatron: fp32 unless --bf16 or --fp16) and memory */
-    int bf16, fp16, recompute_activations, no_epilogues;
+    int bf16, fp16, recompute_activations, no_epilogues, use_flash_attn, cpu_offload;
     double loss_scale;          /* fp16: a static scale; 0: dynamic */
     double initial_loss_scale, min_loss_scale;
     long long loss_scale_window, hysteresis;

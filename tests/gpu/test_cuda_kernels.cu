@@ -236,8 +236,28 @@ template <typename T> static void test_kernels(const char *P, double tol, mm_ctx
         vec dout = q<T>(randn(n1)), rdq(n3), scr(att);
         attention_backward(rdq.data(), scr.data(), dout.data(), qkv.data(), ratt.data(), B, Tn, C, NH);
         T *dd = up<T>(dout), *dq = poisoned<T>(n3);
-        attention_backward(mm, dq, dd, qd, lse, w, B, Tn, C, NH);
+        w.dd = poisoned<float>((size_t)B * NH * Tn);
+        attention_backward(mm, dq, dd, o, qd, lse, w, B, Tn, C, NH);
         check(P, "attention_backward", relerr(down(dq, n3), rdq), lowp ? 2 * tol : 1e-5);
+    }
+    /* the flash kernels (16-bit, head size 64, T a multiple of 64) */
+    if (lowp) {
+        int Tf = 192, Cf = 128, NHf = 2, Nf = B * Tf;
+        size_t n3 = (size_t)Nf * 3 * Cf, n1 = (size_t)Nf * Cf, att = (size_t)B * NHf * Tf * Tf;
+        vec qkv = q<T>(randn(n3)), ref(n1), ratt(att);
+        attention_forward(ref.data(), ratt.data(), qkv.data(), B, Tf, Cf, NHf);
+        attn_scratch<T> w = {NULL, NULL, poisoned<float>((size_t)B * NHf * Tf)};
+        T *qd = up<T>(qkv), *o = poisoned<T>(n1);
+        float *lse = poisoned<float>((size_t)B * NHf * Tf);
+        mm->flash = 1;
+        attention_forward(mm, o, lse, qd, w, B, Tf, Cf, NHf);
+        check(P, "attention_forward (flash)", relerr(down(o, n1), ref), tol);
+        vec dout = q<T>(randn(n1)), rdq(n3), scr(att);
+        attention_backward(rdq.data(), scr.data(), dout.data(), qkv.data(), ratt.data(), B, Tf, Cf, NHf);
+        T *dd = up<T>(dout), *dq = poisoned<T>(n3);
+        attention_backward(mm, dq, dd, o, qd, lse, w, B, Tf, Cf, NHf);
+        check(P, "attention_backward (flash)", relerr(down(dq, n3), rdq), 2 * tol);
+        mm->flash = 0;
     }
     /* cross-entropy over a padded vocabulary */
     {
@@ -275,9 +295,10 @@ template <typename T> static void test_kernels(const char *P, double tol, mm_ctx
 /* The whole model against the CPU model: loss, gradients, AdamW. */
 static void test_model(int prec, const char *P, double tol)
 {
-    gpt_config cfg = {.max_seq_len = 64, .vocab_size = 301, .padded_vocab_size = 384, .num_layers = 2, .num_heads = 4,
-                      .channels = 64};
-    int B = 3, Tn = 48, N = B * Tn;
+    /* head size 64 and T 64: bf16 takes the flash attention path */
+    gpt_config cfg = {.max_seq_len = 64, .vocab_size = 301, .padded_vocab_size = 384, .num_layers = 2, .num_heads = 2,
+                      .channels = 128};
+    int B = 3, Tn = 64, N = B * Tn;
     gpt_model cm;
     if (gpt_alloc(&cm, &cfg)) {
         printf("FAIL cuda %s model: gpt_alloc: %s\n", P, err_msg());
@@ -288,12 +309,13 @@ static void test_model(int prec, const char *P, double tol)
     if (prec != GPT_CUDA_FP32) /* the CPU model starts from what the GPU can hold */
         for (size_t i = 0; i < cm.num_params; i++)
             cm.params[i] = __bfloat162float(__float2bfloat16(cm.params[i]));
+    vec p0_init(cm.params, cm.params + cm.num_params);
     std::vector<int32_t> in(N), tg(N);
     for (int i = 0; i < N; i++) {
         in[i] = (int32_t)(urand() * cfg.vocab_size);
         tg[i] = (int32_t)(urand() * cfg.vocab_size);
     }
-    gpt_cuda_opts o = {prec, B, Tn, 0, 1};
+    gpt_cuda_opts o = {prec, B, Tn, 0, 1, 0, 0};
     gpt_cuda *g;
     if (gpt_cuda_create(&g, &cm, &o)) {
         printf("FAIL cuda %s model: %s\n", P, err_msg());
@@ -366,6 +388,50 @@ static void test_model(int prec, const char *P, double tol)
         check(P, "adamw first moment", relerr(mm_, mc), 1e-6);
     }
     gpt_cuda_free(g);
+    /* --cpu-offload: the same step with the optimizer on the CPU, in the host model itself */
+    {
+        gpt_model hm;
+        if (gpt_alloc(&hm, &cfg) == 0) {
+            memcpy(hm.params, p0_init.data(), hm.num_params * 4);
+            gpt_model ref;
+            gpt_alloc(&ref, &cfg);
+            memcpy(ref.params, p0_init.data(), ref.num_params * 4);
+            gpt_cuda_opts oo = o;
+            oo.recompute = 0;
+            oo.offload = 1;
+            gpt_cuda *h;
+            if (gpt_cuda_create(&h, &hm, &oo)) {
+                printf("FAIL cuda %s offload: %s\n", P, err_msg());
+                failures++;
+            } else {
+                gpt_cuda *g2;
+                oo.offload = 0;
+                gpt_cuda_create(&g2, &ref, &oo);
+                for (int it = 1; it <= 2; it++) {
+                    gpt_cuda_zero_grad(h);
+                    gpt_cuda_zero_grad(g2);
+                    float l1 = gpt_cuda_forward(h, in.data(), tg.data()), l2 = gpt_cuda_forward(g2, in.data(), tg.data());
+                    gpt_cuda_backward(h, 1.0f);
+                    gpt_cuda_backward(g2, 1.0f);
+                    char nm[64];
+                    snprintf(nm, sizeof nm, "offload step %d loss", it);
+                    check(P, nm, fabs(l1 - l2) / l2, it == 1 ? 0.0 : 1e-5);
+                    gpt_cuda_adamw(h, 0.5f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, it);
+                    gpt_cuda_adamw(g2, 0.5f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, it);
+                }
+                gpt_cuda_download(h, &hm);
+                gpt_model rv = ref;
+                rv.grads = NULL;
+                gpt_cuda_download(g2, &rv);
+                vec a(hm.params, hm.params + hm.num_params), r(ref.params, ref.params + ref.num_params);
+                check(P, "offload parameters after two steps (cpu AdamW vs gpu AdamW)", relerr(a, r), 1e-5);
+                gpt_cuda_free(g2);
+                gpt_cuda_free(h);
+            }
+            gpt_free(&ref);
+            gpt_free(&hm);
+        }
+    }
     gpt_free(&cm);
 }
 

@@ -48,6 +48,26 @@ expect_exit cuda_no_epilogues 0 "$BIN/train" $M --train-iters 20 --data-path "$D
 r=$(compare "$WORK/b16.jsonl" "$WORK/noepi.jsonl" 1e-2 lm_loss) && pass "cuda_epilogues_match_separate_kernels ($r)" || fail cuda_epilogues_match_separate_kernels "$r"
 expect_exit cuda_recompute 0 "$BIN/train" $M --train-iters 20 --data-path "$D/a" --device cuda --bf16 --recompute-activations --log-json "$WORK/rec.jsonl"
 r=$(compare "$WORK/b16.jsonl" "$WORK/rec.jsonl" 1e-2 lm_loss) && pass "cuda_recompute_same_losses ($r)" || fail cuda_recompute_same_losses "$r"
+# Head size 64 and T 64: the flash attention kernels, against the batched-GEMM path and the CPU.
+MF="${M/--hidden-size 64 --num-attention-heads 4 --seq-length 32/--hidden-size 128 --num-attention-heads 2 --seq-length 64}"
+expect_exit cpu_run_hs64 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cpu --log-json "$WORK/cpu64.jsonl"
+expect_exit cuda_flash 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --use-flash-attn --log-json "$WORK/flash.jsonl"
+grep -q ', flash attention;' "$WORK/.out" && pass cuda_flash_line || fail cuda_flash_line "$(grep '> device' "$WORK/.out")"
+expect_exit cuda_noflash 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --log-json "$WORK/noflash.jsonl"
+r=$(compare "$WORK/noflash.jsonl" "$WORK/flash.jsonl" 1e-2 lm_loss) && pass "cuda_flash_matches_batched_gemm_attention ($r)" || fail cuda_flash_matches_batched_gemm_attention "$r"
+r=$(compare "$WORK/cpu64.jsonl" "$WORK/flash.jsonl" 2e-2 lm_loss) && pass "cuda_flash_follows_cpu ($r)" || fail cuda_flash_follows_cpu "$r"
+expect_exit cuda_flash_rerun 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --use-flash-attn --log-json "$WORK/flash2.jsonl"
+if diff <(losses "$WORK/flash.jsonl") <(losses "$WORK/flash2.jsonl") >/dev/null; then pass cuda_flash_deterministic; else fail cuda_flash_deterministic; fi
+# --cpu-offload: the optimizer on the CPU gives the losses of the GPU optimizer, and resumes.
+expect_exit cuda_offload_fp32 0 "$BIN/train" $M --train-iters 20 --data-path "$D/a" --device cuda --cpu-offload --log-json "$WORK/off32.jsonl"
+grep -q 'optimizer on the CPU' "$WORK/.out" && pass cuda_offload_line || fail cuda_offload_line "$(grep '> device' "$WORK/.out")"
+r=$(compare "$WORK/cpu.jsonl" "$WORK/off32.jsonl" 1e-4 lm_loss) && pass "cuda_offload_fp32_follows_cpu ($r)" || fail cuda_offload_fp32_follows_cpu "$r"
+expect_exit cuda_offload_bf16 0 "$BIN/train" $M --train-iters 20 --data-path "$D/a" --device cuda --bf16 --cpu-offload --log-json "$WORK/off16.jsonl"
+r=$(compare "$WORK/b16.jsonl" "$WORK/off16.jsonl" 2e-3 lm_loss) && pass "cuda_offload_bf16_follows_gpu_optimizer ($r)" || fail cuda_offload_bf16_follows_gpu_optimizer "$r"
+expect_exit cuda_offload_save 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --device cuda --bf16 --cpu-offload --save "$WORK/ckO" --exit-interval 6
+expect_exit cuda_offload_resume 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --device cuda --bf16 --cpu-offload --save "$WORK/ckO" --load "$WORK/ckO"
+expect_exit cuda_offload_straight 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --device cuda --bf16 --cpu-offload --save "$WORK/ckP"
+if cmp -s "$WORK/ckO/iter_0000012/model.ckpt" "$WORK/ckP/iter_0000012/model.ckpt"; then pass cuda_offload_resume_bit_identical; else fail cuda_offload_resume_bit_identical; fi
 # bit-identical resume on the GPU: 12 straight vs 6 + resume 6
 expect_exit cuda_straight 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --device cuda --bf16 --save "$WORK/ckA" --save-interval 6
 expect_exit cuda_first_half 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --device cuda --bf16 --save "$WORK/ckB" --exit-interval 6

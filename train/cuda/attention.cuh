@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "train/cuda/common.cuh"
+#include "train/cuda/flash.cuh"
 #include "train/cuda/matmul.cuh"
 
 /* Row r of S [rows, T] (query t = r % T): P = softmax(scale * S) over keys 0..t,
@@ -123,9 +124,11 @@ static void bmm(const mm_ctx *c, void *const *D, const void *const *A, const voi
                                      CUBLAS_GEMM_DEFAULT));
 }
 
-/* The two T x T scratch buffers [B, NH, T, T]. */
+/* The two T x T scratch buffers [B, NH, T, T] of the batched-GEMM path (NULL
+ * when the flash path is taken), and [B, NH, T] floats for the flash backward. */
 template <typename T> struct attn_scratch {
     T *s1, *s2;
+    float *dd;
 };
 
 /* Device tables of per-(b, h) pointers, made once per set of buffers (the first
@@ -172,6 +175,12 @@ template <typename T>
 static void attention_forward(const mm_ctx *c, T *out, float *lse, const T *qkv, const attn_scratch<T> &w, int B,
                               int Tn, int C, int NH)
 {
+    if constexpr (sizeof(T) == 2)
+        if (c->flash && flash::usable<T>(Tn, C, NH)) {
+            flash::forward(out, lse, qkv, B, Tn, C, NH, c->s);
+            mm_mark(c, "attention forward (flash)");
+            return;
+        }
     int hs = C / NH, bh = B * NH;
     void *const *p = attn_table(qkv, (const T *)out, (const T *)NULL, w, B, Tn, C, NH);
     bmm<T>(c, p + AP_S1 * bh, p + AP_K * bh, p + AP_Q * bh, Tn, Tn, hs, true, false, 3 * C, 3 * C, Tn, bh); /* S = q k^T */
@@ -183,11 +192,18 @@ static void attention_forward(const mm_ctx *c, T *out, float *lse, const T *qkv,
     mm_mark(c, "attention matmuls");
 }
 
-/* dqkv [B, T, 3C] (overwritten) from dout [B, T, C]. */
+/* dqkv [B, T, 3C] (overwritten) from dout [B, T, C]; y: the forward's output. */
 template <typename T>
-static void attention_backward(const mm_ctx *c, T *dqkv, const T *dout, const T *qkv, const float *lse,
+static void attention_backward(const mm_ctx *c, T *dqkv, const T *dout, const T *y, const T *qkv, const float *lse,
                                const attn_scratch<T> &w, int B, int Tn, int C, int NH)
 {
+    if constexpr (sizeof(T) == 2)
+        if (c->flash && flash::usable<T>(Tn, C, NH)) {
+            flash::backward(dqkv, dout, y, qkv, lse, w.dd, B, Tn, C, NH, c->s);
+            mm_mark(c, "attention backward (flash)");
+            return;
+        }
+    (void)y;
     int hs = C / NH, bh = B * NH;
     float scale = rsqrtf((float)hs);
     void *const *p = attn_table(qkv, dout, (const T *)dqkv, w, B, Tn, C, NH);

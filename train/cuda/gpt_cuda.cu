@@ -17,6 +17,7 @@ extern "C" {
 #include "train/cuda/classifier.cuh"
 #include "train/cuda/common.cuh"
 #include "train/cuda/encoder.cuh"
+#include "train/cuda/flash.cuh"
 #include "train/cuda/gelu.cuh"
 #include "train/cuda/layernorm.cuh"
 #include "train/cuda/matmul.cuh"
@@ -32,6 +33,7 @@ struct gpt_cuda {
     virtual void poison() = 0;
     virtual void logits_out(float *out) = 0;
     size_t held = 0;
+    bool flash_on = false;
 };
 
 static int cuda_device_count(void)
@@ -78,6 +80,12 @@ template <typename T> struct gpt_gpu : gpt_cuda {
     cudaStream_t s;
     mm_ctx mm;
     float *params, *grads, *adam_m, *adam_v;
+    /* --cpu-offload: the host model is the master copy; lowp: its 16-bit image */
+    bool off = false;
+    gpt_model *host = NULL;
+    void *lowp = NULL;
+    cudaStream_t s2;
+    std::vector<cudaEvent_t> chunk_ev;
     T *plow; /* the storage copy the kernels read (params itself in fp32) */
     T *encoded, *ln1, *qkv, *atty, *res2, *ln2, *fch, *fchg, *res3, *lnf, *logits, *tmp, *dres, *dsmall, *d4;
     float *ln1_mean, *ln1_rstd, *ln2_mean, *ln2_rstd, *lnf_mean, *lnf_rstd, *alse, *lse, *losses;
@@ -192,6 +200,12 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         CUBLAS_CHECK(cublasSetStream(mm.blas, s));
         mm.s = s;
         mm.epilogues = o->epilogues;
+        const char *fe = getenv("WEBTEXT_CUDA_FLASH");
+        mm.flash = !o->no_flash && !(fe && *fe == '0');
+        bool use_flash = false;
+        if constexpr (sizeof(T) == 2)
+            use_flash = mm.flash && flash::usable<T>(o->T, cfg.channels, cfg.num_heads);
+        flash_on = use_flash;
         mm.ws_size = 32u << 20;
         prof = getenv("WEBTEXT_CUDA_PROFILE") && *getenv("WEBTEXT_CUDA_PROFILE") == '1';
         if (prof) {
@@ -204,14 +218,37 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         char *ws = NULL;
         rc = rc ? rc : alloc(&ws, mm.ws_size);
         mm.ws = ws;
-        rc = rc ? rc : alloc(&params, np);
-        rc = rc ? rc : alloc(&grads, np);
-        rc = rc ? rc : alloc(&adam_m, np);
-        rc = rc ? rc : alloc(&adam_v, np);
-        if (sizeof(T) == 4)
-            plow = (T *)params;
-        else
+        off = o->offload;
+        if (off) {
+            /* GPU: the 16-bit (or fp32) weights the kernels read and fp32 gradients only. */
+            host = (gpt_model *)m;
+            params = adam_m = adam_v = NULL;
+            rc = rc ? rc : alloc(&grads, np);
             rc = rc ? rc : alloc(&plow, np);
+            if (rc)
+                return rc;
+            if (!m->grads || !m->adam_m || !m->adam_v)
+                return err_set(ERR_USAGE, "--cpu-offload: the host model lacks gradients or moments");
+            if (cudaMallocHost(&lowp, np * sizeof(T)) != cudaSuccess)
+                return err_set(ERR_NOMEM, "--cpu-offload: cannot pin %.1f GB of host memory", np * sizeof(T) / 1e9);
+            float *hp[4] = {m->params, m->grads, m->adam_m, m->adam_v};
+            for (float *q : hp)
+                if (cudaHostRegister(q, np * 4, cudaHostRegisterDefault) != cudaSuccess) {
+                    cudaGetLastError(); /* unpinned still works, only slower */
+                    fprintf(stderr, "note: --cpu-offload: could not pin %.1f GB of host memory; copies will be slower\n",
+                            np * 4 / 1e9);
+                }
+            CUDA_CHECK(cudaStreamCreate(&s2));
+        } else {
+            rc = rc ? rc : alloc(&params, np);
+            rc = rc ? rc : alloc(&grads, np);
+            rc = rc ? rc : alloc(&adam_m, np);
+            rc = rc ? rc : alloc(&adam_v, np);
+            if (sizeof(T) == 4)
+                plow = (T *)params;
+            else
+                rc = rc ? rc : alloc(&plow, np);
+        }
         rc = rc ? rc : alloc(&encoded, nn);
         rc = rc ? rc : alloc(&ln1, lr * nn);
         rc = rc ? rc : alloc(&ln2, lr * nn);
@@ -236,8 +273,13 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         rc = rc ? rc : alloc(&alse, (size_t)L * B * NH * Tn);
         rc = rc ? rc : alloc(&lse, bt);
         rc = rc ? rc : alloc(&losses, bt);
-        rc = rc ? rc : alloc(&as.s1, att);
-        rc = rc ? rc : alloc(&as.s2, att);
+        if (!use_flash) {
+            rc = rc ? rc : alloc(&as.s1, att);
+            rc = rc ? rc : alloc(&as.s2, att);
+        } else {
+            as.s1 = as.s2 = NULL;
+        }
+        rc = rc ? rc : alloc(&as.dd, (size_t)B * NH * Tn);
         size_t wmax = (size_t)(Vp > 4 * C ? Vp : 4 * C);
         rc = rc ? rc : alloc(&mm.part, (size_t)COLSUM_CHUNKS * 2 * wmax);
         rc = rc ? rc : alloc(&d_inp, bt);
@@ -250,6 +292,12 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         h_count.assign((size_t)V, 0);
         h_grp.resize(3 * bt + 1);
         h_losses.resize(bt);
+        CUDA_CHECK(cudaMemset(grads, 0, np * 4));
+        if (off) {
+            upload_low(0, np);
+            CUDA_CHECK(cudaStreamSynchronize(s2));
+            return 0;
+        }
         CUDA_CHECK(cudaMemcpy(params, m->params, np * 4, cudaMemcpyHostToDevice));
         if (m->adam_m)
             CUDA_CHECK(cudaMemcpy(adam_m, m->adam_m, np * 4, cudaMemcpyHostToDevice));
@@ -259,16 +307,38 @@ template <typename T> struct gpt_gpu : gpt_cuda {
             CUDA_CHECK(cudaMemcpy(adam_v, m->adam_v, np * 4, cudaMemcpyHostToDevice));
         else
             CUDA_CHECK(cudaMemset(adam_v, 0, np * 4));
-        CUDA_CHECK(cudaMemset(grads, 0, np * 4));
         if (sizeof(T) != 4)
             convert(plow, params, np, s);
         CUDA_CHECK(cudaStreamSynchronize(s));
         return 0;
     }
 
+    /* Offload: the host master weights [lo, hi) to their 16-bit image (CPU threads),
+     * then on to the GPU on the second stream. */
+    void upload_low(size_t lo, size_t hi)
+    {
+        T *lw = (T *)lowp;
+        const float *p = host->params;
+#pragma omp parallel for schedule(static)
+        for (size_t i = lo; i < hi; i++)
+            lw[i] = (T)p[i];
+        CUDA_CHECK(cudaMemcpyAsync(plow + lo, lw + lo, (hi - lo) * sizeof(T), cudaMemcpyHostToDevice, s2));
+    }
+
     ~gpt_gpu()
     {
         cudaStreamSynchronize(s);
+        if (off) {
+            cudaStreamSynchronize(s2);
+            cudaStreamDestroy(s2);
+            cudaFreeHost(lowp);
+            for (cudaEvent_t e : chunk_ev)
+                cudaEventDestroy(e);
+            float *hp[4] = {host->params, host->grads, host->adam_m, host->adam_v};
+            for (float *q : hp)
+                cudaHostUnregister(q);
+            cudaGetLastError();
+        }
         report();
         for (cudaEvent_t e : evs)
             cudaEventDestroy(e);
@@ -368,7 +438,7 @@ template <typename T> struct gpt_gpu : gpt_cuda {
             mark("layernorm backward");
             matmul_backward(&mm, dsmall, G(GPT_ATTPROJW) + lC * C, G(GPT_ATTPROJB) + lC, dres, y,
                             W(GPT_ATTPROJW) + lC * C, N, C, C, (const T *)NULL);
-            attention_backward(&mm, d4, dsmall, q, alse + (size_t)l * B * NH * Tn, as, B, Tn, C, NH);
+            attention_backward(&mm, d4, dsmall, y, q, alse + (size_t)l * B * NH * Tn, as, B, Tn, C, NH);
             if (rec) {
                 layernorm_forward(LN1(l), ln1_mean + lb, ln1_rstd + lb, res, W(GPT_LN1W) + lC, W(GPT_LN1B) + lC, N, C,
                                   s);
@@ -404,8 +474,49 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         return sqrt(r);
     }
 
+    /* Offload: gradients come to the host in chunks; the CPU updates each chunk as it
+     * lands (gpt_adamw_range, the CPU backend's own update) while the next ones are
+     * in flight, and sends its 16-bit weights back on the second stream. */
+    void step_offload(float gscale, float lr, float b1, float b2, float eps, float wd, int64_t t)
+    {
+        const size_t CH = (size_t)1 << 24;
+        size_t nch = (np + CH - 1) / CH;
+        while (chunk_ev.size() < nch) {
+            cudaEvent_t e;
+            CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+            chunk_ev.push_back(e);
+        }
+        mark("start");
+        if (gscale != 1.0f)
+            adamw_scale(grads, np, gscale);
+        for (size_t k = 0; k < nch; k++) {
+            size_t lo = k * CH, n = lo + CH < np ? CH : np - lo;
+            CUDA_CHECK(cudaMemcpyAsync(host->grads + lo, grads + lo, n * 4, cudaMemcpyDeviceToHost, s));
+            CUDA_CHECK(cudaEventRecord(chunk_ev[k], s));
+        }
+        for (size_t k = 0; k < nch; k++) {
+            size_t lo = k * CH, hi = lo + CH < np ? lo + CH : np;
+            CUDA_CHECK(cudaEventSynchronize(chunk_ev[k]));
+            gpt_adamw_range(host, lo, hi, host->grads + lo, host->adam_m + lo, host->adam_v + lo, lr, b1, b2, eps, wd,
+                            t);
+            upload_low(lo, hi);
+        }
+        /* the next forward waits for the new weights */
+        cudaEvent_t done = chunk_ev[0];
+        CUDA_CHECK(cudaEventRecord(done, s2));
+        CUDA_CHECK(cudaStreamWaitEvent(s, done, 0));
+        mark("adamw (cpu offload)");
+        collect();
+        steps++;
+    }
+    void adamw_scale(float *g, size_t n, float f);
+
     void step(float gscale, float lr, float b1, float b2, float eps, float wd, int64_t t) override
     {
+        if (off) {
+            step_offload(gscale, lr, b1, b2, eps, wd, t);
+            return;
+        }
         float bc1 = 1.0f - powf(b1, (float)t), bc2 = 1.0f - powf(b2, (float)t);
         mark("start");
         for (int k = 0; k < GPT_NUM_TENSORS; k++) {
@@ -423,6 +534,19 @@ template <typename T> struct gpt_gpu : gpt_cuda {
     void download(gpt_model *m) override
     {
         CUDA_CHECK(cudaStreamSynchronize(s));
+        if (off) {
+            /* the master copy is the host model already */
+            CUDA_CHECK(cudaStreamSynchronize(s2));
+            if (m->params != host->params)
+                memcpy(m->params, host->params, np * 4);
+            if (m->adam_m && m->adam_m != host->adam_m)
+                memcpy(m->adam_m, host->adam_m, np * 4);
+            if (m->adam_v && m->adam_v != host->adam_v)
+                memcpy(m->adam_v, host->adam_v, np * 4);
+            if (m->grads)
+                CUDA_CHECK(cudaMemcpy(m->grads, grads, np * 4, cudaMemcpyDeviceToHost));
+            return;
+        }
         CUDA_CHECK(cudaMemcpy(m->params, params, np * 4, cudaMemcpyDeviceToHost));
         if (m->adam_m)
             CUDA_CHECK(cudaMemcpy(m->adam_m, adam_m, np * 4, cudaMemcpyDeviceToHost));
@@ -450,6 +574,18 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         CUDA_CHECK(cudaFree(tmpf));
     }
 };
+
+__global__ void scale_kernel(float *g, size_t n, float f)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        g[i] *= f;
+}
+template <typename T> void gpt_gpu<T>::adamw_scale(float *g, size_t n, float f)
+{
+    scale_kernel<<<cdiv(n, 512), 512, 0, s>>>(g, n, f);
+    CUDA_LAUNCHED();
+}
 
 extern "C" int gpt_cuda_create(gpt_cuda **g, const gpt_model *m, const gpt_cuda_opts *o)
 {
@@ -494,6 +630,7 @@ extern "C" void gpt_cuda_adamw(gpt_cuda *g, float gs, float lr, float b1, float 
 }
 extern "C" void gpt_cuda_download(gpt_cuda *g, gpt_model *m) { g->download(m); }
 extern "C" void gpt_cuda_poison_grad(gpt_cuda *g) { g->poison(); }
+extern "C" int gpt_cuda_flash(gpt_cuda *g) { return g->flash_on; }
 extern "C" void gpt_cuda_logits(gpt_cuda *g, float *out) { g->logits_out(out); }
 extern "C" size_t gpt_cuda_memory(gpt_cuda *g, size_t *total)
 {

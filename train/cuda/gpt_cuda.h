@@ -30,6 +30,9 @@ typedef struct {
     int B, T;       /* micro-batch shape: every forward uses it */
     int recompute;  /* keep LayerNorm and GELU outputs of one layer only; recompute them in backward */
     int epilogues;  /* fold bias and GELU into cuBLASLt matmuls (1, the default) */
+    int offload;    /* --cpu-offload: master weights and AdamW moments stay in the host model
+                     * (pinned), the update runs on CPU threads overlapped with the copies */
+    int no_flash;   /* 1: attention through batched GEMMs (faster today); 0: the flash kernels where they apply */
 } gpt_cuda_opts;
 
 typedef struct gpt_cuda gpt_cuda;
@@ -37,7 +40,9 @@ typedef struct gpt_cuda gpt_cuda;
 /* The GPU the backend would use: 0 with its name, memory and bf16 dense peak
  * (TFLOP/s; 0 when unknown), or ERR_USAGE with a message when there is none. */
 int gpt_cuda_device(char *name, size_t n, size_t *mem_total, double *peak_tflops);
-/* Upload m's parameters and moments; allocate gradients and activations. 0 or ERR_*. */
+/* Upload m's parameters and moments; allocate gradients and activations. 0 or ERR_*.
+ * With o->offload, m's params, grads and moments become the optimizer's own
+ * (pinned in place): m must outlive g, and holds the current weights throughout. */
 int gpt_cuda_create(gpt_cuda **g, const gpt_model *m, const gpt_cuda_opts *o);
 void gpt_cuda_free(gpt_cuda *g);
 /* Forward of inputs [B, T]; with targets the mean loss, else -1. */
@@ -55,6 +60,8 @@ void gpt_cuda_download(gpt_cuda *g, gpt_model *m);
 void gpt_cuda_poison_grad(gpt_cuda *g);
 /* Device memory this process holds, and the device's total (bytes). */
 size_t gpt_cuda_memory(gpt_cuda *g, size_t *total);
+/* Whether attention takes the flash path. */
+int gpt_cuda_flash(gpt_cuda *g);
 /* Logits of the last forward as fp32 [B*T, Vp] into out (tests). */
 void gpt_cuda_logits(gpt_cuda *g, float *out);
 
