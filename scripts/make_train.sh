@@ -2,7 +2,9 @@
 # make_train.sh - `make train`: train a small GPT-2 (4 layers, width 128, 7.2 M
 # parameters, most of them the 50,304 x 128 token embedding) on the dataset
 # `make data` built, check that the validation loss ends well below the unigram
-# entropy of the training tokens, and print a sample from the model.
+# entropy of the training tokens, draw the loss curve (SVG, next to the
+# checkpoints) and print a sample from the model. With a CUDA build and a GPU
+# present it trains on the GPU.
 #
 # Resumable: it saves every 100 iterations into $TRAIN_OUT and picks up from the
 # latest checkpoint there (Ctrl-C saves too). Settings via the environment:
@@ -38,6 +40,7 @@ fi
 awk -v h="$h" -v v="$v" 'BEGIN {
   printf "validation loss %.3f nats/token vs unigram entropy %.3f: %.3f below (perplexity %.0f vs %.0f)\n", v, h, h - v, exp(v), exp(h)
   if (v > h - 0.5) { print "make train: the model did not learn enough (need at least 0.5 nats below the unigram entropy)"; exit 1 } }'
+bash scripts/plot_loss.sh "$LOG" "$OUT/loss.svg" && echo "loss curve: $OUT/loss.svg"
 echo
 echo "== generate --load $OUT --prompt 'The history of the' --max-tokens 60 --top-k 40 --temperature 0.8 --num-samples 2 --ignore-eod"
 "$BIN/generate" --load "$OUT" --prompt "The history of the" --max-tokens 60 --top-k 40 --temperature 0.8 --seed 1 \

@@ -9,7 +9,7 @@ D=$FIX/gptdata
 # A tiny model: 2 layers, width 32, 16 positions.
 M="--num-layers 2 --hidden-size 32 --num-attention-heads 2 --seq-length 16 --micro-batch-size 2 --global-batch-size 4
    --lr 3e-3 --min-lr 3e-4 --lr-decay-style cosine --lr-warmup-iters 2 --weight-decay 0.1 --adam-beta2 0.95
-   --split 90,8,2 --data-cache-path $WORK/cache --eval-interval 5 --eval-iters 2 --log-interval 1"
+   --split 90,8,2 --data-cache-path $WORK/cache --eval-interval 5 --eval-iters 2 --log-interval 1 --device cpu"
 mkdir -p "$WORK/cache"
 
 # --- a plain run: Megatron's log layout, JSON lines, validation and test loss
@@ -39,6 +39,17 @@ def lr(n):  # Megatron OptimizerParamScheduler, n iterations done
     return 3e-4 + 0.5 * (math.cos(math.pi * r) + 1) * (3e-3 - 3e-4)
 sys.exit(0 if all(abs(x["learning_rate"] - lr(x["iteration"] - 1)) <= 1e-8 * lr(x["iteration"] - 1) for x in l) else 1)
 PY
+# The loss curve as a picture (scripts/plot_loss.sh, used by make train): well-formed SVG with one
+# point per logged iteration, the validation points and the unigram line.
+if bash "$ROOT/scripts/plot_loss.sh" "$WORK/log1.jsonl" "$WORK/loss.svg" &&
+   "$PY" - "$WORK/loss.svg" <<'PY'
+import sys, xml.etree.ElementTree as E
+r = E.parse(sys.argv[1]).getroot(); ns = "{http://www.w3.org/2000/svg}"
+pts = r.find(ns + "polyline").get("points").split()
+sys.exit(0 if len(pts) == 10 and len(r.findall(ns + "circle")) >= 3 and any(l.get("stroke-dasharray") for l in r.iter(ns + "line")) else 1)
+PY
+then pass loss_curve_svg; else fail loss_curve_svg; fi
+bash "$ROOT/scripts/plot_loss.sh" /dev/null "$WORK/none.svg" 2>/dev/null && fail loss_curve_empty_log || { [ ! -e "$WORK/none.svg" ] && pass loss_curve_empty_log || fail loss_curve_empty_log "left a file"; }
 # The same run again gives the same losses bit for bit.
 expect_exit rerun 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1b.jsonl"
 if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \
@@ -154,7 +165,12 @@ expect_exit heads_not_dividing 2 "$BIN/train" ${M/--num-attention-heads 2/--num-
 expect_exit gbs_not_multiple 2 "$BIN/train" ${M/--global-batch-size 4/--global-batch-size 5} --train-iters 3 --data-path "$D/a"
 expect_exit seq_too_long 2 "$BIN/train" $M --max-position-embeddings 8 --train-iters 3 --data-path "$D/a"
 expect_exit no_train_iters 2 "$BIN/train" $M --data-path "$D/a"
-expect_exit device_cuda 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --device cuda
+if nvidia-smi -L >/dev/null 2>&1; then  # a GPU here: tests/gpu covers --device cuda
+  expect_exit device_cuda_runs 0 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --device cuda
+else
+  expect_exit device_cuda 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --device cuda
+  if grep -q 'no CUDA GPU found\|no CUDA backend' "$WORK/.err"; then pass device_cuda_message; else fail device_cuda_message "$(head -c 200 "$WORK/.err")"; fi
+fi
 expect_exit bad_split 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --split 0,1,0
 expect_exit bad_decay_style 2 "$BIN/train" ${M/cosine/exponential} --train-iters 3 --data-path "$D/a"
 expect_exit warmup_both 2 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --lr-warmup-fraction 0.1

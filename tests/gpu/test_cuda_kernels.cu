@@ -5,7 +5,7 @@
  * each kernel runs, so an element it fails to write fails the check. Then the
  * whole model: loss, every gradient and the parameters after AdamW against the
  * CPU model; and two runs give bit-identical gradients (determinism).
- * Exit 77 (skip) when no GPU is present. */
+ * Without a GPU it prints a SKIP line (counted as skipped) and exits 0. */
 extern "C" {
 #include "common/err.h"
 #include "train/cpu/kernels.h"
@@ -440,7 +440,7 @@ int main(void)
     int n = 0;
     if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) {
         printf("SKIP gpu: test_cuda_kernels: no CUDA GPU on this machine (make test-gpu on one)\n");
-        return 77;
+        return 0; /* counted as skipped by the SKIP line */
     }
     mm_ctx mm;
     memset(&mm, 0, sizeof mm);
