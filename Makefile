@@ -23,8 +23,7 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
-ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP \
-  -DTOOLKIT_DATADIR='"$(CURDIR)/data"'
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP
 LDLIBS = $(PKG_LIBS) -lcld2 -lstdc++ -pthread -lm $(OMPFLAGS)
 CXX ?= g++
 # The one C++ file: the C face of CLD2 (language identification), which has no C API.
@@ -116,7 +115,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: all tools deps probe test test-run test-bins test-gpu test-gpu-run bench-gpu fuzz fuzz-bins bench data train clean distclean
+.PHONY: install install-files uninstall all tools deps probe test test-run test-bins test-gpu test-gpu-run bench-gpu fuzz fuzz-bins bench data train clean distclean
 .DELETE_ON_ERROR:
 
 # Two phases: install what is missing, then plan the build in a fresh make whose
@@ -214,6 +213,28 @@ fuzz: fuzz-bins
 bench: all
 	@scripts/install_deps.sh --bench
 	@for b in scripts/bench_*.sh; do echo "== $$b"; BIN=$(BIN) bash $$b || exit 1; done
+
+# Install the tools, the GPT-2 vocabulary they default to and their --help texts.
+# Nothing refers back to the source tree: the tools find PREFIX/share/webtext-gpt
+# from their own location, so the installed tree can be moved.
+PREFIX ?= /usr/local
+SHAREDIR = $(DESTDIR)$(PREFIX)/share/webtext-gpt
+DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/webtext-gpt
+install: all
+	@$(MAKE) --no-print-directory install-files PREFIX=$(PREFIX) SAN=$(SAN)
+
+install-files:
+	@for t in $(TOOLS); do [ -x $(BIN)/$$t ] || { echo "install: $(BIN)/$$t is missing; run make first" >&2; exit 2; }; done
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/gpt2 $(DOCDIR)
+	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 data/gpt2/encoder.json data/gpt2/vocab.bpe $(SHAREDIR)/gpt2/
+	install -m 644 README.md $(DOCDIR)/
+	@for t in $(TOOLS); do $(BIN)/$$t --help > $(DOCDIR)/$$t.txt 2>&1 || true; done
+	@echo "installed $(words $(TOOLS)) tools into $(DESTDIR)$(PREFIX)/bin, the GPT-2 vocabulary into $(SHAREDIR)/gpt2, help texts into $(DOCDIR)"
+
+uninstall:
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -rf $(SHAREDIR) $(DOCDIR)
 
 # The corpus pipeline on data/corpus (grows as the tools land): see README.
 data: all

@@ -3,8 +3,10 @@
 #define TOKENIZER_TOKCLI_H
 #include "bpe.h"
 
-/* The GPT-2 files shipped in the project's data/gpt2/ (or $WEBTEXT_DATA/gpt2
- * when that is set): used when --vocab-file / --merge-file are not given. */
+/* The GPT-2 files shipped in the project's data/gpt2/, or installed in
+ * PREFIX/share/webtext-gpt/gpt2/ (found from the executable's location), or
+ * $WEBTEXT_DATA/gpt2 when that is set: used when --vocab-file / --merge-file
+ * are not given. */
 const char *tokcli_default_vocab(void);
 const char *tokcli_default_merges(void);
 
