@@ -1,0 +1,46 @@
+# data.mk - the corpus pipeline behind `make data`, as make rules: a stage runs
+# again only when one of its inputs, or the tool that makes it, is newer than
+# its output. Every tool writes its output under a temporary name and renames
+# it when complete, so an interrupted run leaves nothing that looks finished.
+#   cleanup     fix_text, English only, drop short documents (per corpus)
+#   dedup       minhash -> find_duplicates -> group_duplicates -> remove_duplicates
+#   shuffle     all corpora together, seeded
+#   tokenize    GPT-2 BPE into the Megatron dataset B/corpus_text_document.bin/.idx
+# Variables: BIN (tools), CORPUS_DIR (inputs NAME.jsonl.zst), CORPORA (their names),
+# B (outputs). Run from the project root: make -f scripts/data.mk
+BIN ?= bin
+CORPUS_DIR ?= data/corpus
+CORPORA ?= enwiki_sample wikinews
+B ?= data/build
+VOCAB ?= data/gpt2/encoder.json data/gpt2/vocab.bpe
+CLEAN := $(CORPORA:%=$(B)/%.clean.jsonl.zst)
+
+.DELETE_ON_ERROR:
+.PHONY: all
+all: $(B)/corpus_text_document.idx
+	@echo "make data: $(B)/corpus.jsonl.zst and $(B)/corpus_text_document.bin/.idx are up to date"
+
+$(B):
+	mkdir -p $@
+
+$(B)/%.clean.jsonl.zst: $(CORPUS_DIR)/%.jsonl.zst $(BIN)/cleanup | $(B)
+	$(BIN)/cleanup $< $@ --removed $(B)/$*.removed.jsonl.zst
+
+$(B)/corpus.mh: $(CLEAN) $(BIN)/minhash
+	$(BIN)/minhash --id-field url $(CLEAN) -o $@
+
+$(B)/pairs.jsonl: $(B)/corpus.mh $(BIN)/find_duplicates
+	$(BIN)/find_duplicates $< --threshold 0.8 -o $@
+
+$(B)/groups.jsonl: $(B)/pairs.jsonl $(BIN)/group_duplicates
+	$(BIN)/group_duplicates --threshold 0.9 $< -o $@
+
+$(B)/dedup.jsonl.zst: $(B)/groups.jsonl $(CLEAN) $(BIN)/remove_duplicates
+	$(BIN)/remove_duplicates --id-field url --groups $< $(CLEAN) -o $@ --removed $(B)/dups_removed.jsonl
+
+$(B)/corpus.jsonl.zst: $(B)/dedup.jsonl.zst $(BIN)/shuffle
+	$(BIN)/shuffle --seed 1234 $< -o $@
+
+$(B)/corpus_text_document.bin $(B)/corpus_text_document.idx &: $(B)/corpus.jsonl.zst $(BIN)/preprocess_data $(VOCAB)
+	$(BIN)/preprocess_data --input $< --output-prefix $(B)/corpus --append-eod --workers $(shell nproc)
+	$(BIN)/inspect_dataset $(B)/corpus_text_document
