@@ -16,11 +16,16 @@
 int main(int argc, char **argv)
 {
     const char *out = NULL, *groups_path = NULL, *removed_path = NULL, *id_field = "url";
+    args_list earlier = {0};
     const arg_opt opts[] = {
         { "groups", 'g', ARG_STR, &groups_path, "FILE", "groups from group_duplicates (required)" },
         { "output", 'o', ARG_STR, &out, "FILE", "kept documents (default stdout; .zst compresses)" },
         { "removed", 0, ARG_STR, &removed_path, "FILE", "write {\"id\", \"group\", \"kept\"} for every removed document" },
         { "id-field", 0, ARG_STR, &id_field, "KEY", "JSON key of the document id (default url)" },
+        { "earlier", 0, ARG_LIST, &earlier, "FILE", "a file that comes before the inputs in corpus order (an\n"
+                                                     "earlier shard; repeat, in order): not copied, but a group\n"
+                                                     "member met there is its group's representative, so shards\n"
+                                                     "deduplicated apart keep what one run would" },
         { NULL, 0, 0, NULL, NULL, NULL },
     };
     const arg_spec spec = {
@@ -30,7 +35,9 @@ int main(int argc, char **argv)
         "or have no id, are kept unchanged and counted.",
         opts,
         "Example:\n"
-        "  remove_duplicates --groups groups.jsonl corpus.jsonl.zst -o dedup.jsonl.zst --removed removed.jsonl\n",
+        "  remove_duplicates --groups groups.jsonl corpus.jsonl.zst -o dedup.jsonl.zst --removed removed.jsonl\n"
+        "  remove_duplicates --groups groups.jsonl shard2.jsonl.zst -o dedup2.jsonl.zst \\\n"
+        "      --earlier shard0.jsonl.zst --earlier shard1.jsonl.zst      # one shard of a sharded run\n",
     };
     char **pos;
     int npos;
@@ -76,6 +83,23 @@ int main(int argc, char **argv)
     int64_t *kept_by = calloc(ngroups ? ngroups : 1, sizeof *kept_by); /* id index + 1 of the representative */
     if (!rc && !kept_by) rc = err_set(ERR_NOMEM, "out of memory");
     static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
+    /* Earlier shards: only their group members count, as the first met. */
+    uint64_t earlier_reps = 0;
+    for (size_t f = 0; f < earlier.n && !rc; f++) {
+        if ((rc = jsonl_open(&jr, earlier.items[f]))) break;
+        jsonl_record r;
+        int g;
+        while ((g = jsonl_next(jr, &r)) > 0) {
+            const char *id = g == JSONL_OK ? jsonl_get_string(r.obj, id_field) : NULL;
+            long x = id ? idmap_get(&ids, id, strlen(id)) : -1;
+            if (x >= 0 && !kept_by[group_of[x]]) {
+                kept_by[group_of[x]] = x + 1;
+                earlier_reps++;
+            }
+        }
+        if (g < 0) rc = g;
+        jsonl_close(jr);
+    }
     fs_list files = {0};
     if (!rc && !npos) rc = fs_expand(&files, "-", sfx);
     for (int i = 0; i < npos && !rc; i++) rc = fs_expand(&files, pos[i], sfx);
@@ -133,9 +157,13 @@ int main(int argc, char **argv)
                 "  kept: %" PRIu64 " in no group, %" PRIu64 " group representatives (the first met), %" PRIu64
                 " without the id \"%s\", %" PRIu64 " not JSON (passed through)\n", in, in - removed, removed,
                 kept_unique, kept_rep, no_id, id_field, bad);
+        if (earlier.n)
+            fprintf(stderr, "  %" PRIu64 " groups had their representative in the %zu earlier file(s)\n", earlier_reps,
+                    earlier.n);
         if (absent) fprintf(stderr, "  note: %" PRIu64 " of %" PRIu64 " groups had no document in this input\n", absent, ngroups);
     }
     free(kept_by);
+    args_list_free(&earlier);
     free(group_of);
     idmap_free(&ids);
     fs_list_free(&files);
