@@ -60,7 +60,7 @@ TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset.c
 TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 
 # The trainer: train/ depends on common/ and tokenizer/ only.
-TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c,$(wildcard train/*.c train/*/*.c))
+TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c train/convert_main.c,$(wildcard train/*.c train/*/*.c))
 # The communicator (train/dist) uses MPI when mpicc is found; the trainer and the tests
 # that reach it link libmpi. The stamp rebuilds dist.o when MPI appears or goes.
 MPI_CFLAGS := $(if $(filter yes,$(HAVE_MPI)),-DWEBTEXT_MPI $(shell mpicc --showme:compile 2>/dev/null))
@@ -71,7 +71,7 @@ $(BUILD)/.mpi-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.mpi-*
 	@touch $@
-TOOLS += train generate
+TOOLS += train generate convert_checkpoint
 # The trainer's numerical kernels are compiled for this machine's vector units
 # (AVX2/AVX-512); `make TRAIN_ARCH=` builds a portable trainer.
 TRAIN_ARCH ?= -march=native
@@ -82,6 +82,7 @@ $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
 $(BUILD)/train/data/gptdata.o: ALL_CFLAGS += -ffp-contract=off
 TOOL_SRC_train := train/train_main.c
 TOOL_SRC_generate := train/generate_main.c
+TOOL_SRC_convert_checkpoint := train/convert_main.c
 
 # The CUDA backend (train/cuda/*.cu), when nvcc is found: the trainer gets
 # --device cuda. ASan builds are CPU-only (the sanitizers and the CUDA driver do
@@ -162,7 +163,7 @@ $(BIN)/$(1): $(TOOL_SRC_$(1):%.c=$(BUILD)/%.o) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 
-$(BIN)/train $(BIN)/generate $(UNIT_BINS): LDLIBS += $(MPI_LIBS) $(CUDA_LIBS)
+$(BIN)/train $(BIN)/generate $(BIN)/convert_checkpoint $(UNIT_BINS): LDLIBS += $(MPI_LIBS) $(CUDA_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)

@@ -115,9 +115,10 @@ rc=0
 # (a vocabulary trained by train_bpe must load in it).
 pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 || rc=1
 if [ "$mode" = --bench ]; then
-  # make bench: the peer tools each benchmark runs on the same input.
+  # make bench: the peer tools each benchmark runs on the same input (and transformers, for
+  # scripts/check_hf_export.py: convert_checkpoint's output loaded by GPT2LMHeadModel).
   pip_install tiktoken=tiktoken==0.14.0 ftfy=ftfy==6.3.1 langdetect=langdetect==1.0.9 \
-    datasketch=datasketch==2.0.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 || rc=1
+    datasketch=datasketch==2.0.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 transformers=transformers==5.23.0 || rc=1
   exit $rc
 fi
 exit 0

@@ -1,4 +1,5 @@
 /* generate_main.c - bin/generate: continue a prompt with a trained checkpoint. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,7 @@ static void emit(int32_t t, void *p)
 
 int main(int argc, char **argv)
 {
-    const char *load = NULL, *prompt = NULL, *vocab = NULL, *merges = NULL, *ttype = NULL;
+    const char *load = NULL, *prompt = NULL, *vocab = NULL, *merges = NULL, *ttype = NULL, *logits_out = NULL;
     long long max_tokens = 64, top_k = 0, seed = 1234, nsamples = 1;
     double temperature = 1.0, top_p = 0.0;
     int ignore_eod = 0;
@@ -46,6 +47,8 @@ int main(int argc, char **argv)
         {"seed", 0, ARG_INT, &seed, "N", "sampling seed (default 1234)"},
         {"num-samples", 0, ARG_INT, &nsamples, "N", "continuations to print (default 1)"},
         {"ignore-eod", 0, ARG_FLAG, &ignore_eod, NULL, "keep going past <|endoftext|>"},
+        {"logits-out", 0, ARG_STR, &logits_out, "FILE", "write the prompt's logits (float32, [tokens, vocab]) to FILE\n"
+                                                     "and exit: for comparing with other implementations"},
         {"vocab-file", 0, ARG_STR, &vocab, "FILE", "GPT-2 encoder.json (default: the project's data/gpt2)"},
         {"merge-file", 0, ARG_STR, &merges, "FILE", "GPT-2 vocab.bpe (default: the project's data/gpt2)"},
         {"tokenizer-type", 0, ARG_STR, &ttype, "NAME", "GPT2BPETokenizer (the only one)"},
@@ -118,6 +121,31 @@ int main(int argc, char **argv)
         rc = bpe_ids_push(&ids, (uint32_t)eod);
     bpe_ctx_free(ctx);
     int n = (int)ids.n;
+    if (logits_out && !rc) {
+        int32_t *in = malloc((size_t)(n ? n : 1) * sizeof *in);
+        FILE *f = NULL;
+        if (!in || n < 1 || n > cfg.max_seq_len)
+            rc = err_set(ERR_USAGE, "--logits-out: the prompt has %d tokens; need 1..%d", n, cfg.max_seq_len);
+        for (int i = 0; !rc && i < n; i++)
+            in[i] = (int32_t)ids.v[i];
+        if (!rc && gpt_forward(&m, in, NULL, 1, n) < -1.5f)
+            rc = ERR_NOMEM;
+        if (!rc && !(f = fopen(logits_out, "wb")))
+            rc = err_set(ERR_IO, "%s: %s", logits_out, strerror(errno));
+        for (int i = 0; !rc && i < n; i++)
+            if (fwrite(m.logits + (size_t)i * cfg.padded_vocab_size, sizeof(float), (size_t)cfg.vocab_size, f) !=
+                (size_t)cfg.vocab_size)
+                rc = err_set(ERR_IO, "%s: %s", logits_out, strerror(errno));
+        if (f && fclose(f) != 0 && !rc)
+            rc = err_set(ERR_IO, "%s: %s", logits_out, strerror(errno));
+        free(in);
+        if (rc)
+            fprintf(stderr, "generate: %s\n", err_msg());
+        bpe_ids_free(&ids);
+        bpe_free(tok);
+        gpt_free(&m);
+        return rc ? err_exit_code(rc) : 0;
+    }
     int32_t *buf = malloc(((size_t)n + (size_t)max_tokens + 1) * sizeof *buf);
     gen_opts o = {temperature, (int)top_k, top_p};
     emit_ctx e = {tok, NULL, 0, 0};

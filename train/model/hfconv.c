@@ -1,0 +1,371 @@
+/* hfconv.c - see hfconv.h. */
+#include "train/model/hfconv.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/err.h"
+#include "train/model/safetensors.h"
+
+/* HF's name of each of our tensors ("%d": the layer), and whether HF stores it transposed. */
+static const struct {
+    int t;
+    const char *name;
+    int transposed;
+} hf_map[] = {
+    {GPT_LN1W, "transformer.h.%d.ln_1.weight", 0},          {GPT_LN1B, "transformer.h.%d.ln_1.bias", 0},
+    {GPT_QKVW, "transformer.h.%d.attn.c_attn.weight", 1},   {GPT_QKVB, "transformer.h.%d.attn.c_attn.bias", 0},
+    {GPT_ATTPROJW, "transformer.h.%d.attn.c_proj.weight", 1}, {GPT_ATTPROJB, "transformer.h.%d.attn.c_proj.bias", 0},
+    {GPT_LN2W, "transformer.h.%d.ln_2.weight", 0},          {GPT_LN2B, "transformer.h.%d.ln_2.bias", 0},
+    {GPT_FCW, "transformer.h.%d.mlp.c_fc.weight", 1},       {GPT_FCB, "transformer.h.%d.mlp.c_fc.bias", 0},
+    {GPT_FCPROJW, "transformer.h.%d.mlp.c_proj.weight", 1}, {GPT_FCPROJB, "transformer.h.%d.mlp.c_proj.bias", 0},
+};
+enum { HF_NMAP = sizeof hf_map / sizeof hf_map[0] };
+
+/* Shape of one layer's slice of tensor t, as we store it: [rows, cols] (cols 0: a vector). */
+static void layer_shape(const gpt_config *c, int t, size_t *rows, size_t *cols)
+{
+    size_t C = (size_t)c->channels;
+    switch (t) {
+    case GPT_QKVW: *rows = 3 * C; *cols = C; break;
+    case GPT_ATTPROJW: *rows = C; *cols = C; break;
+    case GPT_FCW: *rows = 4 * C; *cols = C; break;
+    case GPT_FCPROJW: *rows = C; *cols = 4 * C; break;
+    case GPT_QKVB: *rows = 3 * C; *cols = 0; break;
+    case GPT_FCB: *rows = 4 * C; *cols = 0; break;
+    default: *rows = C; *cols = 0;
+    }
+}
+
+static int copy_file(const char *from, const char *to)
+{
+    FILE *in = fopen(from, "rb");
+    if (!in)
+        return err_set(ERR_IO, "%s: %s", from, strerror(errno));
+    FILE *out = fopen(to, "wb");
+    if (!out) {
+        fclose(in);
+        return err_set(ERR_IO, "%s: %s", to, strerror(errno));
+    }
+    char buf[1 << 16];
+    size_t n;
+    int rc = 0;
+    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+        if (fwrite(buf, 1, n, out) != n) {
+            rc = err_set(ERR_IO, "%s: %s", to, strerror(errno));
+            break;
+        }
+    if (!rc && ferror(in))
+        rc = err_set(ERR_IO, "%s: read error", from);
+    fclose(in);
+    if (fclose(out) != 0 && !rc)
+        rc = err_set(ERR_IO, "%s: %s", to, strerror(errno));
+    return rc;
+}
+
+static int write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return err_set(ERR_IO, "%s: %s", path, strerror(errno));
+    int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
+    if (fclose(f) != 0 || bad)
+        return err_set(ERR_IO, "%s: %s", path, strerror(errno));
+    return 0;
+}
+
+static int write_json(const char *path, cJSON *o)
+{
+    char *s = o ? cJSON_Print(o) : NULL;
+    int rc = s ? write_text(path, s) : err_set(ERR_NOMEM, "out of memory");
+    free(s);
+    cJSON_Delete(o);
+    return rc;
+}
+
+int hf_export(const gpt_model *m, const char *dir, const char *vocab, const char *merges)
+{
+    const gpt_config *c = &m->cfg;
+    int L = c->num_layers, C = c->channels, V = c->vocab_size;
+    struct stat sb;
+    if (stat(dir, &sb) == 0) {
+        if (!S_ISDIR(sb.st_mode) || rmdir(dir) != 0)
+            return err_set(ERR_USAGE, "%s exists and is not an empty directory; give a new one", dir);
+    }
+    char tmp[4096], p[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp-%d", dir, (int)getpid());
+    if (mkdir(tmp, 0777) != 0)
+        return err_set(ERR_IO, "%s: %s", tmp, strerror(errno));
+    int rc = 0;
+    /* weights */
+    st_writer *w = st_writer_new();
+    float **bufs = calloc((size_t)L * HF_NMAP + 1, sizeof *bufs);
+    char **names = calloc((size_t)L * HF_NMAP + 4, sizeof *names);
+    size_t nb = 0, nn = 0;
+    if (!w || !bufs || !names)
+        rc = err_set(ERR_NOMEM, "out of memory");
+    int64_t sh[2];
+    if (!rc) {
+        sh[0] = V;
+        sh[1] = C;
+        rc = st_writer_add(w, "transformer.wte.weight", "F32", sh, 2, gpt_tensor(m, GPT_WTE), (size_t)V * C * 4);
+    }
+    if (!rc) {
+        sh[0] = c->max_seq_len;
+        rc = st_writer_add(w, "transformer.wpe.weight", "F32", sh, 2, gpt_tensor(m, GPT_WPE), (size_t)c->max_seq_len * C * 4);
+    }
+    for (int l = 0; l < L && !rc; l++)
+        for (int k = 0; k < HF_NMAP && !rc; k++) {
+            size_t rows, cols;
+            layer_shape(c, hf_map[k].t, &rows, &cols);
+            size_t n = rows * (cols ? cols : 1);
+            const float *src = gpt_tensor(m, hf_map[k].t) + (size_t)l * n;
+            char name[128];
+            snprintf(name, sizeof name, hf_map[k].name, l);
+            char *nm = strdup(name);
+            if (!nm) {
+                rc = err_set(ERR_NOMEM, "out of memory");
+                break;
+            }
+            names[nn++] = nm;
+            if (hf_map[k].transposed) {
+                float *t = malloc(n * sizeof *t);
+                if (!t) {
+                    rc = err_set(ERR_NOMEM, "out of memory");
+                    break;
+                }
+                bufs[nb++] = t;
+                for (size_t r = 0; r < rows; r++)
+                    for (size_t q = 0; q < cols; q++)
+                        t[q * rows + r] = src[r * cols + q]; /* ours [out, in] -> HF [in, out] */
+                int64_t s2[2] = {(int64_t)cols, (int64_t)rows};
+                rc = st_writer_add(w, nm, "F32", s2, 2, t, n * 4);
+            } else {
+                int64_t s1[1] = {(int64_t)rows};
+                rc = st_writer_add(w, nm, "F32", s1, 1, src, n * 4);
+            }
+        }
+    if (!rc) {
+        sh[0] = C;
+        rc = st_writer_add(w, "transformer.ln_f.weight", "F32", sh, 1, gpt_tensor(m, GPT_LNFW), (size_t)C * 4);
+    }
+    if (!rc)
+        rc = st_writer_add(w, "transformer.ln_f.bias", "F32", sh, 1, gpt_tensor(m, GPT_LNFB), (size_t)C * 4);
+    if (!rc)
+        rc = st_writer_meta(w, "format", "pt");
+    if (!rc) {
+        snprintf(p, sizeof p, "%s/model.safetensors", tmp);
+        rc = st_write(w, p);
+    }
+    if (w)
+        st_writer_free(w);
+    for (size_t i = 0; i < nb; i++)
+        free(bufs[i]);
+    for (size_t i = 0; i < nn; i++)
+        free(names[i]);
+    free(bufs);
+    free(names);
+    /* config and tokenizer */
+    if (!rc) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON *arch = cJSON_CreateStringArray((const char *[]){"GPT2LMHeadModel"}, 1);
+        cJSON_AddStringToObject(o, "model_type", "gpt2");
+        cJSON_AddItemToObject(o, "architectures", arch);
+        cJSON_AddNumberToObject(o, "vocab_size", V);
+        cJSON_AddNumberToObject(o, "n_positions", c->max_seq_len);
+        cJSON_AddNumberToObject(o, "n_ctx", c->max_seq_len);
+        cJSON_AddNumberToObject(o, "n_embd", C);
+        cJSON_AddNumberToObject(o, "n_layer", L);
+        cJSON_AddNumberToObject(o, "n_head", c->num_heads);
+        cJSON_AddNumberToObject(o, "n_inner", 4 * C);
+        cJSON_AddStringToObject(o, "activation_function", "gelu_new");
+        cJSON_AddNumberToObject(o, "layer_norm_epsilon", 1e-5);
+        cJSON_AddBoolToObject(o, "tie_word_embeddings", 1);
+        cJSON_AddNumberToObject(o, "resid_pdrop", 0);
+        cJSON_AddNumberToObject(o, "embd_pdrop", 0);
+        cJSON_AddNumberToObject(o, "attn_pdrop", 0);
+        cJSON_AddBoolToObject(o, "scale_attn_weights", 1);
+        cJSON_AddNumberToObject(o, "bos_token_id", V - 1); /* GPT-2's <|endoftext|> is its last id */
+        cJSON_AddNumberToObject(o, "eos_token_id", V - 1);
+        cJSON_AddStringToObject(o, "torch_dtype", "float32");
+        snprintf(p, sizeof p, "%s/config.json", tmp);
+        rc = write_json(p, o);
+    }
+    if (!rc) {
+        snprintf(p, sizeof p, "%s/vocab.json", tmp);
+        rc = copy_file(vocab, p);
+    }
+    if (!rc) {
+        snprintf(p, sizeof p, "%s/merges.txt", tmp);
+        rc = copy_file(merges, p);
+    }
+    if (!rc) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "tokenizer_class", "GPT2Tokenizer");
+        cJSON_AddNumberToObject(o, "model_max_length", c->max_seq_len);
+        cJSON_AddStringToObject(o, "bos_token", "<|endoftext|>");
+        cJSON_AddStringToObject(o, "eos_token", "<|endoftext|>");
+        cJSON_AddStringToObject(o, "unk_token", "<|endoftext|>");
+        cJSON_AddBoolToObject(o, "add_prefix_space", 0);
+        snprintf(p, sizeof p, "%s/tokenizer_config.json", tmp);
+        rc = write_json(p, o);
+    }
+    if (!rc) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "bos_token", "<|endoftext|>");
+        cJSON_AddStringToObject(o, "eos_token", "<|endoftext|>");
+        cJSON_AddStringToObject(o, "unk_token", "<|endoftext|>");
+        snprintf(p, sizeof p, "%s/special_tokens_map.json", tmp);
+        rc = write_json(p, o);
+    }
+    if (!rc && rename(tmp, dir) != 0)
+        rc = err_set(ERR_IO, "renaming %s to %s: %s", tmp, dir, strerror(errno));
+    if (rc) {
+        const char *files[] = {"model.safetensors", "config.json", "vocab.json", "merges.txt", "tokenizer_config.json",
+                               "special_tokens_map.json"};
+        for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+            snprintf(p, sizeof p, "%s/%s", tmp, files[i]);
+            unlink(p);
+        }
+        rmdir(tmp);
+    }
+    return rc;
+}
+
+static int cfg_int(const cJSON *o, const char *key, const char *path, int *out, int required)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!v) {
+        if (required)
+            return err_set(ERR_FORMAT, "%s: no \"%s\"", path, key);
+        return 1;
+    }
+    if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != (int)v->valuedouble)
+        return err_set(ERR_FORMAT, "%s: \"%s\" is not a positive integer", path, key);
+    *out = (int)v->valuedouble;
+    return 0;
+}
+
+int hf_import(gpt_model *m, const char *dir)
+{
+    memset(m, 0, sizeof *m);
+    char p[4200];
+    snprintf(p, sizeof p, "%s/config.json", dir);
+    FILE *cf = fopen(p, "rb");
+    if (!cf)
+        return err_set(ERR_IO, "%s: %s", p, strerror(errno));
+    char *text = malloc(1 << 20);
+    size_t len = text ? fread(text, 1, (1 << 20) - 1, cf) : 0;
+    fclose(cf);
+    if (!text)
+        return err_set(ERR_NOMEM, "out of memory");
+    cJSON *o = cJSON_ParseWithLength(text, len);
+    free(text);
+    if (!o)
+        return err_set(ERR_FORMAT, "%s: not JSON", p);
+    int rc = 0;
+    gpt_config c = {0};
+    const cJSON *mt = cJSON_GetObjectItemCaseSensitive(o, "model_type");
+    const cJSON *act = cJSON_GetObjectItemCaseSensitive(o, "activation_function");
+    int inner = 0;
+    if (!cJSON_IsString(mt) || strcmp(mt->valuestring, "gpt2"))
+        rc = err_set(ERR_FORMAT, "%s: model_type is not \"gpt2\"", p);
+    if (!rc)
+        rc = cfg_int(o, "vocab_size", p, &c.vocab_size, 1);
+    if (!rc)
+        rc = cfg_int(o, "n_positions", p, &c.max_seq_len, 1);
+    if (!rc)
+        rc = cfg_int(o, "n_embd", p, &c.channels, 1);
+    if (!rc)
+        rc = cfg_int(o, "n_layer", p, &c.num_layers, 1);
+    if (!rc)
+        rc = cfg_int(o, "n_head", p, &c.num_heads, 1);
+    if (!rc && cfg_int(o, "n_inner", p, &inner, 0) == 0 && inner != 4 * c.channels)
+        rc = err_set(ERR_FORMAT, "%s: n_inner %d is not 4 x n_embd (GPT-2)", p, inner);
+    if (!rc && cJSON_IsString(act) && strcmp(act->valuestring, "gelu_new") && strcmp(act->valuestring, "gelu_pytorch_tanh"))
+        rc = err_set(ERR_FORMAT, "%s: activation_function \"%s\": this trainer has GPT-2's tanh GELU only", p,
+                     act->valuestring);
+    const cJSON *tie = cJSON_GetObjectItemCaseSensitive(o, "tie_word_embeddings");
+    if (!rc && cJSON_IsFalse(tie))
+        rc = err_set(ERR_FORMAT, "%s: tie_word_embeddings is false; this trainer ties them", p);
+    cJSON_Delete(o);
+    if (rc)
+        return rc;
+    c.padded_vocab_size = gpt_padded_vocab(c.vocab_size);
+    if ((rc = gpt_config_check(&c)) || (rc = gpt_alloc(m, &c)))
+        return rc;
+    snprintf(p, sizeof p, "%s/model.safetensors", dir);
+    st_file f;
+    if ((rc = st_open(&f, p))) {
+        gpt_free(m);
+        return rc;
+    }
+    int L = c.num_layers, C = c.channels;
+    memset(m->params, 0, m->num_params * sizeof(float)); /* the padded vocabulary rows stay 0 */
+    for (int k = -4; k < L * HF_NMAP && !rc; k++) {
+        char name[128];
+        float *dst;
+        size_t rows, cols;
+        int tr = 0;
+        if (k == -4) {
+            snprintf(name, sizeof name, "transformer.wte.weight");
+            dst = gpt_tensor(m, GPT_WTE), rows = (size_t)c.vocab_size, cols = (size_t)C;
+        } else if (k == -3) {
+            snprintf(name, sizeof name, "transformer.wpe.weight");
+            dst = gpt_tensor(m, GPT_WPE), rows = (size_t)c.max_seq_len, cols = (size_t)C;
+        } else if (k == -2) {
+            snprintf(name, sizeof name, "transformer.ln_f.weight");
+            dst = gpt_tensor(m, GPT_LNFW), rows = (size_t)C, cols = 0;
+        } else if (k == -1) {
+            snprintf(name, sizeof name, "transformer.ln_f.bias");
+            dst = gpt_tensor(m, GPT_LNFB), rows = (size_t)C, cols = 0;
+        } else {
+            int l = k / HF_NMAP, j = k % HF_NMAP;
+            snprintf(name, sizeof name, hf_map[j].name, l);
+            layer_shape(&c, hf_map[j].t, &rows, &cols);
+            dst = gpt_tensor(m, hf_map[j].t) + (size_t)l * rows * (cols ? cols : 1);
+            tr = hf_map[j].transposed;
+        }
+        const st_tensor *t = st_find(&f, name);
+        if (!t && !strncmp(name, "transformer.", 12))
+            t = st_find(&f, name + 12); /* checkpoints saved from GPT2Model have no prefix */
+        if (!t) {
+            rc = err_set(ERR_FORMAT, "%s: no tensor %s", p, name);
+            break;
+        }
+        int64_t er = tr ? (int64_t)cols : (int64_t)rows, ec = tr ? (int64_t)rows : (int64_t)cols;
+        int ok = cols ? (t->ndim == 2 && t->shape[0] == er && t->shape[1] == ec) : (t->ndim == 1 && t->shape[0] == er);
+        if (!ok) {
+            rc = err_set(ERR_FORMAT, "%s: tensor %s has shape [%lld%s%lld], expected [%lld%s%lld]", p, name,
+                         (long long)t->shape[0], t->ndim > 1 ? ", " : "", t->ndim > 1 ? (long long)t->shape[1] : 0LL,
+                         (long long)er, cols ? ", " : "", cols ? (long long)ec : 0LL);
+            break;
+        }
+        size_t n = rows * (cols ? cols : 1);
+        if (!strcmp(t->dtype, "F32")) {
+            const float *src = (const float *)t->data;
+            if (tr) {
+                for (size_t r = 0; r < rows; r++)
+                    for (size_t q = 0; q < cols; q++)
+                        memcpy(&dst[r * cols + q], &src[q * rows + r], 4);
+            } else {
+                memcpy(dst, src, n * 4);
+            }
+        } else {
+            /* F16, BF16, F64: converted element by element */
+            for (size_t i = 0; i < n; i++) {
+                size_t r = i / (cols ? cols : 1), q = i % (cols ? cols : 1);
+                dst[i] = (float)st_get(t, tr ? (int64_t)(q * rows + r) : (int64_t)i);
+            }
+        }
+    }
+    st_close(&f);
+    if (rc)
+        gpt_free(m);
+    return rc;
+}
