@@ -33,7 +33,7 @@ int main(int argc, char **argv)
     const char *load = NULL, *prompt = NULL, *vocab = NULL, *merges = NULL, *ttype = NULL, *logits_out = NULL;
     long long max_tokens = 64, top_k = 0, seed = 1234, nsamples = 1;
     double temperature = 1.0, top_p = 0.0;
-    int ignore_eod = 0;
+    int ignore_eod = 0, no_kv_cache = 0;
     const arg_opt opts[] = {
         {"load", 0, ARG_STR, &load, "DIR", "checkpoint directory (its latest checkpoint), an iter_N\n"
                                             "                                directory or a model.ckpt file (required)"},
@@ -47,6 +47,8 @@ int main(int argc, char **argv)
         {"seed", 0, ARG_INT, &seed, "N", "sampling seed (default 1234)"},
         {"num-samples", 0, ARG_INT, &nsamples, "N", "continuations to print (default 1)"},
         {"ignore-eod", 0, ARG_FLAG, &ignore_eod, NULL, "keep going past <|endoftext|>"},
+        {"no-kv-cache", 0, ARG_FLAG, &no_kv_cache, NULL, "recompute the whole window for every token (slow; the\n"
+                                                          "reference the KV cache is tested against)"},
         {"logits-out", 0, ARG_STR, &logits_out, "FILE", "write the prompt's logits (float32, [tokens, vocab]) to FILE\n"
                                                      "and exit: for comparing with other implementations"},
         {"vocab-file", 0, ARG_STR, &vocab, "FILE", "GPT-2 encoder.json (default: the project's data/gpt2)"},
@@ -147,7 +149,7 @@ int main(int argc, char **argv)
         return rc ? err_exit_code(rc) : 0;
     }
     int32_t *buf = malloc(((size_t)n + (size_t)max_tokens + 1) * sizeof *buf);
-    gen_opts o = {temperature, (int)top_k, top_p};
+    gen_opts o = {temperature, (int)top_k, top_p, no_kv_cache};
     emit_ctx e = {tok, NULL, 0, 0};
     for (long long s = 0; s < nsamples && !rc && buf; s++) {
         for (int i = 0; i < n; i++)
