@@ -5,13 +5,34 @@ directory (CPU, float32); their logits on the prompt are compared with ours
 (generate --logits-out) and they generate text.
 
   check_hf_export.py HF_DIR PROMPT OUR_LOGITS.f32 [--tol 1e-4]
-Prints the max abs difference; exits 1 above --tol or if the tokenizations differ."""
+Prints the max abs difference; exits 1 above --tol.
+
+  check_hf_export.py --make-random DIR --layers L --embd C --heads H --positions T
+writes a GPT2LMHeadModel that transformers itself initialises at random
+(save_pretrained), with the GPT-2 tokenizer files copied from data/gpt2: import it
+with convert_checkpoint --from hf, then compare as above."""
 import argparse, sys
 
 import numpy as np
 import torch
 from transformers import GPT2LMHeadModel, GPT2TokenizerFast
 
+if "--make-random" in sys.argv:
+    import os, shutil
+    from transformers import GPT2Config
+    r = argparse.ArgumentParser()
+    r.add_argument("--make-random", required=True)
+    for k in ("layers", "embd", "heads", "positions"):
+        r.add_argument("--" + k, type=int, required=True)
+    a = r.parse_args()
+    torch.manual_seed(0)
+    cfg = GPT2Config(n_layer=a.layers, n_embd=a.embd, n_head=a.heads, n_positions=a.positions, vocab_size=50257)
+    GPT2LMHeadModel(cfg).save_pretrained(a.make_random)
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "gpt2")
+    shutil.copy(os.path.join(root, "encoder.json"), os.path.join(a.make_random, "vocab.json"))
+    shutil.copy(os.path.join(root, "vocab.bpe"), os.path.join(a.make_random, "merges.txt"))
+    print("wrote a random GPT2LMHeadModel into", a.make_random)
+    sys.exit(0)
 ap = argparse.ArgumentParser()
 ap.add_argument("dir"); ap.add_argument("prompt"); ap.add_argument("logits"); ap.add_argument("--tol", type=float, default=1e-4)
 a = ap.parse_args()
