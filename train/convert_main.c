@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "common/args.h"
 #include "common/err.h"
@@ -10,26 +9,6 @@
 #include "train/model/ckpt.h"
 #include "train/model/gpt.h"
 #include "train/model/hfconv.h"
-
-/* A checkpoint directory (its latest), an iter_N directory or a model.ckpt. */
-static int resolve(const char *load, char **path)
-{
-    struct stat sb;
-    if (stat(load, &sb) == 0 && S_ISREG(sb.st_mode)) {
-        *path = strdup(load);
-        return 0;
-    }
-    char p[4096];
-    snprintf(p, sizeof p, "%s/model.ckpt", load);
-    if (stat(p, &sb) == 0) {
-        *path = strdup(p);
-        return 0;
-    }
-    int rc = ckpt_find_latest(load, path);
-    if (rc == 1)
-        return err_set(ERR_USAGE, "%s: no checkpoint there (no model.ckpt, no latest_checkpointed_iteration.txt)", load);
-    return rc;
-}
 
 int main(int argc, char **argv)
 {
@@ -79,7 +58,9 @@ int main(int argc, char **argv)
         char *path = NULL;
         gpt_config cfg;
         ckpt_state st;
-        if (!(rc = resolve(load, &path)) && !(rc = ckpt_read_header(path, &cfg, &st)) && !(rc = gpt_alloc(&m, &cfg)))
+        if ((rc = ckpt_resolve(load, &path)) == 1)
+            rc = ERR_USAGE;
+        if (!rc && !(rc = ckpt_read_header(path, &cfg, &st)) && !(rc = gpt_alloc(&m, &cfg)))
             rc = ckpt_load(path, &m, &st);
         if (!rc)
             rc = hf_export(&m, pos[0], vocab ? vocab : tokcli_default_vocab(), merges ? merges : tokcli_default_merges());

@@ -77,20 +77,9 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     char *path = NULL;
-    struct stat sb;
-    if (stat(load, &sb) == 0 && S_ISREG(sb.st_mode)) {
-        path = strdup(load);
-    } else {
-        char p[4096];
-        snprintf(p, sizeof p, "%s/model.ckpt", load);
-        if (stat(p, &sb) == 0)
-            path = strdup(p);
-        else if ((rc = ckpt_find_latest(load, &path)) != 0) {
-            fprintf(stderr, "generate: %s\n", rc == 1 ? "no checkpoint there (no latest_checkpointed_iteration.txt)" : err_msg());
-            if (rc == 1)
-                fprintf(stderr, "  --load %s\n", load);
-            return rc == 1 ? EXIT_USAGE : err_exit_code(rc);
-        }
+    if ((rc = ckpt_resolve(load, &path)) != 0) {
+        fprintf(stderr, "generate: %s\n", err_msg());
+        return rc == 1 ? EXIT_USAGE : err_exit_code(rc);
     }
     gpt_config cfg;
     ckpt_state st;

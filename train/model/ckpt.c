@@ -250,3 +250,23 @@ int ckpt_load(const char *path, gpt_model *m, ckpt_state *st)
                      path, (unsigned long long)sum, (unsigned long long)got);
     return rc;
 }
+
+int ckpt_resolve(const char *load, char **path)
+{
+    struct stat sb;
+    *path = NULL;
+    if (stat(load, &sb) == 0 && S_ISREG(sb.st_mode)) {
+        *path = strdup(load);
+        return *path ? 0 : err_set(ERR_NOMEM, "out of memory");
+    }
+    char p[4096];
+    snprintf(p, sizeof p, "%s/model.ckpt", load);
+    if (stat(p, &sb) == 0) {
+        *path = strdup(p);
+        return *path ? 0 : err_set(ERR_NOMEM, "out of memory");
+    }
+    int rc = ckpt_find_latest(load, path);
+    if (rc == 1)
+        err_set(ERR_USAGE, "no checkpoint there (no model.ckpt, no latest_checkpointed_iteration.txt): %s", load);
+    return rc;
+}

@@ -37,6 +37,10 @@ int ckpt_save(const char *dir, const gpt_model *m, const ckpt_state *st);
 /* Find the checkpoint dir/latest points at: 0 with *path malloc'd (caller
  * frees), 1 when dir has no latest file (nothing to load), or ERR_*. */
 int ckpt_find_latest(const char *dir, char **path);
+/* The model.ckpt that --load names: a model.ckpt file, a directory holding
+ * one (iter_N/), or a --save directory (its latest). 0 with *path malloc'd,
+ * 1 when the directory has neither (message set), or ERR_*. */
+int ckpt_resolve(const char *load, char **path);
 /* Read the header of a model.ckpt: model config and state. */
 int ckpt_read_header(const char *path, gpt_config *cfg, ckpt_state *st);
 /* Load weights and moments into m (allocated for the same config) after
