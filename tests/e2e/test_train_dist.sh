@@ -214,13 +214,23 @@ stderr_has rank_failure_tp_pp_message "rank 3: failure injected at iteration 2"
 WEBTEXT_TRAIN_INJECT_NAN=3 expect_exit dp2_nan_skip 0 $MPI -np 2 "$BIN/train" $M --train-iters 5
 grep -q 'iteration  *3/ .*number of skipped iterations:   1' "$WORK/.out" && pass dp2_nan_reported || fail dp2_nan_reported
 
+# rank_pids N SAVEDIR: once the run saving into SAVEDIR has logged iteration 3 (so every rank
+# has its signal handler), the pids of its N ranks, found by command line (not by the process
+# tree, whose shape depends on the MPI launcher); waits up to 100 s.
+rank_pids() {
+  local k p
+  for k in $(seq 1 1000); do
+    grep -q '"iteration":3,' "$2/train_log.jsonl" 2>/dev/null && break; sleep 0.1; done
+  for k in $(seq 1 100); do
+    p=$(pgrep -f -- "^$BIN/train .*--save $2( |\$)" | tr '\n' ' '); p=${p% }
+    [ "$(wc -w <<<"$p")" = "$1" ] && break; sleep 0.1; done
+  echo "$p"
+}
 # --- SIGTERM to one rank only (as a scheduler may deliver it): all ranks agree, save, exit 0
 $MPI -np 2 "$BIN/train" $M --train-iters 100000 --eval-interval 100000 --save "$WORK/ckT" --zero-stage 1 \
   >"$WORK/t.out" 2>"$WORK/t.err" &
 pid=$!
-for _ in $(seq 1 300); do grep -q '"iteration":3,' "$WORK/ckT/train_log.jsonl" 2>/dev/null && break; sleep 0.1; done
-mpirun_pid=$(pgrep -P "$pid" | head -1)   # $pid is timeout; its child mpirun; the ranks are mpirun's
-ranks=$(pgrep -P "$mpirun_pid" | tr '\n' ' '); last=${ranks% }; last=${last##* }
+ranks=$(rank_pids 2 "$WORK/ckT"); last=${ranks##* }
 kill -TERM "$last"; wait $pid; rc=$?
 it=$(cat "$WORK/ckT/latest_checkpointed_iteration.txt" 2>/dev/null)
 if [ $rc = 0 ] && [ -n "$it" ] && [ "$it" -ge 3 ] && grep -q 'received SIGTERM' "$WORK/t.err"; then pass sigterm_one_rank;
@@ -230,12 +240,10 @@ expect_exit sigterm_resume_single 0 "$BIN/train" $M --train-iters $((it + 2)) --
 $MPI -np 4 "$BIN/train" $M --train-iters 100000 --eval-interval 100000 --save "$WORK/ckU" \
   --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 >"$WORK/u.out" 2>"$WORK/u.err" &
 pid=$!
-for _ in $(seq 1 300); do grep -q '"iteration":3,' "$WORK/ckU/train_log.jsonl" 2>/dev/null && break; sleep 0.1; done
-mpirun_pid=$(pgrep -P "$pid" | head -1)
-ranks=$(pgrep -P "$mpirun_pid" | tr '\n' ' '); last=${ranks% }; last=${last##* }
+ranks=$(rank_pids 4 "$WORK/ckU"); last=${ranks##* }
 kill -TERM "$last"; wait $pid; rc=$?
 it=$(cat "$WORK/ckU/latest_checkpointed_iteration.txt" 2>/dev/null)
-if [ $rc = 0 ] && [ -n "$it" ] && [ "$it" -ge 3 ]; then pass sigterm_one_rank_tp_pp; else fail sigterm_one_rank_tp_pp "rc $rc, latest '$it'"; fi
+if [ $rc = 0 ] && [ -n "$it" ] && [ "$it" -ge 3 ]; then pass sigterm_one_rank_tp_pp; else fail sigterm_one_rank_tp_pp "rc $rc, latest '$it', ranks '$ranks'"; fi
 expect_exit sigterm_tp_pp_resume_dp 0 $MPI -np 2 "$BIN/train" $M --train-iters $((it + 2)) --load "$WORK/ckU"
 
 # --- usage
