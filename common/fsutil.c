@@ -1,4 +1,5 @@
 /* fsutil.c - see fsutil.h. */
+#define _GNU_SOURCE
 #include "fsutil.h"
 #include "err.h"
 
@@ -8,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
 
 static int push(fs_list *l, const char *p)
 {
@@ -77,4 +81,73 @@ void fs_list_free(fs_list *l)
     free(l->paths);
     l->paths = NULL;
     l->n = 0;
+}
+
+static void host_name(char *h, size_t n)
+{
+    if (gethostname(h, n) != 0) snprintf(h, n, "localhost");
+    h[n - 1] = 0;
+    for (char *p = h; *p; p++)
+        if (*p == '/' || *p == '@') *p = '_';
+}
+
+void fs_tmp_suffix(char *buf, size_t n, unsigned counter)
+{
+    char h[64];
+    host_name(h, sizeof h);
+    snprintf(buf, n, "tmp-%d-%u@%s", (int)getpid(), counter, h);
+}
+
+static void rm_dir_tree(const char *p)
+{
+    DIR *d = opendir(p);
+    if (!d) return;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        size_t n = strlen(p) + strlen(e->d_name) + 2;
+        char *q = malloc(n);
+        if (!q) break;
+        snprintf(q, n, "%s/%s", p, e->d_name);
+        unlink(q);
+        free(q);
+    }
+    closedir(d);
+    rmdir(p);
+}
+
+int fs_remove_stale_tmp(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    char h[64];
+    host_name(h, sizeof h);
+    size_t pl = strlen(prefix);
+    int removed = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, prefix, pl) != 0) continue;
+        const char *t = strstr(e->d_name + pl, "tmp-");
+        if (!t || (t != e->d_name + pl && t[-1] != '.')) continue;
+        char *end;
+        const char *num = t + 4;
+        long pid = strtol(num, &end, 10);
+        if (end == num || pid <= 0) continue;
+        const char *at = strchr(end, '@');
+        if (at && strcmp(at + 1, h) != 0) continue;        /* another host's: not ours to judge */
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH) continue; /* still running (or not ours to signal) */
+        size_t n = strlen(dir) + strlen(e->d_name) + 2;
+        char *p = malloc(n);
+        if (!p) break;
+        snprintf(p, n, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) rm_dir_tree(p);
+            else unlink(p);
+            removed++;
+        }
+        free(p);
+    }
+    closedir(d);
+    return removed;
 }

@@ -18,4 +18,12 @@ typedef struct {
 int fs_expand(fs_list *l, const char *arg, const char *const *suffixes);
 void fs_list_free(fs_list *l);
 
+/* Temporary names. fs_tmp_suffix writes "tmp-PID-N@HOST" (this process,
+ * counter n, this host). fs_remove_stale_tmp removes, from dir, the entries
+ * named PREFIX + [ANYTHING "."] "tmp-PID..." (files, or directories one level deep) whose
+ * process is gone: made on this host (or with no host in the name) by a PID
+ * that no longer runs. Returns how many it removed. */
+void fs_tmp_suffix(char *buf, size_t n, unsigned counter);
+int fs_remove_stale_tmp(const char *dir, const char *prefix);
+
 #endif

@@ -1,15 +1,20 @@
 /* io.c - see io.h. Plain, zstd and gzip decoding; atomic, optionally zstd
  * encoded output; cleanup of temporary files on exit and on fatal signals. */
+#define _GNU_SOURCE
 #include "io.h"
+#include "fsutil.h"
+#include "fault.h"
 #include "err.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -50,7 +55,7 @@ static ssize_t raw_read(io_reader *r, void *dst, size_t n)
         return (ssize_t)k;
     }
     for (;;) {
-        ssize_t k = read(r->fd, dst, n);
+        ssize_t k = fault_read(r->fd, dst, n);
         if (k >= 0) {
             r->raw_pos += (uint64_t)k;
             return k;
@@ -119,7 +124,7 @@ int io_reader_open(io_reader **out, const char *path)
     if (is_stdin) {
         r->fd = 0;
     } else {
-        r->fd = open(path, O_RDONLY | O_CLOEXEC);
+        r->fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
         if (r->fd < 0) {
             int rc = err_sys(ERR_IO, "%s: cannot open", path);
             io_reader_close(r);
@@ -373,12 +378,13 @@ static ssize_t checked_write(int fd, const void *p, size_t n)
             return -1;
         }
     }
-    return write(fd, p, n);
+    return fault_write(fd, p, n);
 }
 
 struct io_writer {
-    char *path, *tmp;
+    char *path, *tmp; /* tmp: the temporary name (NULL while the file is unnamed) */
     int fd, own_fd;
+    int anon;         /* an O_TMPFILE file: named only at commit */
     ZSTD_CStream *zc;
     unsigned char *buf, *zbuf;
     size_t cap, len, zcap;
@@ -431,6 +437,115 @@ static int ends_with(const char *s, const char *suf)
     return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
+
+/* The directory part of path ("." when none), into a malloc'd string. */
+static char *dir_of(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) return strdup(".");
+    if (slash == path) return strdup("/");
+    return strndup(path, (size_t)(slash - path));
+}
+
+/* Name a temporary for path: ".BASE.tmp-PID-N@HOST" beside it. */
+static char *tmp_name(const char *path)
+{
+    static atomic_uint counter;
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+    char suf[128];
+    fs_tmp_suffix(suf, sizeof suf, atomic_fetch_add(&counter, 1));
+    size_t n = strlen(path) + strlen(suf) + 4;
+    char *t = malloc(n);
+    if (t) snprintf(t, n, "%.*s.%s.%s", (int)dirlen, path, path + dirlen, suf);
+    return t;
+}
+
+/* Open the writer's temporary file. Where the file system has O_TMPFILE the
+ * file has no name until io_writer_commit links it in, so a process killed
+ * with SIGKILL leaves nothing behind; elsewhere it is ".BASE.tmp-PID-N@HOST",
+ * and stale ones of dead processes on this host are removed first. */
+static int writer_create_tmp(io_writer *w, const char *path)
+{
+    char *dir = dir_of(path);
+    if (!dir) return err_set(ERR_NOMEM, "out of memory");
+    /* Litter of killed processes (where O_TMPFILE is missing, or killed between
+     * link and rename): once per directory and process, so that many outputs
+     * in one directory do not rescan it. */
+    static pthread_mutex_t scan_lock = PTHREAD_MUTEX_INITIALIZER;
+    static char scanned[4096];
+    pthread_mutex_lock(&scan_lock);
+    if (strcmp(scanned, dir) != 0) {
+        fs_remove_stale_tmp(dir, ".");
+        snprintf(scanned, sizeof scanned, "%s", dir);
+    }
+    pthread_mutex_unlock(&scan_lock);
+#ifdef O_TMPFILE
+    if (!getenv("WEBTEXT_NO_TMPFILE")) {
+        w->fd = fault_open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+        if (w->fd >= 0) {
+            free(dir);
+            w->own_fd = 1;
+            w->anon = 1;
+            return 0;
+        }
+        if (errno == ENOENT || errno == ENOTDIR || errno == EACCES || errno == EROFS || errno == ENOSPC ||
+            errno == EIO || errno == EDQUOT) {
+            int rc = err_sys(ERR_IO, "%s: cannot create the output file", path);
+            free(dir);
+            return rc;
+        }
+        /* EOPNOTSUPP, EISDIR (old kernels), EINVAL: a named temporary instead */
+    }
+#endif
+    free(dir);
+    if (!(w->tmp = tmp_name(path))) return err_set(ERR_NOMEM, "out of memory");
+    w->fd = fault_open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (w->fd < 0) {
+        int rc = err_sys(ERR_IO, "%s: cannot create temporary output file %s", path, w->tmp);
+        free(w->tmp);
+        w->tmp = NULL;
+        return rc;
+    }
+    w->own_fd = 1;
+    register_tmp(w->tmp);
+    return 0;
+}
+
+static int link_fd(int fd, const char *to)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    if (fault_linkat(AT_FDCWD, proc, AT_FDCWD, to, AT_SYMLINK_FOLLOW) == 0) return 0;
+    int e = errno;
+    if (e == ENOENT && access("/proc/self/fd", F_OK) != 0 && linkat(fd, "", AT_FDCWD, to, AT_EMPTY_PATH) == 0)
+        return 0; /* no /proc mounted */
+    errno = e;
+    return -1;
+}
+
+/* Give an O_TMPFILE file its name. A new output is linked under its final name
+ * directly (one atomic step: nothing to clean up whenever a kill lands). An
+ * output that exists is replaced atomically: linked under a temporary name,
+ * then renamed over it, like the named temporaries. Returns 0 with w->tmp set
+ * when a rename is still to come, or with w->anon cleared when done. */
+static int writer_link_tmp(io_writer *w)
+{
+    if (link_fd(w->fd, w->path) == 0) {
+        w->anon = 0;
+        return 0;
+    }
+    if (errno != EEXIST) return err_sys(ERR_IO, "%s: cannot link the finished output into its directory", w->path);
+    if (!(w->tmp = tmp_name(w->path))) return err_set(ERR_NOMEM, "out of memory");
+    register_tmp(w->tmp);
+    if (link_fd(w->fd, w->tmp) == 0) return 0;
+    int rc = err_sys(ERR_IO, "%s: cannot link the finished output into its directory", w->path);
+    unregister_tmp(w->tmp);
+    free(w->tmp);
+    w->tmp = NULL;
+    return rc;
+}
+
 int io_writer_open(io_writer **out, const char *path, const io_writer_opts *opts)
 {
     *out = NULL;
@@ -451,29 +566,11 @@ int io_writer_open(io_writer **out, const char *path, const io_writer_opts *opts
         w->fd = 1;
     } else if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) rc = err_set(ERR_IO, "%s: is a directory", path);
-        else if ((w->fd = open(path, O_WRONLY | O_CLOEXEC)) < 0) rc = err_sys(ERR_IO, "%s: cannot open", path);
+        else if ((w->fd = fault_open(path, O_WRONLY | O_CLOEXEC, 0)) < 0) rc = err_sys(ERR_IO, "%s: cannot open", path);
         else w->own_fd = 1;
     } else {
         install_cleanup();
-        static atomic_uint counter;
-        const char *slash = strrchr(path, '/');
-        size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-        size_t n = strlen(path) + 64;
-        w->tmp = malloc(n);
-        if (!w->tmp) rc = err_set(ERR_NOMEM, "out of memory");
-        else {
-            snprintf(w->tmp, n, "%.*s.%s.tmp-%d-%u", (int)dirlen, path, path + dirlen, (int)getpid(),
-                     atomic_fetch_add(&counter, 1));
-            w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-            if (w->fd < 0) {
-                rc = err_sys(ERR_IO, "%s: cannot create temporary output file %s", path, w->tmp);
-                free(w->tmp);
-                w->tmp = NULL;
-            } else {
-                w->own_fd = 1;
-                register_tmp(w->tmp);
-            }
-        }
+        rc = writer_create_tmp(w, path);
     }
     if (rc == 0 && (o.compress == 1 || (o.compress == -1 && !is_stdout && ends_with(path, ".zst")))) {
         w->zc = ZSTD_createCStream();
@@ -540,27 +637,94 @@ void io_writer_abort(io_writer *w)
     writer_free(w);
 }
 
-int io_writer_commit(io_writer *w)
+/* Flush, finish the frame, fsync: everything but giving the file its name. */
+static int writer_prepare(io_writer *w)
 {
     int rc = w->err;
     if (rc == 0) rc = flush_buf(w, w->zc ? ZSTD_e_end : ZSTD_e_continue);
-    if (rc == 0 && w->tmp && fsync(w->fd) != 0) rc = err_sys(ERR_IO, "%s: fsync failed", w->path);
+    if (rc == 0 && (w->tmp || w->anon) && fault_fsync(w->fd) != 0) rc = err_sys(ERR_IO, "%s: fsync failed", w->path);
+    return rc;
+}
+
+/* Put a prepared output under its final name and close it. *placed is set
+ * once the final name holds the new file (even if closing then fails). */
+static int writer_place(io_writer *w, int *placed)
+{
+    int rc = 0;
+    *placed = 0;
+    if (w->anon) {
+        rc = writer_link_tmp(w);
+        if (rc == 0 && !w->anon) *placed = 1;
+    }
     if (rc == 0 && w->own_fd) {
         int fd = w->fd;
         w->fd = -1;
         if (close(fd) != 0) rc = err_sys(ERR_IO, "%s: close failed", w->path);
     }
     if (rc == 0 && w->tmp) {
-        if (rename(w->tmp, w->path) != 0) rc = err_sys(ERR_IO, "%s: cannot rename %s into place", w->path, w->tmp);
+        if (fault_rename(w->tmp, w->path) != 0) rc = err_sys(ERR_IO, "%s: cannot rename %s into place", w->path, w->tmp);
         else {
             unregister_tmp(w->tmp);
             free(w->tmp);
             w->tmp = NULL;
+            *placed = 1;
         }
     }
+    return rc;
+}
+
+int io_writer_commit(io_writer *w)
+{
+    int placed;
+    int rc = writer_prepare(w);
+    if (rc == 0) rc = writer_place(w, &placed);
     if (rc < 0) { io_writer_abort(w); return rc; }
     writer_free(w);
     return 0;
+}
+
+int io_writer_commit_group(io_writer **ws, size_t n)
+{
+    int rc = n > 64 ? err_set(ERR_INTERNAL, "io_writer_commit_group: %zu outputs, at most 64", n) : 0;
+    for (size_t i = 0; i < n && rc == 0; i++)
+        if (ws[i]) rc = writer_prepare(ws[i]);
+    unsigned char placed[64] = {0}; /* by link or rename: only those are ours to take back */
+    /* Two processes committing the same group at once would interleave their
+     * files: the placing is serialised by a lock on the first output's directory. */
+    int lockfd = -1;
+    for (size_t i = 0; i < n && rc == 0 && lockfd < 0; i++) {
+        if (!ws[i] || !(ws[i]->tmp || ws[i]->anon)) continue;
+        char *dir = dir_of(ws[i]->path);
+        if (dir) lockfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        free(dir);
+        if (lockfd >= 0) while (flock(lockfd, LOCK_EX) != 0 && errno == EINTR) {}
+        break;
+    }
+    /* Older versions of all but the first go before the first new one is placed. */
+    int first = 1;
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (!ws[i]) continue;
+        if (!first && ws[i]->own_fd && (ws[i]->tmp || ws[i]->anon) && unlink(ws[i]->path) != 0 && errno != ENOENT)
+            rc = err_sys(ERR_IO, "%s: cannot remove the older version", ws[i]->path);
+        first = 0;
+    }
+    for (size_t i = 0; i < n && rc == 0; i++) {
+        if (!ws[i]) continue;
+        int pl;
+        rc = writer_place(ws[i], &pl);
+        placed[i] = (unsigned char)pl;
+    }
+    if (rc < 0) /* take back what was placed: no part of the group stays */
+        for (size_t i = 0; i < n; i++)
+            if (ws[i] && placed[i]) unlink(ws[i]->path);
+    if (lockfd >= 0) close(lockfd); /* and the lock with it */
+    for (size_t i = 0; i < n; i++) {
+        if (!ws[i]) continue;
+        if (rc < 0) io_writer_abort(ws[i]);
+        else writer_free(ws[i]);
+        ws[i] = NULL;
+    }
+    return rc;
 }
 
 const char *io_writer_name(const io_writer *w) { return w->path; }

@@ -6,16 +6,23 @@
  * fit the longest line, and only that: memory is O(longest line), not O(file)).
  * A truncated compressed stream is an error (ERR_CORRUPT), never a silent EOF.
  *
- * Writer: output goes to a temporary file in the destination's directory and is
- * renamed over the final name only by io_writer_commit() after fsync, so a crash
- * or error never leaves a file that looks complete. Temporary files are removed
- * by io_writer_abort(), at exit, and on SIGINT/SIGTERM/SIGHUP/SIGPIPE. Paths
- * ending in ".zst" are zstd-compressed. "-"/NULL is stdout (not atomic), and so
- * is any existing path that is not a regular file (/dev/null, a FIFO).
+ * Writer: output is written to a file with no name (O_TMPFILE) in the
+ * destination's directory, and io_writer_commit() fsyncs it and links it in:
+ * straight under the final name when that does not exist yet (one atomic step),
+ * else under a temporary name that is then renamed over the old output. So a
+ * crash, even SIGKILL, never leaves a file that looks complete, nor (but for a
+ * kill between that link and rename) any litter. Where the file system lacks
+ * O_TMPFILE (or WEBTEXT_NO_TMPFILE is set) the temporary is named
+ * ".NAME.tmp-PID-N@HOST" from the start; temporaries are removed by
+ * io_writer_abort(), at exit, and on SIGINT/SIGTERM/SIGHUP/SIGPIPE, and those
+ * of killed processes (this host, PID gone) by the next writer that opens an
+ * output in the same directory. Paths ending in ".zst" are zstd-compressed.
+ * "-"/NULL is stdout (not atomic), and so is any existing path that is not a
+ * regular file (/dev/null, a FIFO).
  *
  * Fault injection for tests: if the environment variable IO_FAULT_ENOSPC_AFTER
  * is set to N, every writer's write(2) fails with ENOSPC once the process has
- * written more than N bytes in total.
+ * written more than N bytes in total; fault.h injects faults at any I/O call.
  */
 #ifndef COMMON_IO_H
 #define COMMON_IO_H
@@ -65,6 +72,13 @@ int io_write(io_writer *w, const void *data, size_t n);
 /* Flush, finish the zstd frame, fsync, rename into place, free. Returns 0 or
  * ERR_*; on error the temporary file is removed and the writer freed. */
 int io_writer_commit(io_writer *w);
+/* Commit outputs that belong together (a .bin and its .idx; kept and removed
+ * documents), in order. All are flushed and fsynced first; then the older
+ * versions of all but the first are removed, and each is put in place. A crash
+ * in between leaves the old outputs, or a prefix of the new ones, never a new
+ * file beside an old one it belongs with; an error takes back what was placed.
+ * NULL entries are skipped; every writer is freed. Returns 0 or ERR_*. */
+int io_writer_commit_group(io_writer **ws, size_t n);
 /* Discard: remove the temporary file and free. Accepts NULL. */
 void io_writer_abort(io_writer *w);
 const char *io_writer_name(const io_writer *w);

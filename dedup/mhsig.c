@@ -1,5 +1,6 @@
 /* mhsig.c - see mhsig.h. */
 #include "mhsig.h"
+#include "common/fault.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -292,7 +293,7 @@ int mh_file_open(mh_file *f, const char *path, const mh_params *want)
     memset(f, 0, sizeof *f);
     int rc = 0;
     f->path = strdup(path);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0) return err_sys(ERR_IO, "%s", path);
     struct stat st;
     if (fstat(fd, &st) < 0 || st.st_size < HDR + TRAILER) {
@@ -301,7 +302,7 @@ int mh_file_open(mh_file *f, const char *path, const mh_params *want)
         return err_set(ERR_FORMAT, "%s: too short to be a signature file", path);
     }
     f->size = (size_t)st.st_size;
-    void *m = mmap(NULL, f->size, PROT_READ, MAP_SHARED, fd, 0);
+    void *m = fault_mmap(NULL, f->size, PROT_READ, MAP_SHARED, fd, 0);
     close(fd);
     if (m == MAP_FAILED) { free(f->path); return err_sys(ERR_IO, "%s: mmap", path); }
     f->map = m;

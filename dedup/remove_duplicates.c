@@ -143,11 +143,12 @@ int main(int argc, char **argv)
         if (g < 0 && !rc) rc = g;
         jsonl_close(jr);
     }
-    if (!rc) rc = io_writer_commit(w);
-    else io_writer_abort(w);
-    if (rw) {
-        if (!rc) rc = io_writer_commit(rw);
-        else io_writer_abort(rw);
+    if (!rc) { /* kept documents, then the removed ones */
+        io_writer *g[2] = {w, rw};
+        rc = io_writer_commit_group(g, 2);
+    } else {
+        io_writer_abort(w);
+        io_writer_abort(rw);
     }
     if (rc < 0) fprintf(stderr, "remove_duplicates: %s\n", err_msg());
     else if (!args_quiet_flag) {

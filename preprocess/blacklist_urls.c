@@ -183,8 +183,11 @@ int main(int argc, char **argv)
         for (size_t i = 0; rc == 0 && i < inputs.n; i++) rc = process_file(&s, inputs.paths[i]);
         progress_done(s.pg);
     }
-    if (rc == 0 && s.rej) { rc = io_writer_commit(s.rej); s.rej = NULL; }
-    if (rc == 0) { rc = io_writer_commit(s.out); s.out = NULL; }
+    if (rc == 0) { /* kept URLs, then the rejected list */
+        io_writer *g[2] = {s.out, s.rej};
+        rc = io_writer_commit_group(g, 2);
+        s.out = s.rej = NULL;
+    }
     io_writer_abort(s.rej);
     io_writer_abort(s.out);
     if (rc == 0 && !args_quiet_flag) summary(&s, inputs.n);

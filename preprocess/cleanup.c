@@ -529,11 +529,12 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < b.n; i++) free(b.r[i].out);
     progress_done(pr);
-    if (!rc) rc = io_writer_commit(w);
-    else io_writer_abort(w);
-    if (rw) {
-        if (!rc) rc = io_writer_commit(rw);
-        else io_writer_abort(rw);
+    if (!rc) { /* kept documents, then the removed ones */
+        io_writer *g[2] = {w, rw};
+        rc = io_writer_commit_group(g, 2);
+    } else {
+        io_writer_abort(w);
+        io_writer_abort(rw);
     }
     if (rc < 0) fprintf(stderr, "cleanup: %s\n", err_msg());
     else if (!args_quiet_flag) {

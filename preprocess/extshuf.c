@@ -7,6 +7,7 @@
  * (4 KiB each, at most 4096) may exceed it.
  */
 #include "extshuf.h"
+#include "common/fault.h"
 
 #include "common/err.h"
 #include "common/hash.h"
@@ -173,7 +174,7 @@ static int bucket_flush(bucket *b, const char *tmpdir)
 {
     size_t off = 0;
     while (off < b->len) {
-        ssize_t k = write(b->fd, b->buf + off, b->len - off);
+        ssize_t k = fault_write(b->fd, b->buf + off, b->len - off);
         if (k < 0) {
             if (errno == EINTR) continue;
             return err_sys(ERR_IO, "%s: cannot write a temporary bucket file (is the disk full? see --temporary-directory)", tmpdir);
@@ -270,7 +271,7 @@ static int read_full(int fd, void *dst, size_t n, uint64_t off)
 {
     char *p = dst;
     while (n) {
-        ssize_t k = pread(fd, p, n, (off_t)off);
+        ssize_t k = fault_pread(fd, p, n, (off_t)off);
         if (k < 0 && errno == EINTR) continue;
         if (k <= 0) return err_sys(ERR_IO, "cannot read back a temporary bucket file");
         p += k;

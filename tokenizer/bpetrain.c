@@ -495,8 +495,7 @@ int bpetrain_write(const bpetrain *t, const char *encoder_json, const char *voca
     }
     int nl = snprintf(num, sizeof num, ", \"<|endoftext|>\": %zu}", 256 + t->n_merges);
     if (!rc) rc = io_write(w, num, (size_t)nl);
-    if (!rc) rc = io_writer_commit(w);
-    else io_writer_abort(w);
+    io_writer *enc = w; /* committed with vocab.bpe: the pair is one vocabulary */
     w = NULL;
     if (!rc) rc = io_writer_open(&w, vocab_bpe, &o);
     if (!rc) rc = io_write(w, "#version: 0.2\n", 14);
@@ -507,8 +506,13 @@ int bpetrain_write(const bpetrain *t, const char *encoder_json, const char *voca
         if (!rc) rc = put_mapped(w, t->tok_arena + t->tok_off[m->b], t->tok_len[m->b], 0);
         if (!rc) rc = io_write(w, "\n", 1);
     }
-    if (!rc) rc = io_writer_commit(w);
-    else io_writer_abort(w);
+    if (!rc) {
+        io_writer *g[2] = {enc, w};
+        rc = io_writer_commit_group(g, 2);
+    } else {
+        io_writer_abort(enc);
+        io_writer_abort(w);
+    }
     free(id_of);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* mmidx.c - see mmidx.h. */
 #include "mmidx.h"
+#include "common/fault.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -204,10 +205,11 @@ int mmidx_builder_commit(mmidx_builder *b)
     if (rc) { mmidx_builder_abort(b); return rc; }
     rc = write_index(w, b->dtype, b->len, b->n_len, b->doc, b->n_doc);
     if (rc) { io_writer_abort(w); mmidx_builder_abort(b); return rc; }
-    rc = io_writer_commit(b->bin); /* .bin first: an .idx on disk means a complete .bin */
+    /* .bin first, and an older .idx goes before it: an .idx on disk means a
+     * complete .bin of the same run */
+    io_writer *g[2] = {b->bin, w};
     b->bin = NULL;
-    if (rc) { io_writer_abort(w); builder_free(b); return rc; }
-    rc = io_writer_commit(w);
+    rc = io_writer_commit_group(g, 2);
     builder_free(b);
     return rc;
 }
@@ -242,7 +244,7 @@ int mmidx_builder_append(mmidx_builder *b, const mmidx *src)
 
 static int map_file(const char *path, const uint8_t **data, size_t *size)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0) return err_sys(ERR_IO, "%s", path);
     struct stat st;
     if (fstat(fd, &st) < 0) { int e = err_sys(ERR_IO, "%s", path); close(fd); return e; }
@@ -250,7 +252,7 @@ static int map_file(const char *path, const uint8_t **data, size_t *size)
     *size = (size_t)st.st_size;
     *data = NULL;
     if (st.st_size > 0) {
-        void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+        void *m = fault_mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
         if (m == MAP_FAILED) { int e = err_sys(ERR_IO, "%s: mmap", path); close(fd); return e; }
         *data = m;
     }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/args.h"
+#include "common/fault.h"
 #include "common/err.h"
 #include "tokenizer/tokcli.h"
 #include "train/model/ckpt.h"
@@ -120,10 +121,10 @@ int main(int argc, char **argv)
             in[i] = (int32_t)ids.v[i];
         if (!rc && gpt_forward(&m, in, NULL, 1, n) < -1.5f)
             rc = ERR_NOMEM;
-        if (!rc && !(f = fopen(logits_out, "wb")))
+        if (!rc && !(f = fault_fopen(logits_out, "wb")))
             rc = err_set(ERR_IO, "%s: %s", logits_out, strerror(errno));
         for (int i = 0; !rc && i < n; i++)
-            if (fwrite(m.logits + (size_t)i * cfg.padded_vocab_size, sizeof(float), (size_t)cfg.vocab_size, f) !=
+            if (fault_fwrite(m.logits + (size_t)i * cfg.padded_vocab_size, sizeof(float), (size_t)cfg.vocab_size, f) !=
                 (size_t)cfg.vocab_size)
                 rc = err_set(ERR_IO, "%s: %s", logits_out, strerror(errno));
         if (f && fclose(f) != 0 && !rc)

@@ -641,7 +641,13 @@ int trainer_run(train_args *a)
     int resumed = 0;
     if (a->load) {
         char *path = NULL;
-        rc = ckpt_find_latest(a->load, &path);
+        struct stat lst;
+        if (stat(a->load, &lst) != 0 && errno == ENOENT && a->save && !strcmp(a->load, a->save)) {
+            /* --load X --save X on a first run (a requeued job's idiom): nothing yet */
+            rc = 1;
+        } else {
+            rc = ckpt_find_latest(a->load, &path);
+        }
         if (rc < 0)
             goto out_fail;
         if (rc == 1) {

@@ -1,5 +1,6 @@
 /* gptdata.c - Megatron's GPT dataset indices and blending (see gptdata.h). */
 #include "train/data/gptdata.h"
+#include "common/fault.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -245,12 +246,12 @@ static size_t cache_size(int64_t ndi, int64_t S)
 
 static int cache_load(gptidx *g, const char *path, uint64_t h)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = fault_fopen(path, "rb");
     if (!f)
         return -1;
     struct stat st;
     uint8_t hdr[GPTIDX_HDR];
-    int ok = fstat(fileno(f), &st) == 0 && fread(hdr, 1, sizeof hdr, f) == sizeof hdr;
+    int ok = fstat(fileno(f), &st) == 0 && fault_fread(hdr, 1, sizeof hdr, f) == sizeof hdr;
     uint32_t ver, sep;
     uint64_t ch, e, ndi, S;
     if (ok) {
@@ -267,7 +268,7 @@ static int cache_load(gptidx *g, const char *path, uint64_t h)
     if (ok) {
         buf = malloc((size_t)st.st_size);
         ok = buf && (memcpy(buf, hdr, GPTIDX_HDR), 1) &&
-             fread(buf + GPTIDX_HDR, 1, (size_t)st.st_size - GPTIDX_HDR, f) == (size_t)st.st_size - GPTIDX_HDR;
+             fault_fread(buf + GPTIDX_HDR, 1, (size_t)st.st_size - GPTIDX_HDR, f) == (size_t)st.st_size - GPTIDX_HDR;
     }
     fclose(f);
     if (ok) {

@@ -1,5 +1,7 @@
 /* ckpt.c - checkpoints (see ckpt.h). */
 #include "train/model/ckpt.h"
+#include "common/fault.h"
+#include "common/fsutil.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -59,10 +61,10 @@ static int parse_hdr(const uint8_t *h, const char *path, gpt_config *cfg, uint64
 
 static int fsync_path(const char *path)
 {
-    int fd = open(path, O_RDONLY);
+    int fd = fault_open(path, O_RDONLY, 0);
     if (fd < 0)
         return err_sys(ERR_IO, "%s", path);
-    int rc = fsync(fd) == 0 ? 0 : err_sys(ERR_IO, "fsync %s", path);
+    int rc = fault_fsync(fd) == 0 ? 0 : err_sys(ERR_IO, "fsync %s", path);
     close(fd);
     return rc;
 }
@@ -88,11 +90,14 @@ int ckpt_save(const char *dir, const gpt_model *m, const ckpt_state *st)
 {
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
         return err_sys(ERR_IO, "--save %s: cannot create the directory", dir);
-    char fin[PATH_MAX], tmp[PATH_MAX + 32], file[PATH_MAX + 64];
+    char fin[PATH_MAX], tmp[PATH_MAX + 160], file[PATH_MAX + 192];
     if (strlen(dir) > PATH_MAX - 64)
         return err_set(ERR_USAGE, "--save: path too long");
     snprintf(fin, sizeof fin, "%s/iter_%07llu", dir, (unsigned long long)st->iteration);
-    snprintf(tmp, sizeof tmp, "%s.tmp-%d", fin, (int)getpid());
+    char suf[128];
+    fs_tmp_suffix(suf, sizeof suf, 0);
+    snprintf(tmp, sizeof tmp, "%s.%s", fin, suf);
+    fs_remove_stale_tmp(dir, "iter_"); /* of runs killed while saving */
     rm_tree(tmp);
     if (mkdir(tmp, 0777) != 0)
         return err_sys(ERR_IO, "%s: cannot create", tmp);
@@ -125,7 +130,7 @@ int ckpt_save(const char *dir, const gpt_model *m, const ckpt_state *st)
         rc = fsync_path(tmp);
     if (!rc) {
         rm_tree(fin); /* an older save of the same iteration */
-        if (rename(tmp, fin) != 0)
+        if (fault_rename(tmp, fin) != 0)
             rc = err_sys(ERR_IO, "rename %s -> %s", tmp, fin);
     }
     if (rc) {
@@ -148,7 +153,7 @@ int ckpt_find_latest(const char *dir, char **path)
 {
     char latest[PATH_MAX], p[PATH_MAX];
     snprintf(latest, sizeof latest, "%s/latest_checkpointed_iteration.txt", dir);
-    FILE *f = fopen(latest, "r");
+    FILE *f = fault_fopen(latest, "r");
     if (!f) {
         if (errno == ENOENT) {
             struct stat st;
@@ -159,7 +164,7 @@ int ckpt_find_latest(const char *dir, char **path)
         return err_sys(ERR_IO, "%s", latest);
     }
     char buf[64] = {0};
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    size_t n = fault_fread(buf, 1, sizeof buf - 1, f);
     fclose(f);
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
         buf[--n] = 0;
@@ -179,11 +184,11 @@ int ckpt_find_latest(const char *dir, char **path)
 
 int ckpt_read_header(const char *path, gpt_config *cfg, ckpt_state *st)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = fault_fopen(path, "rb");
     if (!f)
         return err_sys(ERR_IO, "%s", path);
     uint8_t h[CKPT_HDR];
-    size_t n = fread(h, 1, CKPT_HDR, f);
+    size_t n = fault_fread(h, 1, CKPT_HDR, f);
     fclose(f);
     if (n != CKPT_HDR)
         return err_set(ERR_CORRUPT, "%s: truncated (%zu bytes, header is %d)", path, n, CKPT_HDR);
@@ -204,14 +209,14 @@ int ckpt_read_header(const char *path, gpt_config *cfg, ckpt_state *st)
 
 int ckpt_load(const char *path, gpt_model *m, ckpt_state *st)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = fault_fopen(path, "rb");
     if (!f)
         return err_sys(ERR_IO, "%s", path);
     uint8_t h[CKPT_HDR];
     int rc = 0;
     gpt_config cfg;
     uint64_t np;
-    if (fread(h, 1, CKPT_HDR, f) != CKPT_HDR)
+    if (fault_fread(h, 1, CKPT_HDR, f) != CKPT_HDR)
         rc = err_set(ERR_CORRUPT, "%s: truncated inside the header", path);
     if (!rc)
         rc = parse_hdr(h, path, &cfg, &np, st);
@@ -235,14 +240,14 @@ int ckpt_load(const char *path, gpt_model *m, ckpt_state *st)
     XXH3_64bits_update(xs, h, CKPT_HDR);
     float *parts[3] = {m->params, m->adam_m, m->adam_v};
     for (int k = 0; k < 3 && !rc; k++) {
-        if (fread(parts[k], sizeof(float), np, f) != np)
+        if (fault_fread(parts[k], sizeof(float), np, f) != np)
             rc = err_sys(ERR_IO, "%s: read", path);
         else
             XXH3_64bits_update(xs, parts[k], np * sizeof(float));
     }
     uint64_t sum = 0, got = XXH3_64bits_digest(xs);
     XXH3_freeState(xs);
-    if (!rc && fread(&sum, 8, 1, f) != 1)
+    if (!rc && fault_fread(&sum, 8, 1, f) != 1)
         rc = err_sys(ERR_IO, "%s: read", path);
     fclose(f);
     if (!rc && sum != got)

@@ -1,5 +1,7 @@
 /* hfconv.c - see hfconv.h. */
 #include "train/model/hfconv.h"
+#include "common/fault.h"
+#include "common/fsutil.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -44,10 +46,10 @@ static void layer_shape(const gpt_config *c, int t, size_t *rows, size_t *cols)
 
 static int copy_file(const char *from, const char *to)
 {
-    FILE *in = fopen(from, "rb");
+    FILE *in = fault_fopen(from, "rb");
     if (!in)
         return err_set(ERR_IO, "%s: %s", from, strerror(errno));
-    FILE *out = fopen(to, "wb");
+    FILE *out = fault_fopen(to, "wb");
     if (!out) {
         fclose(in);
         return err_set(ERR_IO, "%s: %s", to, strerror(errno));
@@ -55,8 +57,8 @@ static int copy_file(const char *from, const char *to)
     char buf[1 << 16];
     size_t n;
     int rc = 0;
-    while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-        if (fwrite(buf, 1, n, out) != n) {
+    while ((n = fault_fread(buf, 1, sizeof buf, in)) > 0)
+        if (fault_fwrite(buf, 1, n, out) != n) {
             rc = err_set(ERR_IO, "%s: %s", to, strerror(errno));
             break;
         }
@@ -70,7 +72,7 @@ static int copy_file(const char *from, const char *to)
 
 static int write_text(const char *path, const char *text)
 {
-    FILE *f = fopen(path, "wb");
+    FILE *f = fault_fopen(path, "wb");
     if (!f)
         return err_set(ERR_IO, "%s: %s", path, strerror(errno));
     int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
@@ -97,8 +99,19 @@ int hf_export(const gpt_model *m, const char *dir, const char *vocab, const char
         if (!S_ISDIR(sb.st_mode) || rmdir(dir) != 0)
             return err_set(ERR_USAGE, "%s exists and is not an empty directory; give a new one", dir);
     }
-    char tmp[4096], p[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp-%d", dir, (int)getpid());
+    char tmp[4096 + 160], p[4096 + 256], suf[128];
+    { /* stale temporaries of killed runs beside it go first */
+        char parent[4096];
+        snprintf(parent, sizeof parent, "%s", dir);
+        char *sl = strrchr(parent, '/');
+        const char *base = sl ? sl + 1 : parent;
+        char prefix[4096 + 2];
+        snprintf(prefix, sizeof prefix, "%s.", base);
+        if (sl) *sl = 0;
+        fs_remove_stale_tmp(sl ? (*parent ? parent : "/") : ".", prefix);
+    }
+    fs_tmp_suffix(suf, sizeof suf, 0);
+    snprintf(tmp, sizeof tmp, "%s.%s", dir, suf);
     if (mkdir(tmp, 0777) != 0)
         return err_set(ERR_IO, "%s: %s", tmp, strerror(errno));
     int rc = 0;
@@ -223,7 +236,7 @@ int hf_export(const gpt_model *m, const char *dir, const char *vocab, const char
         snprintf(p, sizeof p, "%s/special_tokens_map.json", tmp);
         rc = write_json(p, o);
     }
-    if (!rc && rename(tmp, dir) != 0)
+    if (!rc && fault_rename(tmp, dir) != 0)
         rc = err_set(ERR_IO, "renaming %s to %s: %s", tmp, dir, strerror(errno));
     if (rc) {
         const char *files[] = {"model.safetensors", "config.json", "vocab.json", "merges.txt", "tokenizer_config.json",
@@ -256,11 +269,11 @@ int hf_import(gpt_model *m, const char *dir)
     memset(m, 0, sizeof *m);
     char p[4200];
     snprintf(p, sizeof p, "%s/config.json", dir);
-    FILE *cf = fopen(p, "rb");
+    FILE *cf = fault_fopen(p, "rb");
     if (!cf)
         return err_set(ERR_IO, "%s: %s", p, strerror(errno));
     char *text = malloc(1 << 20);
-    size_t len = text ? fread(text, 1, (1 << 20) - 1, cf) : 0;
+    size_t len = text ? fault_fread(text, 1, (1 << 20) - 1, cf) : 0;
     fclose(cf);
     if (!text)
         return err_set(ERR_NOMEM, "out of memory");

@@ -1,5 +1,6 @@
 /* safetensors.c - safetensors reader and writer (see safetensors.h). */
 #include "train/model/safetensors.h"
+#include "common/fault.h"
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>
@@ -44,7 +45,7 @@ void st_close(st_file *f)
 int st_open(st_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);
-    int fd = open(path, O_RDONLY);
+    int fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0)
         return err_sys(ERR_IO, "%s: cannot open", path);
     struct stat st;
@@ -53,7 +54,7 @@ int st_open(st_file *f, const char *path)
         return err_set(ERR_FORMAT, "%s: not a safetensors file (%lld bytes)", path, (long long)st.st_size);
     }
     f->size = (size_t)st.st_size;
-    f->map = mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    f->map = fault_mmap(NULL, f->size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
     if (f->map == MAP_FAILED) {
         f->map = NULL;
