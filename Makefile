@@ -191,7 +191,7 @@ test:
 	@$(MAKE) --no-print-directory test-run SAN=$(SAN)
 
 test-run: test-bins $(if $(filter 1,$(SAN)),,fuzz-bins)
-	@BIN=$(BIN) BUILD=$(BUILD) HAVE_FUZZ=$(if $(filter 1,$(SAN)),san,$(HAVE_FUZZ)) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
+	@BIN=$(BIN) BUILD=$(BUILD) TEST_TIER=$(if $(filter 1,$(SAN)),san,rel) HAVE_FUZZ=$(if $(filter 1,$(SAN)),san,$(HAVE_FUZZ)) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
 
 # The GPU tests alone (they are also part of `make test`, which skips them
 # without a GPU): every CUDA kernel against its CPU reference, then training

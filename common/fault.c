@@ -20,6 +20,8 @@ static atomic_llong calls;
 static atomic_int fired;
 static const char *count_file;
 
+static _Thread_local FILE *faulted_file; /* the FILE of the last injected fread/fwrite fault */
+
 static const char *const op_names[FAULT_NOPS] = {"open", "read", "write", "fsync", "rename", "link", "mmap"};
 
 static void write_count(void)
@@ -150,13 +152,22 @@ size_t fault_fread(void *buf, size_t size, size_t nmemb, FILE *f)
 {
     /* stdio loops over short read(2)s itself, so "short" changes nothing here */
     size_t bytes = size * nmemb;
-    if (fault_point(FAULT_READ, &bytes) < 0) return 0;
+    if (fault_point(FAULT_READ, &bytes) < 0) { faulted_file = f; return 0; }
     return fread(buf, size, nmemb, f);
 }
 
 size_t fault_fwrite(const void *buf, size_t size, size_t nmemb, FILE *f)
 {
     size_t bytes = size * nmemb;
-    if (fault_point(FAULT_WRITE, &bytes) < 0) return 0;
+    if (fault_point(FAULT_WRITE, &bytes) < 0) { faulted_file = f; return 0; }
     return fwrite(buf, size, nmemb, f);
+}
+
+int fault_ferror(FILE *f)
+{
+    if (f && f == faulted_file) {
+        errno = EIO;
+        return 1;
+    }
+    return ferror(f);
 }

@@ -51,4 +51,8 @@ FILE *fault_fopen(const char *path, const char *mode);
 size_t fault_fread(void *buf, size_t size, size_t nmemb, FILE *f);
 size_t fault_fwrite(const void *buf, size_t size, size_t nmemb, FILE *f);
 
+/* ferror(f), or a fault injected into a read or write of f on this thread:
+ * how callers of fault_fread tell an I/O error from the end of the file. */
+int fault_ferror(FILE *f);
+
 #endif

@@ -293,8 +293,14 @@ int mh_file_open(mh_file *f, const char *path, const mh_params *want)
     memset(f, 0, sizeof *f);
     int rc = 0;
     f->path = strdup(path);
+    if (!f->path) return err_set(ERR_NOMEM, "out of memory");
     int fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
-    if (fd < 0) return err_sys(ERR_IO, "%s", path);
+    if (fd < 0) {
+        rc = err_sys(ERR_IO, "%s", path);
+        free(f->path);
+        f->path = NULL;
+        return rc;
+    }
     struct stat st;
     if (fstat(fd, &st) < 0 || st.st_size < HDR + TRAILER) {
         close(fd);

@@ -147,6 +147,7 @@ int main(int argc, char **argv)
                 if ((rc = grow_batch(&b, b.n + 1, prm.num_perm))) break;
                 if (!(b.line[b.n] = malloc(len + 1))) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
                 memcpy(b.line[b.n], line, len + 1);
+                b.obj[b.n] = NULL; /* parsed by the workers; a read error before then frees nothing else */
                 b.len[b.n] = len;
                 b.lineno[b.n] = io_reader_lineno(r);
                 b.n++;

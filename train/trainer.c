@@ -852,6 +852,7 @@ int trainer_run(train_args *a)
     int fp16 = r->cuda && a->fp16;
     double lscale = fp16 ? (a->loss_scale > 0 ? a->loss_scale : a->initial_loss_scale) : 1.0;
     long long growth = 0, hyst = a->hysteresis;
+    (void)growth; /* read only on the fp16 path, which a CPU-only build folds away */
     double interval_loss = 0, interval_time = 0, last_norm = 0;
     long long interval_n = 0, interval_skipped = 0, interval_nan = 0, consecutive = 0;
     int exit_status = 0;

@@ -3,10 +3,11 @@
 #   CMD    the command, run with bash -c in the case's output directory $O
 #   OUTS   its outputs (relative to $O), a group (committed together, in this
 #          order) written "a+b"; a directory output ends with "/"
-# Every command is deterministic, so a finished run gives the same bytes.
+# Every command is deterministic, so a finished run gives the same bytes (the
+# training log, with its times, is left out of the comparison).
 IN=$WORK/in
-CASES="preprocess_data merge_datasets cleanup shuffle shuffle_ooc minhash find_duplicates group_duplicates
-       remove_duplicates blacklist_urls tokenize train_bpe convert_checkpoint train"
+CASES=${RELIABILITY_CASES:-"preprocess_data merge_datasets cleanup shuffle shuffle_ooc minhash find_duplicates group_duplicates
+       remove_duplicates blacklist_urls tokenize train_bpe convert_checkpoint train"}
 
 setup_inputs() {
   mkdir -p "$IN/parts"
@@ -30,7 +31,7 @@ case_preprocess_data() { CMD="'$BIN/preprocess_data' --input '$IN/docs.jsonl' --
 case_merge_datasets() { CMD="'$BIN/merge_datasets' --input '$IN/parts' --output-prefix merged"; OUTS="merged.bin+merged.idx"; }
 case_cleanup() { CMD="'$BIN/cleanup' -q -j 2 '$IN/docs.jsonl' kept.jsonl --removed removed.jsonl"; OUTS="kept.jsonl+removed.jsonl"; }
 case_shuffle() { CMD="'$BIN/shuffle' -q --seed 7 '$IN/docs.jsonl' -o shuf.jsonl"; OUTS="shuf.jsonl"; }
-case_shuffle_ooc() { CMD="'$BIN/shuffle' -q --seed 7 --memory 256K -T . '$IN/docs.jsonl' -o shuf.jsonl.zst"; OUTS="shuf.jsonl.zst"; }
+case_shuffle_ooc() { CMD="'$BIN/shuffle' -q --seed 7 --memory 512K -T . '$IN/small.jsonl' -o shuf.jsonl.zst"; OUTS="shuf.jsonl.zst"; }
 case_minhash() { CMD="'$BIN/minhash' -q '$IN/docs.jsonl' -o sig.mh -j 2"; OUTS="sig.mh"; }
 case_find_duplicates() { CMD="'$BIN/find_duplicates' -q '$IN/sig.mh' -o pairs.jsonl -j 2"; OUTS="pairs.jsonl"; }
 case_group_duplicates() { CMD="'$BIN/group_duplicates' -q '$IN/pairs.jsonl' -o groups.jsonl"; OUTS="groups.jsonl"; }

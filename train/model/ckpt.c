@@ -165,7 +165,10 @@ int ckpt_find_latest(const char *dir, char **path)
     }
     char buf[64] = {0};
     size_t n = fault_fread(buf, 1, sizeof buf - 1, f);
+    int rerr = fault_ferror(f);
     fclose(f);
+    if (rerr)
+        return err_sys(ERR_IO, "%s: read failed", latest);
     while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
         buf[--n] = 0;
     char *end;
@@ -189,7 +192,10 @@ int ckpt_read_header(const char *path, gpt_config *cfg, ckpt_state *st)
         return err_sys(ERR_IO, "%s", path);
     uint8_t h[CKPT_HDR];
     size_t n = fault_fread(h, 1, CKPT_HDR, f);
+    int rerr = n != CKPT_HDR && fault_ferror(f);
     fclose(f);
+    if (rerr)
+        return err_sys(ERR_IO, "%s: read failed", path);
     if (n != CKPT_HDR)
         return err_set(ERR_CORRUPT, "%s: truncated (%zu bytes, header is %d)", path, n, CKPT_HDR);
     uint64_t np;
@@ -217,7 +223,8 @@ int ckpt_load(const char *path, gpt_model *m, ckpt_state *st)
     gpt_config cfg;
     uint64_t np;
     if (fault_fread(h, 1, CKPT_HDR, f) != CKPT_HDR)
-        rc = err_set(ERR_CORRUPT, "%s: truncated inside the header", path);
+        rc = fault_ferror(f) ? err_sys(ERR_IO, "%s: read failed", path)
+                             : err_set(ERR_CORRUPT, "%s: truncated inside the header", path);
     if (!rc)
         rc = parse_hdr(h, path, &cfg, &np, st);
     if (!rc && (memcmp(&cfg, &m->cfg, sizeof cfg) != 0 || np != m->num_params))

@@ -1,6 +1,7 @@
 /* hfconv.c - see hfconv.h. */
 #include "train/model/hfconv.h"
 #include "common/fault.h"
+#include "common/io.h"
 #include "common/fsutil.h"
 
 #include <cjson/cJSON.h>
@@ -46,39 +47,43 @@ static void layer_shape(const gpt_config *c, int t, size_t *rows, size_t *cols)
 
 static int copy_file(const char *from, const char *to)
 {
-    FILE *in = fault_fopen(from, "rb");
-    if (!in)
-        return err_set(ERR_IO, "%s: %s", from, strerror(errno));
-    FILE *out = fault_fopen(to, "wb");
-    if (!out) {
-        fclose(in);
-        return err_set(ERR_IO, "%s: %s", to, strerror(errno));
+    io_reader *in;
+    int rc = io_reader_open(&in, from);
+    if (rc)
+        return rc;
+    io_writer *out;
+    io_writer_opts o = {0, 0};
+    if ((rc = io_writer_open(&out, to, &o))) {
+        io_reader_close(in);
+        return rc;
     }
     char buf[1 << 16];
-    size_t n;
-    int rc = 0;
-    while ((n = fault_fread(buf, 1, sizeof buf, in)) > 0)
-        if (fault_fwrite(buf, 1, n, out) != n) {
-            rc = err_set(ERR_IO, "%s: %s", to, strerror(errno));
-            break;
-        }
-    if (!rc && ferror(in))
-        rc = err_set(ERR_IO, "%s: read error", from);
-    fclose(in);
-    if (fclose(out) != 0 && !rc)
-        rc = err_set(ERR_IO, "%s: %s", to, strerror(errno));
-    return rc;
+    ssize_t n;
+    while (!rc && (n = io_read(in, buf, sizeof buf)) != 0)
+        rc = n < 0 ? (int)n : io_write(out, buf, (size_t)n);
+    io_reader_close(in);
+    if (rc) {
+        io_writer_abort(out);
+        return rc;
+    }
+    return io_writer_commit(out);
 }
 
 static int write_text(const char *path, const char *text)
 {
-    FILE *f = fault_fopen(path, "wb");
-    if (!f)
-        return err_set(ERR_IO, "%s: %s", path, strerror(errno));
-    int bad = fputs(text, f) < 0 || fputc('\n', f) == EOF;
-    if (fclose(f) != 0 || bad)
-        return err_set(ERR_IO, "%s: %s", path, strerror(errno));
-    return 0;
+    io_writer *w;
+    io_writer_opts o = {0, 0};
+    int rc = io_writer_open(&w, path, &o);
+    if (rc)
+        return rc;
+    rc = io_write(w, text, strlen(text));
+    if (!rc)
+        rc = io_write(w, "\n", 1);
+    if (rc) {
+        io_writer_abort(w);
+        return rc;
+    }
+    return io_writer_commit(w);
 }
 
 static int write_json(const char *path, cJSON *o)
@@ -274,9 +279,14 @@ int hf_import(gpt_model *m, const char *dir)
         return err_set(ERR_IO, "%s: %s", p, strerror(errno));
     char *text = malloc(1 << 20);
     size_t len = text ? fault_fread(text, 1, (1 << 20) - 1, cf) : 0;
+    int rerr = text && fault_ferror(cf);
     fclose(cf);
     if (!text)
         return err_set(ERR_NOMEM, "out of memory");
+    if (rerr) {
+        free(text);
+        return err_sys(ERR_IO, "%s: read failed", p);
+    }
     cJSON *o = cJSON_ParseWithLength(text, len);
     free(text);
     if (!o)
