@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #define IO_RAW_CHUNK (1u << 20)
 #define IO_MIN_BUF (1u << 16)
@@ -210,6 +211,8 @@ static ssize_t fill(io_reader *r)
             ZSTD_inBuffer in = { r->in, r->in_len, r->in_pos };
             ZSTD_outBuffer ob = { dst, room, 0 };
             size_t z = ZSTD_decompressStream(r->zd, &ob, &in);
+            if (ZSTD_isError(z) && ZSTD_getErrorCode(z) == ZSTD_error_memory_allocation)
+                return err_set(ERR_NOMEM, "%s: out of memory decompressing zstd data", r->name);
             if (ZSTD_isError(z))
                 return err_set(ERR_CORRUPT, "%s: corrupt zstd data near byte %llu: %s", r->name,
                                (unsigned long long)(r->raw_pos - (r->in_len - r->in_pos)), ZSTD_getErrorName(z));
@@ -419,6 +422,8 @@ static int flush_buf(io_writer *w, ZSTD_EndDirective mode)
     for (;;) {
         ZSTD_outBuffer out = { w->zbuf, w->zcap, 0 };
         size_t left = ZSTD_compressStream2(w->zc, &out, &in, mode);
+        if (ZSTD_isError(left) && ZSTD_getErrorCode(left) == ZSTD_error_memory_allocation)
+            return w->err = err_set(ERR_NOMEM, "%s: out of memory compressing zstd data", w->path);
         if (ZSTD_isError(left))
             return w->err = err_set(ERR_INTERNAL, "%s: zstd compression failed: %s", w->path, ZSTD_getErrorName(left));
         if (out.pos) {
@@ -551,7 +556,7 @@ int io_writer_open(io_writer **out, const char *path, const io_writer_opts *opts
     *out = NULL;
     const char *fault = getenv("IO_FAULT_ENOSPC_AFTER");
     fault_budget = fault ? atoll(fault) : -1;
-    io_writer_opts o = { -1, 0 };
+    io_writer_opts o = { -1, 0, 0 };
     if (opts) o = *opts;
     io_writer *w = calloc(1, sizeof *w);
     if (!w) return err_set(ERR_NOMEM, "out of memory");
@@ -582,7 +587,9 @@ int io_writer_open(io_writer **out, const char *path, const io_writer_opts *opts
             /* Compress on worker threads when libzstd has them (Debian's
              * does); the decoded bytes are the same either way. */
             long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-            if (ncpu > 1) ZSTD_CCtx_setParameter(w->zc, ZSTD_c_nbWorkers, (int)(ncpu > 8 ? 8 : ncpu));
+            if (ncpu > 8) ncpu = 8;
+            if (o.threads > 0 && ncpu > o.threads) ncpu = o.threads;
+            if (ncpu > 1) ZSTD_CCtx_setParameter(w->zc, ZSTD_c_nbWorkers, (int)ncpu);
         }
     }
     if (rc < 0) { io_writer_abort(w); return rc; }

@@ -64,6 +64,9 @@ uint64_t io_reader_size_hint(const io_reader *r);
 typedef struct {
     int compress; /* -1: by ".zst" suffix (default), 0: never, 1: always */
     int level;    /* zstd level, 0 = default (3) */
+    int threads;  /* zstd worker threads: 0 = one per CPU (at most 8; each
+                   * holds about 20 MB of job buffers), 1 = compress in the
+                   * calling thread (about 1.5 MB at level 3), N = at most N */
 } io_writer_opts;
 
 /* Open a writer (see above). opts may be NULL. */

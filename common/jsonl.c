@@ -85,12 +85,43 @@ static size_t fix_lone_surrogates(char *s, size_t len)
     return fixed;
 }
 
+/* cJSON reports a failed allocation like a syntax error; its allocation hook
+ * (installed when this file is linked in, before main) records it per thread. */
+static __thread int json_alloc_failed;
+static void *json_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) json_alloc_failed = 1;
+    return p;
+}
+__attribute__((constructor)) static void json_hooks(void)
+{
+    cJSON_Hooks h = { json_malloc, free };
+    cJSON_InitHooks(&h);
+}
+
+cJSON *json_parse(const char *s, size_t len, const char **end, int *nomem)
+{
+    const char *e = NULL;
+    json_alloc_failed = 0;
+    cJSON *obj = cJSON_ParseWithLengthOpts(s, len, &e, 0);
+    *nomem = !obj && json_alloc_failed;
+    if (end) *end = e;
+    return obj;
+}
+
 cJSON *jsonl_parse_line(char *line, size_t len, size_t *err_col, int *trailing)
 {
     *trailing = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
         const char *end = NULL;
-        cJSON *obj = cJSON_ParseWithLengthOpts(line, len, &end, 0);
+        int nomem;
+        cJSON *obj = json_parse(line, len, &end, &nomem);
+        if (nomem) {
+            *trailing = JSONL_NOMEM;
+            *err_col = 0;
+            return NULL;
+        }
         if (!obj) {
             if (attempt == 0 && fix_lone_surrogates(line, len)) continue;
             *err_col = (end && end >= line && end <= line + len ? (size_t)(end - line) : 0) + 1;
@@ -131,6 +162,9 @@ int jsonl_next(jsonl_reader *jr, jsonl_record *rec)
         size_t col;
         int trailing;
         cJSON *obj = jsonl_parse_line(line, len, &col, &trailing);
+        if (!obj && trailing == JSONL_NOMEM)
+            return err_set(ERR_NOMEM, "%s:%llu: out of memory parsing a JSON line of %zu bytes",
+                           io_reader_name(jr->io), (unsigned long long)rec->lineno, len);
         if (!obj) {
             jr->malformed++;
             err_set(ERR_FORMAT, trailing ? "%s:%llu: unexpected data after the JSON value at column %zu"

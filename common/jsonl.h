@@ -51,6 +51,14 @@ const char *jsonl_get_string(const cJSON *obj, const char *key);
  * the 1-based column of the problem. Thread-safe apart from cJSON's own
  * global error pointer, which is not used. */
 cJSON *jsonl_parse_line(char *line, size_t len, size_t *err_col, int *trailing);
+/* *trailing after a NULL return: 0 invalid JSON, 1 trailing data, and
+ * JSONL_NOMEM when an allocation failed (the line may be fine: the caller
+ * must stop with ERR_NOMEM, not count the record as malformed). */
+#define JSONL_NOMEM (-1)
+/* cJSON_ParseWithLengthOpts (require_null_terminated 0) that tells a failed
+ * allocation from bad JSON: NULL with *nomem = 1. Every cJSON parse of the
+ * project goes through it (cJSON itself returns NULL for both). */
+cJSON *json_parse(const char *s, size_t len, const char **end, int *nomem);
 /* Raw string values, for tools that rewrite one key and must keep the rest
  * of the line byte for byte (and keep NUL characters, which cJSON's C strings
  * cannot hold).

@@ -44,6 +44,7 @@ static void work(size_t p, void *ctx)
         size_t col;
         int trailing;
         b->obj[i] = jsonl_parse_line(b->line[i], b->len[i], &col, &trailing);
+        if (!b->obj[i] && trailing == JSONL_NOMEM) { b->rc = ERR_NOMEM; b->st[i] = ST_BAD_JSON; continue; }
         if (!b->obj[i]) { b->st[i] = ST_BAD_JSON; continue; }
         const char *id = jsonl_get_string(b->obj[i], b->id_field);
         const char *text = jsonl_get_string(b->obj[i], b->text_field);
@@ -155,7 +156,9 @@ int main(int argc, char **argv)
                 bytes += len + 1;
             }
             if (!rc && b.n) pool_parallel_for(pl, parts, work, &b);
-            if (!rc) rc = b.rc;
+            if (!rc && b.rc) /* the worker's message stayed on its thread */
+                rc = err_set(b.rc, "%s:%llu..: %s computing signatures", io_reader_name(r), (unsigned long long)b.lineno[0],
+                             b.rc == ERR_NOMEM ? "out of memory" : err_name(b.rc));
             for (size_t i = 0; i < b.n; i++) {
                 if (!rc && b.st[i] == ST_OK) {
                     const char *id = jsonl_get_string(b.obj[i], id_field);

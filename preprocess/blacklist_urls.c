@@ -75,7 +75,12 @@ static int process_file(bl_state *s, const char *path)
         cJSON *obj = NULL;
         if (s->key) {
             const char *end = NULL;
-            obj = cJSON_ParseWithLengthOpts(line, len, &end, 0);
+            int nomem;
+            obj = json_parse(line, len, &end, &nomem);
+            if (nomem) {
+                rc = err_set(ERR_NOMEM, "%s:%" PRIu64 ": out of memory parsing JSON", name, lineno);
+                break;
+            }
             size_t k = end ? (size_t)(end - line) : 0;
             while (obj && k < len && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r')) k++;
             if (!obj || k < len) {

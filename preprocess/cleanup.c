@@ -120,6 +120,7 @@ static int process(const config *c, worker *w, rec *r)
     size_t err_col;
     int trailing;
     cJSON *obj = jsonl_parse_line(r->line, r->len, &err_col, &trailing);
+    if (!obj && trailing == JSONL_NOMEM) return ERR_NOMEM;
     if (!obj) {
         r->reason = R_BAD_JSON;
         r->err_col = err_col;

@@ -3,8 +3,10 @@
  * Bucket file record: uint64 key, uint64 length, then the line's bytes
  * (native byte order: these files never outlive the process).
  * In-memory cost per line: its bytes plus ENTRY_COST. The bound is approximate
- * (within a few percent) and for --memory below 64M the bucket write buffers
- * (4 KiB each, at most 4096) may exceed it.
+ * (within a few percent): the in-memory set fills at most 3/4 of it, so that
+ * when it spills, the bucket write buffers (1/4 of it, but at least 4 KiB
+ * each, at most 4096 of them: below 64M they may exceed it) fit beside it.
+ * tests/e2e/test_memory.sh measures the peak resident size against it.
  */
 #include "extshuf.h"
 #include "common/fault.h"
@@ -409,7 +411,7 @@ int extshuf_run(const char *const *inputs, size_t n_inputs, io_writer *out, cons
             st->bytes += len;
             if (bk) {
                 rc = bucket_add(&bk[key >> (64 - bits)], o->tmpdir, key, line, len);
-            } else if (s.mem_used + len + ENTRY_COST + (1u << 16) <= o->memory || s.n_ents == 0) {
+            } else if (s.mem_used + len + ENTRY_COST + (1u << 16) <= o->memory - o->memory / 4 || s.n_ents == 0) {
                 rc = mem_add(&s, key, line, len);
             } else {
                 /* Spill: everything so far and everything after goes to buckets. */

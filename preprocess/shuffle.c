@@ -18,7 +18,7 @@ int main(int argc, char **argv)
     const arg_opt opts[] = {
         { "output", 'o', ARG_STR, &output, "FILE", "write here instead of stdout (.zst compresses; written atomically)" },
         { "seed", 's', ARG_INT, &seed, "N", "random seed (default 1234); same seed + same input = same output" },
-        { "memory", 'm', ARG_SIZE, &memory, "SIZE", "bound on the working set, e.g. 512M, 4G (default 1G)" },
+        { "memory", 'm', ARG_SIZE, &memory, "SIZE", "bound on the working set, e.g. 512M, 4G (default 1G; below 256M a .zst\n                                output is compressed in one thread)" },
         { "temporary-directory", 'T', ARG_STR, &tmpdir, "DIR", "bucket files go here (default $TMPDIR or /tmp)" },
         { NULL, 0, 0, NULL, NULL, NULL },
     };
@@ -45,7 +45,10 @@ int main(int argc, char **argv)
     extshuf_opts o = { .seed = (uint64_t)seed, .memory = memory, .tmpdir = tmpdir };
     extshuf_stats st;
     io_writer *w = NULL;
-    rc = io_writer_open(&w, output, NULL);
+    /* zstd's worker threads hold about 20 MB each: under a small bound, a
+     * .zst output is compressed in this thread. */
+    io_writer_opts wo = { .compress = -1, .threads = memory < (256ull << 20) ? 1 : 0 };
+    rc = io_writer_open(&w, output, &wo);
     if (rc == 0) rc = extshuf_run(inputs, n_inputs, w, &o, &st);
     if (rc == 0) rc = io_writer_commit(w);
     else io_writer_abort(w);

@@ -5,7 +5,7 @@
 #
 #   scripts/install_deps.sh          libraries and tools for `make`
 #   scripts/install_deps.sh --test   also what `make test` needs: clang's libFuzzer,
-#                                    zstd, and the Python modules of the checks
+#                                    zstd, GNU time, and the Python modules of the checks
 #   scripts/install_deps.sh --bench  also what `make bench` needs: GNU time, bc,
 #                                    and the peer tools (tiktoken, ftfy, ...)
 #
@@ -50,6 +50,7 @@ if [ -n "$mode" ]; then
   # make test: the zstd command (fixtures), python3 with venv, clang + libFuzzer.
   command -v zstd >/dev/null 2>&1 || missing="$missing zstd"
   command -v pgrep >/dev/null 2>&1 || missing="$missing procps"
+  [ -x /usr/bin/time ] || missing="$missing time" # GNU time: peak resident sizes in test_memory.sh
   command -v python3 >/dev/null 2>&1 || missing="$missing python3 python3-venv"
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing="$missing libclang-rt-dev"

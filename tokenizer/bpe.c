@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/jsonl.h"
 #include "common/hash.h"
 #include "common/io.h"
 #include "common/utf8.h"
@@ -188,7 +189,12 @@ static int load_encoder(bpe *b, const char *path)
     int rc = slurp(path, &data, &len);
     if (rc) return rc;
     const char *end = NULL;
-    cJSON *root = cJSON_ParseWithLengthOpts(data, len, &end, 0);
+    int nomem;
+    cJSON *root = json_parse(data, len, &end, &nomem);
+    if (nomem) {
+        free(data);
+        return err_set(ERR_NOMEM, "%s: out of memory parsing it", path);
+    }
     if (!root || !cJSON_IsObject(root)) {
         long off = end ? (long)(end - data) : -1;
         cJSON_Delete(root);

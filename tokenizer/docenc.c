@@ -135,6 +135,10 @@ static int encode_line(batch *b, size_t i)
     b->text_bytes[i] = 0;
     int trailing, rc = 0;
     cJSON *obj = jsonl_parse_line(b->buf + b->off[i], b->llen[i], &b->err_col[i], &trailing);
+    if (!obj && trailing == JSONL_NOMEM) {
+        b->status[i] = DOC_BAD_JSON;
+        return err_set(ERR_NOMEM, "out of memory parsing JSON");
+    }
     if (!obj) {
         b->status[i] = DOC_BAD_JSON;
         goto end;

@@ -34,6 +34,7 @@ static void count_part(size_t p, void *ctx)
         size_t col;
         int trailing;
         cJSON *obj = jsonl_parse_line(j->line[i], j->len[i], &col, &trailing);
+        if (!obj && trailing == JSONL_NOMEM) { j->rc[p] = err_set(ERR_NOMEM, "out of memory parsing JSON"); break; }
         if (!obj) { j->bad[p]++; continue; }
         for (size_t k = 0; k < j->n_keys; k++) {
             const char *s = jsonl_get_string(obj, j->keys[k]);

@@ -6,11 +6,55 @@
 
 #include <cblas.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+
+/* OpenBLAS as Debian bookworm ships it (0.3.21) reserves about 128 MB of
+ * address space per thread as it loads, and when an address-space limit
+ * (ulimit -v, Slurm's --mem on some sites) refuses that, it retries forever
+ * before main() runs (OpenMathLib/OpenBLAS#5289). This probe runs earlier
+ * still (.preinit_array: before the initialiser of any shared library) and
+ * turns that hang into the documented out-of-memory exit. Linked into every
+ * program that calls OpenBLAS, since it lives in the file that does. */
+static const char *preinit_getenv(char **envp, const char *name)
+{ /* libc's environ is not set up yet this early */
+    size_t n = strlen(name);
+    for (; envp && *envp; envp++)
+        if (!strncmp(*envp, name, n) && (*envp)[n] == '=') return *envp + n + 1;
+    return NULL;
+}
+
+static void blas_preinit(int argc, char **argv, char **envp)
+{
+    (void)argc;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
+    const char *e = preinit_getenv(envp, "OPENBLAS_NUM_THREADS");
+    if (!e || atoi(e) < 1) e = preinit_getenv(envp, "OMP_NUM_THREADS");
+    long t = e && atoi(e) > 0 ? atoi(e) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t < 1) t = 1;
+    if (t > 64) t = 64;
+    const size_t sz = (size_t)136 << 20; /* OpenBLAS's BUFFER_SIZE plus its alignment slack */
+    void *m[64];
+    long n = 0;
+    while (n < t && (m[n] = mmap(NULL, sz, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0)) != MAP_FAILED) n++;
+    for (long i = 0; i < n; i++) munmap(m[i], sz);
+    if (n == t) return;
+    const char *name = argv && argv[0] ? strrchr(argv[0], '/') : NULL;
+    name = name ? name + 1 : argv && argv[0] ? argv[0] : "train";
+    dprintf(2, "%s: out of memory: the address-space limit (ulimit -v %llu MB) leaves no room for the %ld x 128 MB "
+               "that OpenBLAS reserves as it loads (one per thread): raise the limit or lower OMP_NUM_THREADS\n",
+            name, (unsigned long long)(rl.rlim_cur >> 20), t);
+    _exit(4);
+}
+__attribute__((section(".preinit_array"), used)) static void (*const blas_preinit_entry)(int, char **, char **) = blas_preinit;
 
 int cpu_threads(void)
 {

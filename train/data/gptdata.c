@@ -331,7 +331,7 @@ static int cache_save(const gptidx *g, const char *path, uint64_t h)
     memcpy(buf + o, g->shuffle_index, S * 8);
     uint64_t sum = hash64(buf, n - 8, 0);
     memcpy(buf + n - 8, &sum, 8);
-    io_writer_opts opts = {0, 0};
+    io_writer_opts opts = {0, 0, 0};
     io_writer *w;
     int rc = io_writer_open(&w, path, &opts);
     if (rc == 0) {

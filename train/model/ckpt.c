@@ -106,7 +106,7 @@ int ckpt_save(const char *dir, const gpt_model *m, const ckpt_state *st)
     put_hdr(hdr, m, st);
     XXH3_state_t *xs = XXH3_createState();
     XXH3_64bits_reset(xs);
-    io_writer_opts o = {0, 0};
+    io_writer_opts o = {0, 0, 0};
     io_writer *w;
     int rc = io_writer_open(&w, file, &o);
     if (rc) {

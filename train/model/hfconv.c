@@ -1,6 +1,7 @@
 /* hfconv.c - see hfconv.h. */
 #include "train/model/hfconv.h"
 #include "common/fault.h"
+#include "common/jsonl.h"
 #include "common/io.h"
 #include "common/fsutil.h"
 
@@ -52,7 +53,7 @@ static int copy_file(const char *from, const char *to)
     if (rc)
         return rc;
     io_writer *out;
-    io_writer_opts o = {0, 0};
+    io_writer_opts o = {0, 0, 0};
     if ((rc = io_writer_open(&out, to, &o))) {
         io_reader_close(in);
         return rc;
@@ -72,7 +73,7 @@ static int copy_file(const char *from, const char *to)
 static int write_text(const char *path, const char *text)
 {
     io_writer *w;
-    io_writer_opts o = {0, 0};
+    io_writer_opts o = {0, 0, 0};
     int rc = io_writer_open(&w, path, &o);
     if (rc)
         return rc;
@@ -287,8 +288,11 @@ int hf_import(gpt_model *m, const char *dir)
         free(text);
         return err_sys(ERR_IO, "%s: read failed", p);
     }
-    cJSON *o = cJSON_ParseWithLength(text, len);
+    int nomem;
+    cJSON *o = json_parse(text, len, NULL, &nomem);
     free(text);
+    if (nomem)
+        return err_set(ERR_NOMEM, "%s: out of memory parsing it", p);
     if (!o)
         return err_set(ERR_FORMAT, "%s: not JSON", p);
     int rc = 0;

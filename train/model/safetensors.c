@@ -1,6 +1,7 @@
 /* safetensors.c - safetensors reader and writer (see safetensors.h). */
 #include "train/model/safetensors.h"
 #include "common/fault.h"
+#include "common/jsonl.h"
 
 #include <cjson/cJSON.h>
 #include <fcntl.h>
@@ -67,7 +68,12 @@ int st_open(st_file *f, const char *path)
         st_close(f);
         return err_set(ERR_FORMAT, "%s: header length %llu exceeds the file", path, (unsigned long long)hl);
     }
-    cJSON *h = cJSON_ParseWithLength((const char *)f->map + 8, (size_t)hl);
+    int nomem;
+    cJSON *h = json_parse((const char *)f->map + 8, (size_t)hl, NULL, &nomem);
+    if (nomem) {
+        st_close(f);
+        return err_set(ERR_NOMEM, "%s: out of memory parsing the header", path);
+    }
     if (!h || !cJSON_IsObject(h)) {
         cJSON_Delete(h);
         st_close(f);
@@ -278,7 +284,7 @@ int st_write(st_writer *w, const char *path)
     if (!js)
         return err_set(ERR_NOMEM, "out of memory");
     size_t hl = strlen(js), pad = (8 - hl % 8) % 8;
-    io_writer_opts o = {0, 0};
+    io_writer_opts o = {0, 0, 0};
     io_writer *wr;
     int rc = io_writer_open(&wr, path, &o);
     if (rc == 0) {
