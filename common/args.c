@@ -36,7 +36,7 @@ int args_parse_size(const char *s, uint64_t *out)
     if (*end == 'b' || *end == 'B') end++;
     if (*end) return ERR_USAGE;
     v *= mul;
-    if (v > 1.8e19) return ERR_USAGE;
+    if (!(v <= 1.8e19)) return ERR_USAGE; /* also NaN ("nan" parses as a double) */
     *out = (uint64_t)v;
     return 0;
 }

@@ -135,7 +135,11 @@ long mh_shingles_raw(const mh_params *p, const char *text, size_t n, uint64_t **
 
 /* The inner loop over the K hash functions vectorises; build it for AVX-512
  * (64-bit multiplies), AVX2 and baseline, picked at run time. */
+#ifdef __clang__ /* no optimize attribute; the fuzz build is -O1 anyway */
+__attribute__((target_clones("arch=skylake-avx512", "avx2", "default")))
+#else
 __attribute__((target_clones("arch=skylake-avx512", "avx2", "default"), optimize("O3")))
+#endif
 void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
 {
     uint32_t K = h->p.num_perm;

@@ -43,6 +43,10 @@ static void test_args(void)
     CHECK(args_parse_size("x1", &v) == ERR_USAGE);
     CHECK(args_parse_size("-5M", &v) == ERR_USAGE);
     CHECK(args_parse_size("5Q", &v) == ERR_USAGE);
+    CHECK(args_parse_size("nan", &v) == ERR_USAGE); /* found by fuzz_args: (uint64_t)NaN is undefined */
+    CHECK(args_parse_size("nanM", &v) == ERR_USAGE);
+    CHECK(args_parse_size("inf", &v) == ERR_USAGE);
+    CHECK(args_parse_size("16E", &v) == ERR_USAGE);
 
     const char *out = NULL;
     long long n = 0;

@@ -244,6 +244,58 @@ static size_t cache_size(int64_t ndi, int64_t S)
     return GPTIDX_HDR + di + (size_t)(S + 1) * 16 + (size_t)S * 8 + 8;
 }
 
+static int cache_load(gptidx *g, const char *path, uint64_t h);
+
+/* A cache whose checksum holds is still checked against the dataset before
+ * its indices are used to read tokens: every document-index entry a sequence
+ * of the split, every sample boundary inside a sequence and in order, every
+ * sample L+1 tokens long, the shuffle a permutation's range, and at least the
+ * requested samples. (The checksum guards against damage; this guards the
+ * reads in gptidx_sample against a file that is consistent but wrong.) */
+static int cache_valid(const gptidx *g, const mmidx *ds, int64_t lo, int64_t hi, int64_t ns, int L)
+{
+    int64_t S = g->n_samples, nd = g->n_doc_index;
+    if (S < ns || S < 1 || nd < 1 || g->num_epochs < 1 || lo < 0 || hi > (int64_t)ds->n_seq || lo >= hi)
+        return 0;
+    for (int64_t k = 0; k < nd; k++)
+        if (g->doc_index[k] < lo || g->doc_index[k] >= hi) return 0;
+    const int64_t *si = g->sample_index;
+    if (si[0] != 0 || si[1] != 0) return 0;
+    for (int64_t s = 0; s < S; s++) {
+        int64_t pb = si[2 * s], ob = si[2 * s + 1], pe = si[2 * s + 2], oe = si[2 * s + 3];
+        if (pe < pb || pe >= nd || oe < 0 || oe >= seq_len_of(ds, g->doc_index[pe]) || (pe == pb && oe < ob))
+            return 0;
+        if (ob < 0 || (ob > 0 && ob >= seq_len_of(ds, g->doc_index[pb]))) return 0;
+        /* tokens of sample s: from (pb, ob) to (pe, oe), both included (consecutive
+         * samples share their boundary, so these loops cover the index once) */
+        int64_t n = 0;
+        for (int64_t p = pb; p <= pe; p++)
+            n += (p == pe ? oe + 1 : seq_len_of(ds, g->doc_index[p])) - (p == pb ? ob : 0);
+        if (n != (int64_t)L + 1) return 0;
+    }
+    for (int64_t i = 0; i < S; i++)
+        if (g->shuffle_index[i] < 0 || g->shuffle_index[i] >= S) return 0;
+    return 1;
+}
+
+int gptidx_cache_load(gptidx *g, const mmidx *ds, int64_t lo, int64_t hi, int64_t ns, int L, const char *path,
+                      uint64_t h)
+{
+    memset(g, 0, sizeof *g);
+    int c = cache_load(g, path, h);
+    if (c == 0 && !cache_valid(g, ds, lo, hi, ns, L)) {
+        gptidx_free(g);
+        c = 1;
+    }
+    if (c == 0) {
+        g->seq_lo = lo;
+        g->seq_hi = hi;
+        g->num_samples = ns;
+        g->from_cache = 1;
+    }
+    return c;
+}
+
 static int cache_load(gptidx *g, const char *path, uint64_t h)
 {
     FILE *f = fault_fopen(path, "rb");
@@ -342,7 +394,7 @@ static int cache_save(const gptidx *g, const char *path, uint64_t h)
     return rc;
 }
 
-static uint64_t config_hash(const mmidx *ds, int split, int64_t lo, int64_t hi, int64_t num_samples, int L,
+uint64_t gptidx_config_hash(const mmidx *ds, int split, int64_t lo, int64_t hi, int64_t num_samples, int L,
                             uint32_t seed)
 {
     char key[512];
@@ -360,7 +412,7 @@ static uint64_t config_hash(const mmidx *ds, int split, int64_t lo, int64_t hi, 
 static int build_cached(gptidx *g, const mmidx *ds, int split, int64_t lo, int64_t hi, int64_t ns, int L,
                         uint32_t seed, const char *cache_dir, int quiet)
 {
-    uint64_t h = config_hash(ds, split, lo, hi, ns, L, seed);
+    uint64_t h = gptidx_config_hash(ds, split, lo, hi, ns, L, seed);
     const char *base = strrchr(ds->prefix, '/');
     base = base ? base + 1 : ds->prefix;
     char path[PATH_MAX];
@@ -369,14 +421,9 @@ static int build_cached(gptidx *g, const mmidx *ds, int split, int64_t lo, int64
                  (unsigned long long)h);
     else
         snprintf(path, sizeof path, "%s.%s.%016llx.gptidx", ds->prefix, split_names[split], (unsigned long long)h);
-    memset(g, 0, sizeof *g);
-    int c = cache_load(g, path, h);
-    if (c == 0) {
-        g->seq_lo = lo;
-        g->seq_hi = hi;
-        g->num_samples = ns;
+    int c = gptidx_cache_load(g, ds, lo, hi, ns, L, path, h);
+    if (c == 0)
         return 0;
-    }
     if (c == 1 && !quiet)
         fprintf(stderr, "note: %s is damaged or stale; rebuilding it\n", path);
     int rc = gptidx_build(g, ds, lo, hi, ns, L, seed);

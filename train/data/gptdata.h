@@ -82,6 +82,15 @@ int gptidx_build(gptidx *g, const mmidx *ds, int64_t seq_lo, int64_t seq_hi,
 /* Tokens of sample i (after the shuffle): seq_length + 1 ids into out. */
 void gptidx_sample(const gptidx *g, const mmidx *ds, int seq_length, int64_t i, int32_t *out);
 void gptidx_free(gptidx *g);
+/* The on-disk cache of one split's index (used by gptdata_open; public for
+ * tests and fuzzing). The hash names everything the index depends on. Load
+ * returns 0 (loaded, and checked against ds: every index in range, every
+ * sample L+1 tokens), -1 (absent) or 1 (damaged, stale or inconsistent:
+ * rebuild it). */
+uint64_t gptidx_config_hash(const mmidx *ds, int split, int64_t lo, int64_t hi, int64_t num_samples, int L,
+                            uint32_t seed);
+int gptidx_cache_load(gptidx *g, const mmidx *ds, int64_t lo, int64_t hi, int64_t ns, int L, const char *path,
+                      uint64_t h);
 
 /* Megatron's build_blending_indices(). */
 void gptdata_blend(const double *weights, int n, int64_t size, uint8_t *ds_out, int64_t *sample_out);
