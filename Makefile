@@ -182,7 +182,8 @@ build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) | $(DEPS_STAMP)
 test-bins: tools $(UNIT_BINS) $(GPU_TEST_BINS)
 fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
 
-FUZZ_SECONDS ?= 60
+FUZZ_RUNS ?= 10000000
+FUZZ_SECONDS ?= 0
 TEST_FUZZ_SECONDS ?= 10
 
 # `make test` first installs what the tests need (scripts/install_deps.sh --test), then
@@ -210,7 +211,7 @@ bench-gpu: all
 
 fuzz: fuzz-bins
 	@if [ "$(HAVE_FUZZ)" != yes ]; then echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-dev)"; exit 1; fi
-	@BIN=$(BIN) BUILD=$(BUILD) HAVE_FUZZ=yes FUZZ_SECONDS=$(FUZZ_SECONDS) tests/run_tests.sh --fuzz-only
+	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz_campaign.sh
 
 bench: all
 	@scripts/install_deps.sh --bench

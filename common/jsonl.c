@@ -100,12 +100,47 @@ __attribute__((constructor)) static void json_hooks(void)
     cJSON_InitHooks(&h);
 }
 
+/* cJSON takes raw control characters where JSON (RFC 8259) and Python's
+ * json.loads do not: inside a string (where they must be escaped), and
+ * outside one anything but space, tab, CR and LF (cJSON skips every byte up
+ * to 0x20, NUL included, as whitespace). The first such byte of s[0..n) (the
+ * parsed value, without the line's trailing whitespace), or NULL. Only values
+ * that hold a byte below 0x20 at all pay for the scan. */
+static const char *bad_control(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (unsigned char)s[i] >= 0x20) i++;
+    if (i == n) return NULL;
+    int in_str = 0;
+    for (i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (in_str) {
+            if (c == '\\') i++;
+            else if (c == '"') in_str = 0;
+            else if (c < 0x20) return s + i;
+        } else if (c == '"') {
+            in_str = 1;
+        } else if (c < 0x20 && c != '\t' && c != '\r' && c != '\n') {
+            return s + i;
+        }
+    }
+    return NULL;
+}
+
 cJSON *json_parse(const char *s, size_t len, const char **end, int *nomem)
 {
     const char *e = NULL;
     json_alloc_failed = 0;
     cJSON *obj = cJSON_ParseWithLengthOpts(s, len, &e, 0);
     *nomem = !obj && json_alloc_failed;
+    if (obj) {
+        const char *bad = bad_control(s, (size_t)(e - s));
+        if (bad) {
+            cJSON_Delete(obj);
+            obj = NULL;
+            e = bad;
+        }
+    }
     if (end) *end = e;
     return obj;
 }

@@ -24,7 +24,7 @@ typedef struct {
     args_list blocklists;
     int strict;
     uint64_t count[URL_NREASONS];
-    uint64_t total, warnings;
+    uint64_t total, warnings, blank;
     urlfilter *f;
     io_writer *out, *rej;
     progress *pg;
@@ -68,6 +68,14 @@ static int process_file(bl_state *s, const char *path)
     char *line;
     size_t len;
     while ((rc = io_getline(r, &line, &len)) == 1) {
+        if (s->key) { /* JSON lines: a blank line is no record (as every JSON-lines tool here reads them) */
+            size_t i = 0;
+            while (i < len && (line[i] == ' ' || line[i] == '\t' || line[i] == '\r')) i++;
+            if (i == len) {
+                s->blank++;
+                continue;
+            }
+        }
         s->total++;
         uint64_t lineno = io_reader_lineno(r);
         const char *url = line;
@@ -138,6 +146,7 @@ static void summary(const bl_state *s, size_t nfiles)
         if (i == URL_BLOCKLIST && !s->blocklists.n) continue;
         fprintf(stderr, "  %-12s %12" PRIu64 "\n", urlfilter_reason_name(i), s->count[i]);
     }
+    if (s->key) fprintf(stderr, "  (%" PRIu64 " blank lines skipped)\n", s->blank);
 }
 
 int main(int argc, char **argv)

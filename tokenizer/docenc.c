@@ -1,4 +1,5 @@
 /* docenc.c - see docenc.h. */
+#define _GNU_SOURCE /* memmem */
 #include "docenc.h"
 
 #include <cjson/cJSON.h>
@@ -40,6 +41,8 @@ typedef struct {
     uint64_t *text_bytes;
     key_res *kr;
     bpe_ctx *ctx;
+    char *ubuf;      /* a string value decoded from the raw line (NULs kept) */
+    size_t ubuf_cap;
     int rc;
     char errmsg[512];
     int done;
@@ -66,6 +69,7 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 static void batch_free(batch *b, size_t n_keys)
 {
     free(b->buf);
+    free(b->ubuf);
     free(b->off);
     free(b->llen);
     free(b->lineno);
@@ -108,9 +112,9 @@ static int batch_reserve_lines(batch *b, size_t need, size_t n_keys)
 }
 
 /* Encode one string value into key result r; pushes a length if non-empty. */
-static int encode_piece(batch *b, key_res *r, const char *s, size_t *text_bytes)
+static int encode_piece(batch *b, key_res *r, const char *s, size_t n, size_t *text_bytes)
 {
-    size_t before = r->ids.n, n = strlen(s);
+    size_t before = r->ids.n;
     *text_bytes += n;
     int rc = bpe_encode(b->ctx, s, n, &r->ids);
     if (rc) return rc;
@@ -149,7 +153,7 @@ static int encode_line(batch *b, size_t i)
             /* dotted path: resolve through jsonl_get_string for strings only */
             const char *s = jsonl_get_string(obj, o->keys[k]);
             if (s) {
-                if ((rc = encode_piece(b, &b->kr[k], s, &b->text_bytes[i]))) goto end;
+                if ((rc = encode_piece(b, &b->kr[k], s, strlen(s), &b->text_bytes[i]))) goto end;
                 continue;
             }
         }
@@ -157,7 +161,16 @@ static int encode_line(batch *b, size_t i)
             b->status[i] = DOC_MISSING_KEY;
             b->bad_key[i] = o->keys[k];
         } else if (cJSON_IsString(v)) {
-            if ((rc = encode_piece(b, &b->kr[k], v->valuestring, &b->text_bytes[i]))) goto end;
+            /* cJSON's C string ends at an escaped NUL (\u0000); Python's json
+             * keeps it and what follows, so then decode the raw value */
+            const char *line = b->buf + b->off[i];
+            size_t vs, ve, ul;
+            if (jsonl_value_span(line, b->llen[i], o->keys[k], &vs, &ve) && memmem(line + vs, ve - vs, "\\u0000", 6) &&
+                jsonl_unescape(line + vs, ve - vs, &b->ubuf, &ul, &b->ubuf_cap) == 0) {
+                if ((rc = encode_piece(b, &b->kr[k], b->ubuf, ul, &b->text_bytes[i]))) goto end;
+            } else if ((rc = encode_piece(b, &b->kr[k], v->valuestring, strlen(v->valuestring), &b->text_bytes[i]))) {
+                goto end;
+            }
         } else if (cJSON_IsArray(v)) {
             for (const cJSON *e = v->child; e; e = e->next)
                 if (!cJSON_IsString(e)) {
@@ -166,7 +179,7 @@ static int encode_line(batch *b, size_t i)
                     break;
                 }
             for (const cJSON *e = v->child; e && b->status[i] == DOC_OK; e = e->next)
-                if ((rc = encode_piece(b, &b->kr[k], e->valuestring, &b->text_bytes[i]))) goto end;
+                if ((rc = encode_piece(b, &b->kr[k], e->valuestring, strlen(e->valuestring), &b->text_bytes[i]))) goto end;
         } else {
             b->status[i] = DOC_NOT_STRING;
             b->bad_key[i] = o->keys[k];
