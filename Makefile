@@ -117,7 +117,7 @@ FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 DEPS_STAMP := build/.deps-ok
 
-.PHONY: install install-files uninstall all tools deps probe test test-run test-bins test-gpu test-gpu-run bench-gpu fuzz fuzz-bins bench data train clean distclean
+.PHONY: install install-files uninstall all tools deps probe test test-run test-bins test-gpu test-gpu-run bench-gpu fuzz fuzz-bins reliability bench data train clean distclean
 .DELETE_ON_ERROR:
 
 # Two phases: install what is missing, then plan the build in a fresh make whose
@@ -174,10 +174,19 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
-# Fuzz targets: clang + libFuzzer + ASan/UBSan, built from the library sources.
-build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) | $(DEPS_STAMP)
+# Fuzz targets: clang + libFuzzer + ASan/UBSan. The library sources are compiled
+# once (coverage-instrumented objects in build/fuzz/obj/), each target links them.
+FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) $(FUZZ_TRAIN_SRC)
+FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build/fuzz/obj/%.o)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. $(PKG_CFLAGS) -MMD -MP
+build/fuzz/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	clang -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. $(PKG_CFLAGS) $< $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) $(FUZZ_TRAIN_SRC) -o $@ $(filter-out -fopenmp,$(LDLIBS))
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_OBJ) -o $@ $(filter-out -fopenmp,$(LDLIBS))
+.SECONDARY: $(FUZZ_LIB_OBJ)
+-include $(FUZZ_LIB_OBJ:.o=.d)
 
 test-bins: tools $(UNIT_BINS) $(GPU_TEST_BINS)
 fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
@@ -208,6 +217,10 @@ test-gpu-run: tools $(GPU_TEST_BINS)
 
 bench-gpu: all
 	@BIN=$(BIN) bash scripts/bench_gpu.sh
+
+# The full crash / fault / memory / pathological-input campaign (about an hour).
+reliability: tools
+	@bash scripts/reliability.sh
 
 fuzz: fuzz-bins
 	@if [ "$(HAVE_FUZZ)" != yes ]; then echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-dev)"; exit 1; fi

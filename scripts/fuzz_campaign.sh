@@ -58,6 +58,6 @@ wait
     printf '%-10s %12s %8s %9s %7s  %s\n' "$name" "$execs" "$el" "$rate" "$units" "$res"
     case "$res" in ok) ;; *) fail=1 ;; esac
   done
-} | tee "${FUZZ_TABLE:-/dev/null}"
+} | tee "$W/table.txt" "${FUZZ_TABLE:-/dev/null}"
 grep -q CRASH "$W"/*.row 2>/dev/null && exit 1
 exit 0

@@ -16,9 +16,10 @@ writes into DIR (standard library only, deterministic):
   newlines.jsonl    CRLF lines, lone CRs, escaped CR/LF/U+2028 in texts, blank
                     CRLF lines, no newline at the end
 and for each, NAME.expect: the number of lines that are JSON records
-(non-blank), one per line "lineno<TAB>text as Python's json reads it (bytes
-decoded with errors=replace, lone surrogates as U+FFFD), hex of its UTF-8"
-for the records Python parses.
+(non-blank), then one line "lineno<TAB>offset<TAB>length" per record Python
+parses, locating in NAME.texts the UTF-8 of its text as Python's json reads it
+(bytes decoded with errors=replace, lone surrogates as U+FFFD). Memory stays
+near three times the longest line.
 """
 import json
 import os
@@ -29,14 +30,19 @@ WORDS = ("the of and to in a is that for it as was with be by on not he this are
          "Zürich naïve 東京 Москва العربية 😀 ").split(" ")
 
 
-def words(nbytes, seed):
+def words(nbytes, seed, ascii_only=False):
+    """About nbytes of words; beyond 1 MB, a 1 MB block repeated."""
+    ws = [w for w in WORDS if w and (w.isascii() or not ascii_only)]
     out, n, i = [], 0, seed
-    while n < nbytes:
+    while n < min(nbytes, 2**20):
         i = (i * 1103515245 + 12345) & 0x7FFFFFFF
-        w = WORDS[i % len(WORDS)] or "x"
+        w = ws[i % len(ws)]
         out.append(w)
         n += len(w.encode()) + 1
-    return " ".join(out)
+    block = " ".join(out)
+    if nbytes <= 2**20:
+        return block
+    return " ".join([block] * (nbytes // (len(block.encode()) + 1) + 1))
 
 
 def rec(url, text, **extra):
@@ -61,22 +67,28 @@ def nested(depth, kind):
 
 def expect(path):
     """What Python's json makes of each line (the reference tools' view)."""
-    recs, rows = 0, []
-    with open(path, "rb") as f:
-        data = f.read()
-    for ln, raw in enumerate(data.split(b"\n"), 1):
-        if not raw.strip(b" \t\r\n"):
-            continue
-        recs += 1
-        try:
-            o = json.loads(raw.decode("utf-8", "replace"))
-        except (ValueError, RecursionError):
-            continue
-        t = o.get("text") if isinstance(o, dict) else None
-        if not isinstance(t, str):
-            continue
-        t = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in t)
-        rows.append("%d\t%s" % (ln, t.encode("utf-8").hex()))
+    recs, rows, off = 0, [], 0
+    with open(path, "rb") as f, open(path[:-6] + ".texts", "wb") as tf:
+        for ln, raw in enumerate(f, 1):  # lines end at LF only in binary mode
+            if not raw.strip(b" \t\r\n"):
+                continue
+            recs += 1
+            try:
+                o = json.loads(raw.decode("utf-8", "replace"))
+            except (ValueError, RecursionError):
+                continue
+            del raw
+            t = o.get("text") if isinstance(o, dict) else None
+            del o
+            if not isinstance(t, str):
+                continue
+            if not t.isascii():
+                t = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in t)
+            b = t.encode("utf-8")
+            del t
+            tf.write(b)
+            rows.append("%d\t%d\t%d" % (ln, off, len(b)))
+            off += len(b)
     with open(path[:-6] + ".expect", "w") as f:
         f.write("%d\n" % recs)
         f.write("\n".join(rows) + ("\n" if rows else ""))
@@ -86,10 +98,14 @@ def main():
     d, long_mb, tiny = sys.argv[1], float(sys.argv[2]), int(sys.argv[3])
     os.makedirs(d, exist_ok=True)
     # 1. long lines
-    big = words(int(long_mb * 2**20), 1)
-    nospace = "abcdefghij" * int(long_mb * 2**20 / 40)
-    write(f"{d}/long_line.jsonl", [rec("http://long.example/a", big), rec("http://long.example/b", nospace),
-                                   rec("http://long.example/c", words(3000, 2))])
+    with open(f"{d}/long_line.jsonl", "wb") as f:  # written in pieces: no second copy of the text
+        big = words(int(long_mb * 2**20), 1, ascii_only=True)
+        f.write(b'{"url": "http://long.example/a", "text": "')
+        f.write(big.encode())
+        f.write(b'"}\n')
+        del big
+        f.write(b'{"url": "http://long.example/b", "text": "' + b"abcdefghij" * int(long_mb * 2**20 / 40) + b'"}\n')
+        f.write(rec("http://long.example/c", words(3000, 2)).encode() + b"\n")
     # 2. tiny documents
     with open(f"{d}/tiny.jsonl", "w") as f:
         for i in range(tiny):
