@@ -18,7 +18,8 @@
 . "$(dirname "$0")/reliability_cases.sh"
 export OMP_NUM_THREADS=2
 if [ "${TEST_TIER:-rel}" = san ]; then # the sanitizers reserve terabytes of shadow address space
-  skip memory "address-space limits and resident sizes are measured on the release build"; exit 0
+  echo "(memory checks not rerun: address-space limits and resident sizes are measured on the release build, in the plain 'make test')"
+  exit 0
 fi
 LIMITS_MB=${MEMORY_LIMITS_MB:-"8 16 24 32 48 64 96 128 192 256 320 384 512 1024 2048"}
 setup_inputs
