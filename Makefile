@@ -193,7 +193,7 @@ fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
 
 FUZZ_RUNS ?= 10000000
 FUZZ_SECONDS ?= 0
-TEST_FUZZ_SECONDS ?= 10
+TEST_FUZZ_SECONDS ?= 5
 
 # `make test` first installs what the tests need (scripts/install_deps.sh --test), then
 # plans the test build in a fresh make, so that the probes above see what was installed.

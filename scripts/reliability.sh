@@ -29,7 +29,7 @@ STEPS=${RELIABILITY_STEPS:-crash faults memory pathological}
 step() {
   case " $STEPS " in *" $1 "*) run_step "$@" ;; *) echo "== $1: not in RELIABILITY_STEPS, skipped" >&2 ;; esac
 }
-step crash CRASH_POINTS="${CRASH_POINTS:-40}" CRASH_TABLE="$R/crash.txt" bash tests/e2e/test_crash.sh
+step crash CRASH_POINTS="${CRASH_POINTS:-40}" CRASH_TRAIN_STEP=1 CRASH_TABLE="$R/crash.txt" bash tests/e2e/test_crash.sh
 step faults FAULT_KINDS="${FAULT_KINDS:-eio enospc short}" FAULT_TABLE="$R/faults.txt" bash tests/e2e/test_faults.sh
 step memory MEMORY_TABLE="$R/memory.txt" bash tests/e2e/test_memory.sh
 step pathological PATHO_LONG_MB="${PATHO_LONG_MB:-1024}" PATHO_TINY_DOCS="${PATHO_TINY_DOCS:-10000000}" bash tests/e2e/test_pathological.sh

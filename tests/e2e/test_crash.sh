@@ -18,9 +18,10 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/reliability_cases.sh"
 export OMP_NUM_THREADS=2
-KPOINTS=${CRASH_POINTS:-10}   # kill points spread over a run, besides its last 8 calls
+KPOINTS=${CRASH_POINTS:-10}   # kill points spread over a run, besides its last LAST calls
+LAST=${CRASH_LAST:-8}
 # The sanitizer tier repeats a few kills only: a SIGKILL shows nothing more there.
-[ "${TEST_TIER:-rel}" = san ] && KPOINTS=${CRASH_POINTS:-2}
+[ "${TEST_TIER:-rel}" = san ] && KPOINTS=${CRASH_POINTS:-2} LAST=${CRASH_LAST:-3}
 setup_inputs
 host=$(hostname)
 
@@ -71,7 +72,7 @@ crash_case() {
   local N; N=$(cat "$WORK/count")
   local points k i
   points=$( { for ((i = 1; i <= KPOINTS; i++)); do echo $(( (N * i + KPOINTS) / (KPOINTS + 1) )); done
-              for ((k = N - 7; k <= N; k++)); do echo $k; done; } | awk '$1 >= 1' | sort -n | uniq)
+              for ((k = N - LAST + 1; k <= N; k++)); do echo $k; done; } | awk '$1 >= 1' | sort -n | uniq)
   local tried=0 problems="" mode bad l
   for mode in fresh old; do
     for k in $points; do
@@ -111,7 +112,8 @@ rm -rf "$O"; mkdir -p "$O"
 cp -r "$O/ck" "$WORK/ck_ref"; N=$(cat "$WORK/count")
 # the save's I/O calls: from the last read of the data to the end; kill at each
 tried=0; problems=""
-TSTEP=1; [ "${TEST_TIER:-rel}" = san ] && TSTEP=7
+# every call in `make reliability` (CRASH_TRAIN_STEP=1), every 3rd in make test
+TSTEP=${CRASH_TRAIN_STEP:-3}; [ "${TEST_TIER:-rel}" = san ] && TSTEP=${CRASH_TRAIN_STEP:-13}
 for ((k = 1; k <= N; k += TSTEP)); do
   rm -rf "$O"; mkdir -p "$O"
   (cd "$O" && WEBTEXT_FAULT=$k:kill bash -c "$CMD" >/dev/null 2>"$WORK/err") 2>/dev/null; rc=$?
