@@ -21,7 +21,7 @@ export OMP_NUM_THREADS=2
 KPOINTS=${CRASH_POINTS:-10}   # kill points spread over a run, besides its last LAST calls
 LAST=${CRASH_LAST:-8}
 # The sanitizer tier repeats a few kills only: a SIGKILL shows nothing more there.
-[ "${TEST_TIER:-rel}" = san ] && KPOINTS=${CRASH_POINTS:-2} LAST=${CRASH_LAST:-3}
+[ "${TEST_TIER:-rel}" = san ] && KPOINTS=${CRASH_POINTS:-1} LAST=${CRASH_LAST:-2}
 setup_inputs
 host=$(hostname)
 
@@ -113,7 +113,7 @@ cp -r "$O/ck" "$WORK/ck_ref"; N=$(cat "$WORK/count")
 # the save's I/O calls: from the last read of the data to the end; kill at each
 tried=0; problems=""
 # every call in `make reliability` (CRASH_TRAIN_STEP=1), every 3rd in make test
-TSTEP=${CRASH_TRAIN_STEP:-3}; [ "${TEST_TIER:-rel}" = san ] && TSTEP=${CRASH_TRAIN_STEP:-13}
+TSTEP=${CRASH_TRAIN_STEP:-3}; [ "${TEST_TIER:-rel}" = san ] && TSTEP=${CRASH_TRAIN_STEP:-25}
 for ((k = 1; k <= N; k += TSTEP)); do
   rm -rf "$O"; mkdir -p "$O"
   (cd "$O" && WEBTEXT_FAULT=$k:kill bash -c "$CMD" >/dev/null 2>"$WORK/err") 2>/dev/null; rc=$?

@@ -11,15 +11,15 @@
 # SAN=1` the same loop runs on the sanitizer build, so that no error path
 # leaks (LeakSanitizer fails the run) or touches freed memory.
 # FAULT_STRIDE=S tries every S-th call only (1, the default: every call).
-# FAULT_KINDS: `make test` tries eio (at every 2nd call in the sanitizer tier,
+# FAULT_KINDS: `make test` tries eio (at every 3rd call in the sanitizer tier,
 # where the leaks are); `make reliability` all three kinds at every call.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/reliability_cases.sh"
 export OMP_NUM_THREADS=2
 STRIDE=${FAULT_STRIDE:-1}
-# make test: EIO at every call (every 2nd under the sanitizers); make reliability: all three kinds
+# make test: EIO at every call (every 3rd under the sanitizers); make reliability: all three kinds
 KINDS=${FAULT_KINDS:-eio}
-[ "${TEST_TIER:-rel}" = san ] && STRIDE=${FAULT_STRIDE:-2}
+[ "${TEST_TIER:-rel}" = san ] && STRIDE=${FAULT_STRIDE:-3}
 setup_inputs
 
 outs_present() { local o f=""; for o in $(echo "$OUTS" | tr '+' ' '); do [ -e "$O/${o%/}" ] && f="$f ${o%/}"; done; echo "$f"; }
