@@ -93,14 +93,34 @@ CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null))
 CUDA_ARCH ?= 80 90
 NVCCFLAGS = -std=c++17 -O3 -g $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) -I. \
   -Xcompiler -Wall,-Wextra,-Wno-unused-parameter $(if $(OMPFLAGS),-Xcompiler -fopenmp) -MMD -MP
-CUDA_SRC := $(if $(filter yes,$(BUILD_CUDA)),$(wildcard train/cuda/*.cu))
-CUDA_OBJ := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
-CUDA_LIBS_yes = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcublasLt -lcublas -lcudart_static -ldl -lrt -lstdc++
+# cuDNN (fused attention, train/cuda/cudnn_attention.cpp): built when cuDNN 9 and the
+# cuDNN frontend headers (fetched by scripts/install_deps.sh into build/third_party) are found.
+CUDNN_FE_INC := $(firstword $(wildcard build/third_party/cudnn_frontend-*/include))
+CUDNN_LIBDIR := $(patsubst %/libcudnn.so,%,$(firstword $(wildcard $(CUDA_HOME)/lib64/libcudnn.so $(CUDA_HOME)/lib/libcudnn.so \
+  /usr/lib/x86_64-linux-gnu/libcudnn.so)))
+HAVE_CUDNN := $(if $(and $(filter yes,$(BUILD_CUDA)),$(CUDNN_FE_INC),$(CUDNN_LIBDIR)),yes,no)
+# NCCL (train/dist/nccl.cu: data parallelism on the CUDA backend) when nccl.h is found.
+BUILD_NCCL := $(if $(and $(filter yes,$(BUILD_CUDA)),$(filter yes,$(HAVE_NCCL))),yes,no)
+CUDA_SRC := $(if $(filter yes,$(BUILD_CUDA)),$(wildcard train/cuda/*.cu)) $(if $(filter yes,$(BUILD_NCCL)),train/dist/nccl.cu)
+CUDA_OBJ := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(if $(filter yes,$(HAVE_CUDNN)),$(BUILD)/train/cuda/cudnn_attention.o)
+NVCCFLAGS += $(if $(filter yes,$(HAVE_CUDNN)),-DWEBTEXT_CUDNN) $(if $(filter yes,$(BUILD_NCCL)),-DWEBTEXT_NCCL)
+CUDNN_LIBS_yes = -L$(CUDNN_LIBDIR) -Wl,-rpath,$(CUDNN_LIBDIR) -lcudnn -lnvrtc
+CUDA_LIBS_yes = -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 $(CUDNN_LIBS_$(HAVE_CUDNN)) $(if $(filter yes,$(BUILD_NCCL)),-lnccl) -lcublasLt -lcublas \
+  -lcudart_static -ldl -lrt -lstdc++
 CUDA_LIBS = $(CUDA_LIBS_$(BUILD_CUDA))
+$(CUDA_SRC:%.cu=$(BUILD)/%.o): $(BUILD)/.cudnn-$(HAVE_CUDNN)-nccl-$(BUILD_NCCL)
+$(BUILD)/.cudnn-%:
+	@mkdir -p $(dir $@)
+	@rm -f $(BUILD)/.cudnn-*
+	@touch $@
+# Host C++ only: the large frontend headers are compiled once, not per GPU architecture.
+$(BUILD)/train/cuda/cudnn_attention.o: train/cuda/cudnn_attention.cpp | $(DEPS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CXX) -std=gnu++17 -O2 -g -Wall -Wextra -I. -isystem $(CUDNN_FE_INC) -isystem $(CUDA_HOME)/include -MMD -MP -c $< -o $@
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_BINS := $(if $(filter yes,$(BUILD_CUDA)),$(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%))
-$(BUILD)/train/trainer.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA)
-$(BUILD)/train/trainer.o: $(BUILD)/.cuda-$(BUILD_CUDA)
+$(BUILD)/train/trainer.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) $(if $(filter yes,$(BUILD_NCCL)),-DWEBTEXT_NCCL)
+$(BUILD)/train/trainer.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
 $(BUILD)/.cuda-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.cuda-*
@@ -128,7 +148,7 @@ all: $(DEPS_STAMP)
 tools: probe $(TOOL_BINS)
 
 probe:
-	@echo "build: $(if $(filter 1,$(SAN)),ASan+UBSan,release) into $(BIN)/ | nvcc: $(HAVE_NVCC) (CUDA backend: $(BUILD_CUDA)), NCCL: $(HAVE_NCCL), OpenMPI: $(HAVE_MPI), OpenMP: $(HAVE_OPENMP), libFuzzer: $(HAVE_FUZZ)"
+	@echo "build: $(if $(filter 1,$(SAN)),ASan+UBSan,release) into $(BIN)/ | nvcc: $(HAVE_NVCC) (CUDA backend: $(BUILD_CUDA), cuDNN attention: $(HAVE_CUDNN)), NCCL: $(HAVE_NCCL), OpenMPI: $(HAVE_MPI), OpenMP: $(HAVE_OPENMP), libFuzzer: $(HAVE_FUZZ)"
 
 deps: $(DEPS_STAMP)
 $(DEPS_STAMP): scripts/install_deps.sh

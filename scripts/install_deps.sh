@@ -84,6 +84,38 @@ if [ -n "$missing$optional" ]; then
     exit 1
   fi
 fi
+
+# ---- cuDNN frontend headers (the CUDA backend's fused attention) ---------------------
+# When nvcc and cuDNN 9 are here, the trainer's fused attention (train/cuda/
+# cudnn_attention.cpp) is built on NVIDIA's header-only cuDNN frontend (MIT). It is
+# not packaged by Debian: fetch the pinned release's headers (from its PyPI wheel, a
+# zip; checked against its SHA-256) into build/third_party. Without them the build
+# leaves the fused attention out and says so; the other attention backends remain.
+FE_VER=1.32.0
+FE_DIR=build/third_party/cudnn_frontend-$FE_VER
+FE_URL=https://files.pythonhosted.org/packages/11/02/660e2dd9f9d9f940e1641443771730612c3aadaafbc5ef7a93cc313d519d/nvidia_cudnn_frontend-$FE_VER-cp311-cp311-manylinux_2_27_x86_64.manylinux_2_28_x86_64.whl
+FE_SHA=c6006556017a4d1c914c52a556c71b1267f2d6a0500f742e7b4edef539878df0
+cuda_home=$(command -v nvcc 2>/dev/null | sed 's,/bin/nvcc$,,')
+have_cudnn=no
+for h in "$cuda_home"/include/cudnn.h /usr/include/cudnn.h /usr/include/x86_64-linux-gnu/cudnn.h; do
+  [ -n "$cuda_home" ] && [ -e "$h" ] && have_cudnn=yes
+done
+if [ $have_cudnn = yes ] && [ ! -e "$FE_DIR/include/cudnn_frontend.h" ]; then
+  fe_missing=""
+  command -v curl >/dev/null 2>&1 || fe_missing="curl"
+  command -v unzip >/dev/null 2>&1 || fe_missing="$fe_missing unzip"
+  if [ -n "$fe_missing" ] && is_root_apt; then apt_install $fe_missing || true; fi
+  tmp=$(mktemp -d)
+  echo "install_deps: fetching the cuDNN frontend $FE_VER headers into $FE_DIR" >&2
+  if curl -fsSL --retry 2 -m 300 -o "$tmp/fe.whl" "$FE_URL" && echo "$FE_SHA  $tmp/fe.whl" | sha256sum -c --quiet - &&
+     unzip -q "$tmp/fe.whl" 'include/*' -d "$tmp/x"; then
+    rm -rf "$FE_DIR"; mkdir -p "$(dirname "$FE_DIR")"; mv "$tmp/x" "$FE_DIR"
+  else
+    echo "install_deps: could not fetch the cuDNN frontend headers: the CUDA backend is built without fused (cuDNN) attention" >&2
+  fi
+  rm -rf "$tmp"
+fi
+
 [ -n "$mode" ] || exit 0
 
 # ---- Python modules in build/venv ----------------------------------------------------

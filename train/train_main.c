@@ -97,7 +97,9 @@ int main(int argc, char **argv)
         {"optimizer-cpu-offload", 0, ARG_FLAG, &a.cpu_offload, NULL, "the same (Megatron-Core's name)"},
         {"no-cublaslt-epilogues", 0, ARG_FLAG, &a.no_epilogues, NULL, "--device cuda: bias and GELU as separate kernels"},
         {"data-impl", 0, ARG_STR, &ign_s, "IMPL", "accepted (mmap)"},
-        {"distributed-backend", 0, ARG_STR, &ign_s, "B", "accepted"},
+        {"distributed-backend", 0, ARG_STR, &a.distributed_backend, "B", "nccl or mpi: --device cuda runs its data\n"
+                                              "parallelism over NCCL (nccl with one rank: the NCCL\n"
+                                              "path all the same); --device cpu over MPI"},
         {"num-workers", 0, ARG_STR, &ign_s, "N", "accepted (data loading is in-process)"},
         {"DDP-impl", 0, ARG_STR, &ign_s, "I", "accepted"},
         {"tensorboard-dir", 0, ARG_STR, &ign_s, "DIR", "accepted; see --log-json"},
@@ -105,8 +107,11 @@ int main(int argc, char **argv)
         {"recompute-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "--device cuda: keep one layer's LayerNorm\n"
                                               "and GELU outputs, recompute them in backward"},
         {"checkpoint-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "the same (Megatron's older name)"},
-        {"use-flash-attn", 0, ARG_FLAG, &a.use_flash_attn, NULL, "--device cuda: tiled attention that keeps no T x T\n"
-                                              "matrix (head size 64, T a multiple of 64): less memory, slower today"},
+        {"attention-backend", 0, ARG_STR, &a.attention_backend, "B", "--device cuda: auto (default: fused where it\n"
+                                              "applies, else unfused), fused (cuDNN's flash attention),\n"
+                                              "flash (our FlashAttention-2 kernels: head size 64, T a\n"
+                                              "multiple of 64), unfused (batched GEMMs, T x T scratch)"},
+        {"use-flash-attn", 0, ARG_FLAG, &a.use_flash_attn, NULL, "--attention-backend flash (Megatron's older flag)"},
         {"no-masked-softmax-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
         {"no-bias-gelu-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
         {"no-bias-dropout-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},

@@ -25,6 +25,9 @@
 #ifdef WEBTEXT_CUDA
 #include "train/cuda/gpt_cuda.h"
 #endif
+#ifdef WEBTEXT_NCCL
+#include "train/dist/nccl.h"
+#endif
 
 static volatile sig_atomic_t stop_signal;
 
@@ -155,6 +158,9 @@ typedef struct {
     int cuda;           /* the CUDA backend: the model lives on the GPU, r->m is its host copy */
 #ifdef WEBTEXT_CUDA
     gpt_cuda *gpu;
+#endif
+#ifdef WEBTEXT_NCCL
+    dist_nccl *nccl;    /* the data-parallel group's NCCL communicator (CUDA backend) */
 #endif
 } run;
 
@@ -522,9 +528,36 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--device cuda: this build has no CUDA backend (nvcc was not found when it was "
                                   "built); use --device cpu");
 #endif
-    if (r->cuda && r->d.world_size > 1)
-        return err_set(ERR_USAGE, "--device cuda: one GPU per run in this build; parallel training over NCCL is not "
-                                  "in the CUDA backend yet (use --device cpu with mpirun)");
+    if (r->cuda && r->d.world_size > 1) {
+#ifndef WEBTEXT_NCCL
+        return err_set(ERR_USAGE, "--device cuda with %d ranks: this build has no NCCL (nccl.h was not found when it "
+                                  "was built); use --device cpu with mpirun", r->d.world_size);
+#endif
+        if (r->d.tp > 1 || r->d.pp > 1)
+            return err_set(ERR_USAGE, "--device cuda: tensor and pipeline parallelism are not in the CUDA backend yet "
+                                      "(data parallelism over NCCL is); use --device cpu for --tensor-model-parallel-size "
+                                      "/ --pipeline-model-parallel-size > 1");
+        if (a->cpu_offload)
+            return err_set(ERR_USAGE, "--cpu-offload with several ranks: not in this build (one GPU per run)");
+    }
+    /* Megatron's --attention-backend names: fused is cuDNN's (Transformer Engine's
+     * FusedAttention), flash our FlashAttention-2 kernels, unfused / local the
+     * batched-GEMM path; --use-flash-attn is Megatron's older flag for flash. */
+    {
+        const char *ab = a->attention_backend ? a->attention_backend : a->use_flash_attn ? "flash" : "auto";
+        static const struct { const char *name; int v; } names[] = {{"auto", 0}, {"fused", 1}, {"flash", 2},
+                                                                     {"unfused", 3}, {"local", 3}};
+        a->attention = -1;
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+            if (!strcmp(ab, names[i].name))
+                a->attention = names[i].v;
+        if (a->attention < 0)
+            return err_set(ERR_USAGE, "--attention-backend %s: expected auto, fused, flash, unfused or local", ab);
+    }
+    if (a->distributed_backend && strcmp(a->distributed_backend, "nccl") && strcmp(a->distributed_backend, "mpi") &&
+        strcmp(a->distributed_backend, "gloo"))
+        return err_set(ERR_USAGE, "--distributed-backend %s: expected nccl (GPU) or mpi (CPU; gloo is taken as mpi)",
+                       a->distributed_backend);
     if (!r->cuda && (a->bf16 || a->fp16 || a->recompute_activations || a->cpu_offload || a->use_flash_attn) &&
         r->d.world_rank == 0)
         fprintf(stderr, "note: --%s: for --device cuda; the CPU backend computes in fp32 and keeps all activations\n",
@@ -556,6 +589,10 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--sequence-parallel: micro-batch x seq-length %lld is not divisible by "
                                   "--tensor-model-parallel-size %d",
                        a->micro_batch_size * a->seq_length, r->d.tp);
+    if (r->cuda && a->zero_stage > 0)
+        return err_set(ERR_USAGE, "--device cuda: --zero-stage %lld / --use-distributed-optimizer is not in the CUDA "
+                                  "backend yet (its data parallelism replicates the optimizer: --zero-stage 0)",
+                       a->zero_stage);
     if (a->zero_stage > 1)
         return err_set(ERR_USAGE, "--zero-stage %lld: stages 2 and 3 are not in this build yet (0: replicated "
                                   "optimizer, 1: sharded optimizer state, as --use-distributed-optimizer)",
@@ -742,18 +779,29 @@ int trainer_run(train_args *a)
 #endif
     char peak_desc[192] = "given by --peak-tflops";
     double peak = a->peak_tflops;
-    char dev_desc[320];
+    char dev_desc[1024];
     snprintf(dev_desc, sizeof dev_desc, "cpu, %d threads", threads);
 #ifdef WEBTEXT_CUDA
     if (r->cuda) {
         char gpu_name[256] = "";
         size_t gpu_mem = 0;
         double gpu_peak = 0;
+#ifdef WEBTEXT_NCCL
+        if (r->d.world_size > 1) {
+            char why[160];
+            int dev = dist_local_device(gpt_cuda_device_count(), why, sizeof why);
+            if (dev < 0) {
+                rc = err_set(ERR_USAGE, "--device cuda: %s", why);
+                goto out_fail;
+            }
+            gpt_cuda_set_device(dev);
+        }
+#endif
         if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
             goto out_fail;
         gpt_cuda_opts go = {.precision = a->bf16 ? GPT_CUDA_BF16 : a->fp16 ? GPT_CUDA_FP16 : GPT_CUDA_FP32,
                             .B = mbs, .T = L, .recompute = a->recompute_activations, .epilogues = !a->no_epilogues,
-                            .no_flash = !a->use_flash_attn, .offload = a->cpu_offload};
+                            .attention = a->attention, .offload = a->cpu_offload};
         if ((rc = gpt_cuda_create(&r->gpu, &r->m, &go)))
             goto out_fail;
         size_t tot;
@@ -765,10 +813,18 @@ int trainer_run(train_args *a)
             snprintf(dev_desc + strlen(dev_desc), sizeof dev_desc - strlen(dev_desc),
                      ", optimizer on the CPU (%d threads, %.2f GB of master weights and moments in host memory)", threads,
                      r->m.num_params * 12.0 / 1e9);
-        if (a->use_flash_attn)
-            snprintf(dev_desc + strlen(dev_desc), sizeof dev_desc - strlen(dev_desc), ", %s",
-                     gpt_cuda_flash(r->gpu) ? "flash attention" : "flash attention not applicable (needs bf16/fp16, "
-                                                                "head size 64, seq-length a multiple of 64)");
+        snprintf(dev_desc + strlen(dev_desc), sizeof dev_desc - strlen(dev_desc), ", attention %s",
+                 gpt_cuda_attention(r->gpu));
+#ifdef WEBTEXT_NCCL
+        /* Data parallelism on the GPU: gradients all-reduced by NCCL on the device. With one
+         * rank, --distributed-backend nccl still runs the NCCL path (a group of one). */
+        if (r->d.dp > 1 || (a->distributed_backend && !strcmp(a->distributed_backend, "nccl"))) {
+            if ((rc = dist_nccl_init(&r->nccl, &r->d, &r->d.data)))
+                goto out_fail;
+            snprintf(dev_desc + strlen(dev_desc), sizeof dev_desc - strlen(dev_desc),
+                     ", gradients all-reduced over NCCL %s (data-parallel group of %d)", dist_nccl_version(), r->d.dp);
+        }
+#endif
         if (peak <= 0) {
             peak = gpu_peak > 0 ? gpu_peak : NAN;
             snprintf(peak_desc, sizeof peak_desc, "%s bf16 dense peak%s", gpu_name,
@@ -901,6 +957,17 @@ int trainer_run(train_args *a)
         double norm;
 #ifdef WEBTEXT_CUDA
         if (r->cuda) {
+#ifdef WEBTEXT_NCCL
+            if (r->nccl) {
+                size_t gn;
+                void *gs;
+                float *gb = gpt_cuda_grad_buffer(r->gpu, &gn, &gs);
+                if ((rc = dist_nccl_allreduce_f32(r->nccl, gb, gn, gs)))
+                    goto out_fail;
+            }
+#endif
+            if ((rc = dist_allreduce_f64(&r->d, &r->d.data, &loss, 1)))
+                goto out_fail;
             norm = gpt_cuda_grad_norm(r->gpu) / lscale;
         } else
 #endif
@@ -1061,6 +1128,9 @@ int trainer_run(train_args *a)
             goto out_fail;
     }
 out:
+#ifdef WEBTEXT_NCCL
+    dist_nccl_free(r->nccl);
+#endif
 #ifdef WEBTEXT_CUDA
     if (r->gpu)
         gpt_cuda_free(r->gpu);

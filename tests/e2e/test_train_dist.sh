@@ -256,3 +256,14 @@ stderr_has heads_not_divisible_message "--num-attention-heads 2 is not divisible
 expect_exit world_not_multiple 2 $MPI -np 3 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 2
 stderr_has world_not_multiple_message "the world size 3 is not a multiple"
 expect_exit zero2_not_yet 2 "$BIN/train" $M --train-iters 2 --zero-stage 2
+# --device cuda with several ranks: data parallelism over NCCL only (one GPU per rank); the
+# rest is refused with the reason, whichever build or machine this is.
+expect_exit cuda_tp_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --tensor-model-parallel-size 2
+if grep -qE 'tensor and pipeline parallelism are not in the CUDA backend yet|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
+  pass cuda_tp_refused_message; else fail cuda_tp_refused_message "$(head -c 300 "$WORK/.err")"; fi
+expect_exit cuda_dp_needs_gpu_per_rank 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda
+if grep -qE '2 ranks on this node but [01] GPUs?: NCCL needs one GPU per rank|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
+  pass cuda_dp_needs_gpu_per_rank_message; else fail cuda_dp_needs_gpu_per_rank_message "$(head -c 300 "$WORK/.err")"; fi
+expect_exit cuda_zero1_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --use-distributed-optimizer
+if grep -qE 'zero-stage 1 / --use-distributed-optimizer is not in the CUDA backend yet|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
+  pass cuda_zero1_refused_message; else fail cuda_zero1_refused_message "$(head -c 300 "$WORK/.err")"; fi

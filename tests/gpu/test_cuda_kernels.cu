@@ -259,6 +259,47 @@ template <typename T> static void test_kernels(const char *P, double tol, mm_ctx
         check(P, "attention_backward (flash)", relerr(down(dq, n3), rdq), 2 * tol);
         mm->flash = 0;
     }
+#ifdef WEBTEXT_CUDNN
+    /* cuDNN's fused attention (16-bit; any T: 200 is no multiple of 64; head sizes 64 and 32) */
+    if (lowp)
+        for (int variant = 0; variant < 2; variant++) {
+            int Tf = 200, Cf = variant ? 128 : 192, NHf = variant ? 4 : 3, Nf = B * Tf;
+            size_t n3 = (size_t)Nf * 3 * Cf, n1 = (size_t)Nf * Cf, att = (size_t)B * NHf * Tf * Tf;
+            char nm[192], why[512];
+            int dt = std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16;
+            if (cudnn_attention_prepare(dt, B, Tf, NHf, Cf / NHf, why, sizeof why)) {
+                snprintf(nm, sizeof nm, "attention (cuDNN fused) prepare, head size %d: %.60s", Cf / NHf, why);
+                check(P, nm, INFINITY, 0);
+                continue;
+            }
+            vec qkv = q<T>(randn(n3)), ref(n1), ratt(att);
+            attention_forward(ref.data(), ratt.data(), qkv.data(), B, Tf, Cf, NHf);
+            attn_scratch<T> w = {NULL, NULL, NULL};
+            T *qd = up<T>(qkv), *o = poisoned<T>(n1);
+            float *lse = poisoned<float>((size_t)B * NHf * Tf);
+            mm->fused = 1;
+            attention_forward(mm, o, lse, qd, w, B, Tf, Cf, NHf);
+            snprintf(nm, sizeof nm, "attention_forward (cuDNN fused, head size %d, T %d)", Cf / NHf, Tf);
+            check(P, nm, relerr(down(o, n1), ref), tol);
+            vec dout = q<T>(randn(n1)), rdq(n3), scr(att);
+            attention_backward(rdq.data(), scr.data(), dout.data(), qkv.data(), ratt.data(), B, Tf, Cf, NHf);
+            T *dd = up<T>(dout), *dq = poisoned<T>(n3);
+            attention_backward(mm, dq, dd, o, qd, lse, w, B, Tf, Cf, NHf);
+            vec g1 = down(dq, n3);
+            snprintf(nm, sizeof nm, "attention_backward (cuDNN fused, head size %d, T %d)", Cf / NHf, Tf);
+            check(P, nm, relerr(g1, rdq), 2 * tol);
+            attention_backward(mm, dq, dd, o, qd, lse, w, B, Tf, Cf, NHf);
+            checks++;
+            vec g2 = down(dq, n3);
+            if (!memcmp(g1.data(), g2.data(), g1.size() * 4)) {
+                printf("PASS cuda %s attention_backward (cuDNN fused, head size %d): deterministic\n", P, Cf / NHf);
+            } else {
+                printf("FAIL cuda %s attention_backward (cuDNN fused, head size %d): two runs differ\n", P, Cf / NHf);
+                failures++;
+            }
+            mm->fused = 0;
+        }
+#endif
     /* cross-entropy over a padded vocabulary */
     {
         vec lg = q<T>(randn((size_t)N * Vp, 3.0f));
@@ -293,9 +334,9 @@ template <typename T> static void test_kernels(const char *P, double tol, mm_ctx
 }
 
 /* The whole model against the CPU model: loss, gradients, AdamW. */
-static void test_model(int prec, const char *P, double tol)
+static void test_model(int prec, const char *P, double tol, int attention)
 {
-    /* head size 64 and T 64: bf16 takes the flash attention path */
+    /* head size 64 and T 64: every attention backend applies in bf16 */
     gpt_config cfg = {.max_seq_len = 64, .vocab_size = 301, .padded_vocab_size = 384, .num_layers = 2, .num_heads = 2,
                       .channels = 128};
     int B = 3, Tn = 64, N = B * Tn;
@@ -315,7 +356,7 @@ static void test_model(int prec, const char *P, double tol)
         in[i] = (int32_t)(urand() * cfg.vocab_size);
         tg[i] = (int32_t)(urand() * cfg.vocab_size);
     }
-    gpt_cuda_opts o = {prec, B, Tn, 0, 1, 0, 0};
+    gpt_cuda_opts o = {prec, B, Tn, 0, 1, 0, attention};
     gpt_cuda *g;
     if (gpt_cuda_create(&g, &cm, &o)) {
         printf("FAIL cuda %s model: %s\n", P, err_msg());
@@ -454,8 +495,12 @@ int main(void)
     mm.epilogues = 1;
     test_kernels<float>("fp32", 1e-5, &mm);
     test_kernels<__nv_bfloat16>("bf16", 1e-2, &mm);
-    test_model(GPT_CUDA_FP32, "fp32", 1e-5);
-    test_model(GPT_CUDA_BF16, "bf16", 1e-2);
+    test_model(GPT_CUDA_FP32, "fp32", 1e-5, GPT_ATTN_AUTO);
+    test_model(GPT_CUDA_BF16, "bf16 (flash attention)", 1e-2, GPT_ATTN_FLASH);
+    test_model(GPT_CUDA_BF16, "bf16 (unfused attention)", 1e-2, GPT_ATTN_UNFUSED);
+#ifdef WEBTEXT_CUDNN
+    test_model(GPT_CUDA_BF16, "bf16 (fused cuDNN attention)", 1e-2, GPT_ATTN_FUSED);
+#endif
     printf("%d of %d CUDA checks passed\n", checks - failures, checks);
     return failures ? 1 : 0;
 }

@@ -12,6 +12,9 @@ M="--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 32 --mic
    --lr 3e-3 --min-lr 3e-4 --lr-decay-style cosine --lr-warmup-iters 2 --weight-decay 0.1 --adam-beta2 0.95
    --split 90,8,2 --data-cache-path $WORK/cache --eval-interval 10 --eval-iters 2 --log-interval 1"
 
+# A wrong --attention-backend is a usage error on any machine.
+expect_exit attention_backend_bad 2 "$BIN/train" $M --train-iters 1 --data-path "$D/a" --attention-backend fast
+stderr_has attention_backend_bad_message "--attention-backend fast: expected auto, fused, flash, unfused or local"
 "$BIN/train" $M --train-iters 1 --data-path "$D/a" --device cuda >"$WORK/probe.out" 2>"$WORK/probe.err"; rc=$?
 if grep -q 'no CUDA GPU found\|no CUDA backend' "$WORK/probe.err"; then
   if [ "$rc" = 2 ]; then pass cuda_refused_clearly; else fail cuda_refused_clearly "exit $rc"; fi
@@ -36,7 +39,7 @@ PY
 }
 expect_exit cpu_run 0 "$BIN/train" $M --train-iters 20 --data-path "$D/a" --device cpu --log-json "$WORK/cpu.jsonl"
 expect_exit cuda_fp32_run 0 "$BIN/train" $M --train-iters 20 --data-path "$D/a" --device cuda --log-json "$WORK/f32.jsonl"
-grep -q '> device cuda: .*fp32' "$WORK/.out" && pass cuda_device_line || fail cuda_device_line "$(grep '> device' "$WORK/.out")"
+grep -q '> device cuda: .*fp32.*attention unfused' "$WORK/.out" && pass cuda_device_line || fail cuda_device_line "$(grep '> device' "$WORK/.out")"
 r=$(compare "$WORK/cpu.jsonl" "$WORK/f32.jsonl" 1e-4 lm_loss) && pass "cuda_fp32_losses_follow_cpu ($r)" || fail cuda_fp32_losses_follow_cpu "$r"
 r=$(compare "$WORK/cpu.jsonl" "$WORK/f32.jsonl" 1e-3 grad_norm) && pass "cuda_fp32_grad_norms_follow_cpu ($r)" || fail cuda_fp32_grad_norms_follow_cpu "$r"
 r=$(compare "$WORK/cpu.jsonl" "$WORK/f32.jsonl" 1e-4 val_loss) && pass "cuda_fp32_val_loss ($r)" || fail cuda_fp32_val_loss "$r"
@@ -48,16 +51,46 @@ expect_exit cuda_no_epilogues 0 "$BIN/train" $M --train-iters 20 --data-path "$D
 r=$(compare "$WORK/b16.jsonl" "$WORK/noepi.jsonl" 1e-2 lm_loss) && pass "cuda_epilogues_match_separate_kernels ($r)" || fail cuda_epilogues_match_separate_kernels "$r"
 expect_exit cuda_recompute 0 "$BIN/train" $M --train-iters 20 --data-path "$D/a" --device cuda --bf16 --recompute-activations --log-json "$WORK/rec.jsonl"
 r=$(compare "$WORK/b16.jsonl" "$WORK/rec.jsonl" 1e-2 lm_loss) && pass "cuda_recompute_same_losses ($r)" || fail cuda_recompute_same_losses "$r"
-# Head size 64 and T 64: the flash attention kernels, against the batched-GEMM path and the CPU.
+# The bf16 runs above took the default attention: fused (cuDNN) where the build has it.
+# Head size 64 and T 64: every attention backend against the batched-GEMM path and the CPU.
 MF="${M/--hidden-size 64 --num-attention-heads 4 --seq-length 32/--hidden-size 128 --num-attention-heads 2 --seq-length 64}"
 expect_exit cpu_run_hs64 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cpu --log-json "$WORK/cpu64.jsonl"
 expect_exit cuda_flash 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --use-flash-attn --log-json "$WORK/flash.jsonl"
-grep -q ', flash attention;' "$WORK/.out" && pass cuda_flash_line || fail cuda_flash_line "$(grep '> device' "$WORK/.out")"
-expect_exit cuda_noflash 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --log-json "$WORK/noflash.jsonl"
+grep -q ', attention flash' "$WORK/.out" && pass cuda_flash_line || fail cuda_flash_line "$(grep '> device' "$WORK/.out")"
+expect_exit cuda_noflash 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --attention-backend unfused --log-json "$WORK/noflash.jsonl"
+grep -q ', attention unfused' "$WORK/.out" && pass cuda_unfused_line || fail cuda_unfused_line "$(grep '> device' "$WORK/.out")"
 r=$(compare "$WORK/noflash.jsonl" "$WORK/flash.jsonl" 1e-2 lm_loss) && pass "cuda_flash_matches_batched_gemm_attention ($r)" || fail cuda_flash_matches_batched_gemm_attention "$r"
 r=$(compare "$WORK/cpu64.jsonl" "$WORK/flash.jsonl" 2e-2 lm_loss) && pass "cuda_flash_follows_cpu ($r)" || fail cuda_flash_follows_cpu "$r"
 expect_exit cuda_flash_rerun 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --use-flash-attn --log-json "$WORK/flash2.jsonl"
 if diff <(losses "$WORK/flash.jsonl") <(losses "$WORK/flash2.jsonl") >/dev/null; then pass cuda_flash_deterministic; else fail cuda_flash_deterministic; fi
+# cuDNN's fused attention (the default in 16 bits when the build has it): the same checks,
+# and the run without a backend named takes it.
+"$BIN/train" $MF --train-iters 1 --data-path "$D/a" --device cuda --bf16 --attention-backend fused >"$WORK/fz.out" 2>"$WORK/fz.err"
+if grep -q 'no cuDNN attention' "$WORK/fz.err"; then
+  skip "gpu: cuda_fused_attention" "$(head -1 "$WORK/fz.err" | sed 's/^train: //')"
+else
+  expect_exit cuda_fused 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --attention-backend fused --log-json "$WORK/fused.jsonl"
+  grep -q ', attention fused (cuDNN [0-9.]*)' "$WORK/.out" && pass cuda_fused_line || fail cuda_fused_line "$(grep '> device' "$WORK/.out")"
+  r=$(compare "$WORK/noflash.jsonl" "$WORK/fused.jsonl" 1e-2 lm_loss) && pass "cuda_fused_matches_batched_gemm_attention ($r)" || fail cuda_fused_matches_batched_gemm_attention "$r"
+  r=$(compare "$WORK/cpu64.jsonl" "$WORK/fused.jsonl" 2e-2 lm_loss) && pass "cuda_fused_follows_cpu ($r)" || fail cuda_fused_follows_cpu "$r"
+  expect_exit cuda_fused_default 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --bf16 --log-json "$WORK/fused2.jsonl"
+  grep -q ', attention fused (cuDNN' "$WORK/.out" && pass cuda_fused_is_default || fail cuda_fused_is_default "$(grep '> device' "$WORK/.out")"
+  if diff <(losses "$WORK/fused.jsonl") <(losses "$WORK/fused2.jsonl") >/dev/null; then pass cuda_fused_deterministic; else fail cuda_fused_deterministic; fi
+  expect_exit cuda_fused_fp16 0 "$BIN/train" $MF --train-iters 10 --data-path "$D/a" --device cuda --fp16 --initial-loss-scale 4096 --attention-backend fused --log-json "$WORK/fused16.jsonl"
+  r=$(compare "$WORK/cpu64.jsonl" "$WORK/fused16.jsonl" 5e-2 lm_loss) && pass "cuda_fused_fp16_follows_cpu ($r)" || fail cuda_fused_fp16_follows_cpu "$r"
+  expect_exit cuda_fused_fp32_refused 2 "$BIN/train" $MF --train-iters 1 --data-path "$D/a" --device cuda --attention-backend fused
+  stderr_has cuda_fused_fp32_message "needs --bf16 or --fp16"
+fi
+# NCCL (data parallelism on the GPU): with one rank, --distributed-backend nccl all-reduces the
+# gradients through a NCCL communicator of one; the losses are bit-identical to the run without.
+"$BIN/train" $M --train-iters 1 --data-path "$D/a" --device cuda --distributed-backend nccl >"$WORK/nc.out" 2>"$WORK/nc.err"
+if grep -q 'no NCCL' "$WORK/nc.err"; then
+  skip "gpu: cuda_nccl" "$(head -1 "$WORK/nc.err" | sed 's/^train: //')"
+else
+  expect_exit cuda_nccl_world1 0 "$BIN/train" $M --train-iters 20 --data-path "$D/a" --device cuda --bf16 --distributed-backend nccl --log-json "$WORK/nccl.jsonl"
+  grep -q 'gradients all-reduced over NCCL [0-9.]* (data-parallel group of 1)' "$WORK/.out" && pass cuda_nccl_line || fail cuda_nccl_line "$(grep '> device' "$WORK/.out")"
+  if diff <(losses "$WORK/b16.jsonl") <(losses "$WORK/nccl.jsonl") >/dev/null; then pass cuda_nccl_world1_same_losses; else fail cuda_nccl_world1_same_losses "$(diff <(losses "$WORK/b16.jsonl") <(losses "$WORK/nccl.jsonl") | head -3)"; fi
+fi
 # --cpu-offload: the optimizer on the CPU gives the losses of the GPU optimizer, and resumes.
 expect_exit cuda_offload_fp32 0 "$BIN/train" $M --train-iters 20 --data-path "$D/a" --device cuda --cpu-offload --log-json "$WORK/off32.jsonl"
 grep -q 'optimizer on the CPU' "$WORK/.out" && pass cuda_offload_line || fail cuda_offload_line "$(grep '> device' "$WORK/.out")"

@@ -17,7 +17,12 @@
 #include <map>
 #include <vector>
 
+#include <type_traits>
+
 #include "train/cuda/common.cuh"
+#ifdef WEBTEXT_CUDNN
+#include "train/cuda/cudnn_attention.h"
+#endif
 #include "train/cuda/flash.cuh"
 #include "train/cuda/matmul.cuh"
 
@@ -175,6 +180,15 @@ template <typename T>
 static void attention_forward(const mm_ctx *c, T *out, float *lse, const T *qkv, const attn_scratch<T> &w, int B,
                               int Tn, int C, int NH)
 {
+#ifdef WEBTEXT_CUDNN
+    if constexpr (sizeof(T) == 2)
+        if (c->fused) {
+            cudnn_attention_forward(std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16, out, lse, qkv, B,
+                                    Tn, NH, C / NH, c->s);
+            mm_mark(c, "attention forward (cuDNN)");
+            return;
+        }
+#endif
     if constexpr (sizeof(T) == 2)
         if (c->flash && flash::usable<T>(Tn, C, NH)) {
             flash::forward(out, lse, qkv, B, Tn, C, NH, c->s);
@@ -197,6 +211,15 @@ template <typename T>
 static void attention_backward(const mm_ctx *c, T *dqkv, const T *dout, const T *y, const T *qkv, const float *lse,
                                const attn_scratch<T> &w, int B, int Tn, int C, int NH)
 {
+#ifdef WEBTEXT_CUDNN
+    if constexpr (sizeof(T) == 2)
+        if (c->fused) {
+            cudnn_attention_backward(std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16, dqkv, dout, qkv,
+                                     y, lse, B, Tn, NH, C / NH, c->s);
+            mm_mark(c, "attention backward (cuDNN)");
+            return;
+        }
+#endif
     if constexpr (sizeof(T) == 2)
         if (c->flash && flash::usable<T>(Tn, C, NH)) {
             flash::backward(dqkv, dout, y, qkv, lse, w.dd, B, Tn, C, NH, c->s);

@@ -32,9 +32,19 @@ struct gpt_cuda {
     virtual void download(gpt_model *m) = 0;
     virtual void poison() = 0;
     virtual void logits_out(float *out) = 0;
+    virtual float *grad_buffer(size_t *n, void **stream) = 0;
     size_t held = 0;
-    bool flash_on = false;
+    std::string attn_desc = "unfused (batched GEMMs)";
 };
+
+static int cuda_dev = 0; /* gpt_cuda_set_device */
+static int cuda_device_count(void);
+extern "C" int gpt_cuda_device_count(void) { return cuda_device_count(); }
+extern "C" void gpt_cuda_set_device(int dev)
+{
+    cuda_dev = dev;
+    cudaSetDevice(dev);
+}
 
 static int cuda_device_count(void)
 {
@@ -52,7 +62,7 @@ extern "C" int gpt_cuda_device(char *name, size_t n, size_t *mem_total, double *
         return err_set(ERR_USAGE, "--device cuda: no CUDA GPU found (%s)",
                        "is the NVIDIA driver loaded and a GPU visible? use --device cpu");
     cudaDeviceProp p;
-    CUDA_CHECK(cudaGetDeviceProperties(&p, 0));
+    CUDA_CHECK(cudaGetDeviceProperties(&p, cuda_dev));
     snprintf(name, n, "%s", p.name);
     *mem_total = p.totalGlobalMem;
     /* bf16 dense tensor-core peaks of the parts we know (datasheet; SXM forms). */
@@ -178,6 +188,51 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         return 0;
     }
 
+    /* Resolve the attention backend (gpt_cuda.h: GPT_ATTN_*) into mm.fused / mm.flash
+     * and attn_desc. 0, or ERR_USAGE when fused attention is asked for and cannot run. */
+    int pick_attention(int want)
+    {
+        std::string why;
+        mm.flash = mm.fused = 0;
+        if (sizeof(T) != 2) {
+            if (want == GPT_ATTN_FUSED)
+                return err_set(ERR_USAGE, "--attention-backend fused: needs --bf16 or --fp16 (cuDNN's fused attention "
+                                          "has no fp32 form)");
+            if (want == GPT_ATTN_FLASH)
+                attn_desc = "unfused (batched GEMMs; flash attention needs bf16/fp16)";
+            return 0;
+        }
+        if (want == GPT_ATTN_FLASH) {
+            if (flash::usable<T>(Tn, C, NH)) {
+                mm.flash = 1;
+                attn_desc = "flash (WMMA FlashAttention-2 kernels)";
+            } else
+                attn_desc = "unfused (batched GEMMs; flash attention not applicable: needs head size 64 and "
+                            "seq-length a multiple of 64)";
+            return 0;
+        }
+        if (want == GPT_ATTN_UNFUSED)
+            return 0;
+#ifdef WEBTEXT_CUDNN
+        char buf[512];
+        if (cudnn_attention_prepare(std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16, B, Tn, NH, C / NH,
+                                    buf, sizeof buf) == 0) {
+            long v = cudnn_attention_version();
+            mm.fused = 1;
+            attn_desc = "fused (cuDNN " + std::to_string(v / 10000) + "." + std::to_string(v / 100 % 100) + "." +
+                        std::to_string(v % 100) + ")";
+            return 0;
+        }
+        why = buf;
+#else
+        why = "this build has no cuDNN attention (the cuDNN frontend headers were not found at build time)";
+#endif
+        if (want == GPT_ATTN_FUSED)
+            return err_set(ERR_USAGE, "--attention-backend fused: %s", why.c_str());
+        attn_desc = "unfused (batched GEMMs; fused: " + why + ")";
+        return 0;
+    }
+
     int init(const gpt_model *m, const gpt_cuda_opts *o)
     {
         cfg = m->cfg;
@@ -192,7 +247,7 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         V = cfg.vocab_size;
         Vp = cfg.padded_vocab_size;
         rec = o->recompute;
-        CUDA_CHECK(cudaSetDevice(0));
+        CUDA_CHECK(cudaSetDevice(cuda_dev));
         CUDA_CHECK(cudaStreamCreate(&s));
         memset(&mm, 0, sizeof mm);
         CUBLAS_CHECK(cublasLtCreate(&mm.lt));
@@ -200,12 +255,10 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         CUBLAS_CHECK(cublasSetStream(mm.blas, s));
         mm.s = s;
         mm.epilogues = o->epilogues;
-        const char *fe = getenv("WEBTEXT_CUDA_FLASH");
-        mm.flash = !o->no_flash && !(fe && *fe == '0');
-        bool use_flash = false;
-        if constexpr (sizeof(T) == 2)
-            use_flash = mm.flash && flash::usable<T>(o->T, cfg.channels, cfg.num_heads);
-        flash_on = use_flash;
+        int rc0 = pick_attention(o->attention);
+        if (rc0)
+            return rc0;
+        bool use_flash = mm.flash || mm.fused; /* no T x T scratch */
         mm.ws_size = 32u << 20;
         prof = getenv("WEBTEXT_CUDA_PROFILE") && *getenv("WEBTEXT_CUDA_PROFILE") == '1';
         if (prof) {
@@ -563,6 +616,12 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         CUDA_CHECK(cudaStreamSynchronize(s));
     }
 
+    float *grad_buffer(size_t *n, void **stream) override
+    {
+        *n = np;
+        *stream = (void *)s;
+        return grads;
+    }
     void logits_out(float *out) override
     {
         float *tmpf;
@@ -630,12 +689,17 @@ extern "C" void gpt_cuda_adamw(gpt_cuda *g, float gs, float lr, float b1, float 
 }
 extern "C" void gpt_cuda_download(gpt_cuda *g, gpt_model *m) { g->download(m); }
 extern "C" void gpt_cuda_poison_grad(gpt_cuda *g) { g->poison(); }
-extern "C" int gpt_cuda_flash(gpt_cuda *g) { return g->flash_on; }
+extern "C" const char *gpt_cuda_attention(gpt_cuda *g) { return g->attn_desc.c_str(); }
 extern "C" void gpt_cuda_logits(gpt_cuda *g, float *out) { g->logits_out(out); }
+extern "C" float *gpt_cuda_grad_buffer(gpt_cuda *g, size_t *n, void **stream) { return g->grad_buffer(n, stream); }
 extern "C" size_t gpt_cuda_memory(gpt_cuda *g, size_t *total)
 {
     size_t fr = 0, tot = 0;
     cudaMemGetInfo(&fr, &tot);
     *total = tot;
+#ifdef WEBTEXT_CUDNN
+    if (g)
+        return g->held + cudnn_attention_workspace();
+#endif
     return g ? g->held : tot - fr;
 }

@@ -32,8 +32,16 @@ typedef struct {
     int epilogues;  /* fold bias and GELU into cuBLASLt matmuls (1, the default) */
     int offload;    /* --cpu-offload: master weights and AdamW moments stay in the host model
                      * (pinned), the update runs on CPU threads overlapped with the copies */
-    int no_flash;   /* 1: attention through batched GEMMs (faster today); 0: the flash kernels where they apply */
+    int attention;  /* GPT_ATTN_*: which attention kernels (Megatron's --attention-backend) */
 } gpt_cuda_opts;
+
+/* Attention backends. AUTO: fused where it applies (16-bit, cuDNN built and
+ * supporting the shape), else unfused. FUSED: cuDNN's fused flash attention
+ * (cudnn_attention.h; an error where it does not apply). FLASH: this folder's
+ * WMMA FlashAttention-2 kernels (flash.cuh; 16-bit, head size 64, T a multiple
+ * of 64, else unfused with a note). UNFUSED: batched GEMMs and softmax kernels
+ * with a T x T scratch (attention.cuh; every precision). */
+enum { GPT_ATTN_AUTO = 0, GPT_ATTN_FUSED = 1, GPT_ATTN_FLASH = 2, GPT_ATTN_UNFUSED = 3 };
 
 typedef struct gpt_cuda gpt_cuda;
 
@@ -60,8 +68,17 @@ void gpt_cuda_download(gpt_cuda *g, gpt_model *m);
 void gpt_cuda_poison_grad(gpt_cuda *g);
 /* Device memory this process holds, and the device's total (bytes). */
 size_t gpt_cuda_memory(gpt_cuda *g, size_t *total);
-/* Whether attention takes the flash path. */
-int gpt_cuda_flash(gpt_cuda *g);
+/* The attention backend in use, in words (e.g. "fused (cuDNN 9.19.0)", or
+ * "unfused (batched GEMMs; fused: ...why not)"). */
+const char *gpt_cuda_attention(gpt_cuda *g);
+/* How many CUDA GPUs this process sees (0 without a driver). */
+int gpt_cuda_device_count(void);
+/* The GPU this process uses (before gpt_cuda_create / gpt_cuda_device; default 0). */
+void gpt_cuda_set_device(int dev);
+/* The fp32 gradient buffer on the device [n] and the stream that writes it
+ * (a cudaStream_t): data parallelism all-reduces it there (train/dist/nccl.h)
+ * between gpt_cuda_backward and gpt_cuda_grad_norm. */
+float *gpt_cuda_grad_buffer(gpt_cuda *g, size_t *n, void **stream);
 /* Logits of the last forward as fp32 [B*T, Vp] into out (tests). */
 void gpt_cuda_logits(gpt_cuda *g, float *out);
 

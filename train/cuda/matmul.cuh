@@ -34,6 +34,7 @@ typedef struct {
     size_t ws_size;
     int epilogues;   /* fold bias / GELU into cuBLASLt epilogues */
     int flash;       /* attention through flash.cuh where it applies */
+    int fused;       /* attention through cuDNN (cudnn_attention.h); takes precedence over flash */
     cudaStream_t s;
     float *part;     /* colsum scratch [COLSUM_CHUNKS, 2 * max width] */
     /* profiling (WEBTEXT_CUDA_PROFILE): mark(arg, name) after each step */

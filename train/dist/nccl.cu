@@ -1,0 +1,94 @@
+/* nccl.cu - the NCCL backend of the communicator (see nccl.h). */
+extern "C" {
+#include "common/err.h"
+#include "train/dist/nccl.h"
+}
+#include <cuda_runtime.h>
+#include <nccl.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+struct dist_nccl {
+    ncclComm_t comm;
+    dist_ctx *d;
+    int size;
+};
+
+extern "C" int dist_nccl_init(dist_nccl **out, dist_ctx *d, dist_group *g)
+{
+    *out = NULL;
+    ncclUniqueId id;
+    ncclResult_t r;
+    if (g->rank == 0 && (r = ncclGetUniqueId(&id)) != ncclSuccess)
+        return err_set(ERR_INTERNAL, "NCCL: ncclGetUniqueId: %s", ncclGetErrorString(r));
+    int rc = dist_broadcast(d, g, &id, sizeof id, 0);
+    if (rc)
+        return rc;
+    d->bytes_sent -= g->rank == 0 && g->size > 1 ? sizeof id : 0; /* set-up, not training traffic */
+    dist_nccl *c = (dist_nccl *)calloc(1, sizeof *c);
+    if (!c)
+        return err_set(ERR_NOMEM, "out of memory");
+    if ((r = ncclCommInitRank(&c->comm, g->size, id, g->rank)) != ncclSuccess) {
+        free(c);
+        return err_set(ERR_INTERNAL, "NCCL: ncclCommInitRank (rank %d of %d): %s%s", g->rank, g->size,
+                       ncclGetErrorString(r),
+                       r == ncclInvalidUsage ? " (two ranks on one GPU? each rank needs its own GPU)" : "");
+    }
+    c->d = d;
+    c->size = g->size;
+    *out = c;
+    return 0;
+}
+
+extern "C" void dist_nccl_free(dist_nccl *c)
+{
+    if (!c)
+        return;
+    ncclCommDestroy(c->comm);
+    free(c);
+}
+
+extern "C" int dist_nccl_allreduce_f32(dist_nccl *c, float *buf, size_t n, void *stream)
+{
+    ncclResult_t r = ncclAllReduce(buf, buf, n, ncclFloat32, ncclSum, c->comm, (cudaStream_t)stream);
+    if (r != ncclSuccess)
+        return err_set(ERR_INTERNAL, "NCCL: ncclAllReduce of %zu floats: %s", n, ncclGetErrorString(r));
+    /* ring all-reduce: each rank sends 2 (n - 1) / n of the buffer */
+    c->d->bytes_sent += (uint64_t)(2.0 * (c->size - 1) / c->size * (double)n * 4 + 0.5);
+    return 0;
+}
+
+extern "C" const char *dist_nccl_version(void)
+{
+    static char buf[32];
+    int v = 0;
+    ncclGetVersion(&v);
+    /* NCCL 2.9+: major * 10000 + minor * 100 + patch */
+    snprintf(buf, sizeof buf, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
+    return buf;
+}
+
+extern "C" int dist_local_device(int gpus, char *why, size_t n)
+{
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
+                                            "LOCAL_RANK"};
+    static const char *const size_vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE", "MPI_LOCALNRANKS",
+                                            "LOCAL_WORLD_SIZE"};
+    int local = 0, lsize = 1;
+    for (const char *v : rank_vars)
+        if (getenv(v)) {
+            local = atoi(getenv(v));
+            break;
+        }
+    for (const char *v : size_vars)
+        if (getenv(v)) {
+            lsize = atoi(getenv(v));
+            break;
+        }
+    if (gpus < 1 || lsize > gpus) {
+        snprintf(why, n, "%d ranks on this node but %d GPU%s: NCCL needs one GPU per rank", lsize, gpus,
+                 gpus == 1 ? "" : "s");
+        return -1;
+    }
+    return local % gpus;
+}

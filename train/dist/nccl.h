@@ -1,0 +1,44 @@
+/* nccl.h - the communicator's NCCL backend: collectives on device buffers for
+ * the CUDA backend (dist.h keeps MPI for host buffers).
+ *
+ * A communicator spans one process group of dist.h (for data parallelism, the
+ * data-parallel group): the group's rank 0 makes NCCL's unique id and
+ * broadcasts it over MPI (dist_broadcast), then every rank joins with
+ * ncclCommInitRank. A group of one needs no MPI (a world started without a
+ * launcher), so the NCCL path itself runs and is tested on a single GPU.
+ * Byte counts follow dist.h's ring costs, so the trainer's communication
+ * volume is the same figure whichever backend moved the bytes.
+ *
+ * Built with the CUDA backend when nccl.h is found (WEBTEXT_NCCL). */
+#ifndef TRAIN_DIST_NCCL_H
+#define TRAIN_DIST_NCCL_H
+
+#include <stddef.h>
+
+#include "train/dist/dist.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct dist_nccl dist_nccl;
+
+/* Join group g's NCCL communicator on the current CUDA device. 0 or ERR_* with
+ * a message (a failure on one rank is reported by that rank; the caller aborts
+ * all ranks through dist_abort). */
+int dist_nccl_init(dist_nccl **c, dist_ctx *d, dist_group *g);
+void dist_nccl_free(dist_nccl *c);
+/* In place on the device, ordered on stream (a cudaStream_t): buf[i] = sum over
+ * the group. Returns when enqueued; 0 or ERR_INTERNAL. */
+int dist_nccl_allreduce_f32(dist_nccl *c, float *buf, size_t n, void *stream);
+/* NCCL's version, e.g. "2.27.7". */
+const char *dist_nccl_version(void);
+/* Which GPU this process should use: its rank on the node (OpenMPI, Slurm,
+ * torchrun-style LOCAL_RANK) modulo the GPUs it sees; -1 with a message when
+ * the node runs more ranks than it has GPUs. */
+int dist_local_device(int gpus, char *why, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
