@@ -146,6 +146,13 @@ template <typename T> __global__ void add_bias_kernel(T *out, const T *bias, int
         out[i] = fromf<T>(tof(out[i]) + tof(bias[i % OC]));
 }
 
+static __global__ void add_f32_kernel(float *acc, const float *x, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        acc[i] += x[i];
+}
+
 /* out[N, OC] = inp[N, C] @ w[OC, C]^T + bias. With gelu_pre: gelu_pre gets that
  * and out = gelu(gelu_pre). */
 template <typename T>
@@ -195,6 +202,17 @@ static void matmul_backward(const mm_ctx *c, T *dinp, float *dw, float *dbias, c
                 gelu_backward(dinp, gelu_pre, dinp, (size_t)N * C, c->s);
         }
         mm_mark(c, gelu_pre ? "matmul backward dinp (+dgelu)" : "matmul backward dinp");
+    }
+    /* The bias gradient in the dweight product's epilogue (cuBLASLt's BGRADB: column
+     * sums of dout, the product's B, over k = N) saves reading dout again; it
+     * overwrites, so it goes to scratch and is added to the fp32 accumulator. */
+    if (dbias && c->epilogues &&
+        lt_matmul(c, dw, CUDA_R_32F, inp, dout, dt, C, OC, N, false, true, C, OC, C, 1.0f, CUBLASLT_EPILOGUE_BGRADB,
+                  c->part, NULL, 0)) {
+        add_f32_kernel<<<cdiv(OC, 256), 256, 0, c->s>>>(dbias, c->part, OC);
+        CUDA_LAUNCHED();
+        mm_mark(c, "matmul backward dweight (+dbias)");
+        return;
     }
     if (!lt_matmul(c, dw, CUDA_R_32F, inp, dout, dt, C, OC, N, false, true, C, OC, C, 1.0f, CUBLASLT_EPILOGUE_DEFAULT,
                    NULL, NULL, 0))
