@@ -2,18 +2,20 @@
 # probe_gpu_capacity.sh - the largest GPT-2 shape that trains on this GPU with
 # and without --cpu-offload: each candidate runs 2 iterations (seq 1024,
 # micro-batch 1, bf16) and reports "trains" with its GPU memory and time per
-# iteration, or the error. Env: BIN, SHAPES ("L:C ..."), EXTRA.
+# iteration, or the error. Env: BIN, SHAPES ("L:C ..."), MODES ("gpu offload"),
+# TIMEOUT (seconds per candidate, default 280), EXTRA.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}
 SHAPES=${SHAPES:-"48:1600 40:2880 44:3200"}
 WORK=$(mktemp -d /tmp/probe.XXXXXX); trap 'rm -rf "$WORK"' EXIT
 "$BIN/preprocess_data" --input tests/fixtures/cc/dolma_cc_en_head-0091.jsonl --output-prefix "$WORK/p" --append-eod -q
-for mode in "" "--cpu-offload"; do
+for m in ${MODES:-gpu offload}; do
+  mode=; [ "$m" = offload ] && mode=--cpu-offload
   for sh in $SHAPES; do
     L=${sh%%:*}; C=${sh#*:}
     start=$(date +%s)
-    timeout 280 "$BIN/train" --num-layers "$L" --hidden-size "$C" --num-attention-heads $((C / 64)) --seq-length 1024 \
+    timeout "${TIMEOUT:-280}" "$BIN/train" --num-layers "$L" --hidden-size "$C" --num-attention-heads $((C / 64)) --seq-length 1024 \
       --micro-batch-size 1 --train-iters 2 --log-interval 1 --eval-iters 0 --split 100,0,0 --data-path "$WORK/p_text_document" \
       --data-cache-path "$WORK" --device cuda --bf16 $mode ${EXTRA:-} > "$WORK/o" 2> "$WORK/e"
     rc=$?
