@@ -116,11 +116,12 @@ $(BUILD)/.cudnn-%:
 # Host C++ only: the large frontend headers are compiled once, not per GPU architecture.
 $(BUILD)/train/cuda/cudnn_attention.o: train/cuda/cudnn_attention.cpp | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CXX) -std=gnu++17 -O2 -g -Wall -Wextra -I. -isystem $(CUDNN_FE_INC) -isystem $(CUDA_HOME)/include -MMD -MP -c $< -o $@
+	$(CXX) -std=gnu++17 -O1 -g0 -Wall -Wextra -I. -isystem $(CUDNN_FE_INC) -isystem $(CUDA_HOME)/include -MMD -MP -c $< -o $@
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_BINS := $(if $(filter yes,$(BUILD_CUDA)),$(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%))
-$(BUILD)/train/trainer.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) $(if $(filter yes,$(BUILD_NCCL)),-DWEBTEXT_NCCL)
-$(BUILD)/train/trainer.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
+$(BUILD)/train/trainer.o $(BUILD)/train/backend.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) \
+  $(if $(filter yes,$(BUILD_NCCL)),-DWEBTEXT_NCCL)
+$(BUILD)/train/trainer.o $(BUILD)/train/backend.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
 $(BUILD)/.cuda-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.cuda-*

@@ -17,6 +17,7 @@
 #include "common/err.h"
 #include "common/progress.h"
 #include "tokenizer/tokcli.h"
+#include "train/backend.h"
 #include "train/model/ckpt.h"
 #include "train/dist/ddp.h"
 #include "train/dist/dist.h"
@@ -156,60 +157,8 @@ typedef struct {
     const char *json_path;
     double unigram;
     int cuda;           /* the CUDA backend: the model lives on the GPU, r->m is its host copy */
-#ifdef WEBTEXT_CUDA
-    gpt_cuda *gpu;
-#endif
-#ifdef WEBTEXT_NCCL
-    dist_nccl *nccl;    /* the data-parallel group's NCCL communicator (CUDA backend) */
-#endif
+    train_backend be;   /* the model's operations (backend.h): r->m on the CPU, or the GPU's buffers */
 } run;
-
-/* The model operations of one micro-batch / step, on the backend in use. */
-static float model_forward(run *r, const int32_t *in, const int32_t *tg, int B, int T)
-{
-#ifdef WEBTEXT_CUDA
-    if (r->cuda)
-        return gpt_cuda_forward(r->gpu, in, tg);
-#endif
-    return gpt_forward(&r->m, in, tg, B, T);
-}
-
-static void model_backward(run *r, float scale)
-{
-#ifdef WEBTEXT_CUDA
-    if (r->cuda) {
-        gpt_cuda_backward(r->gpu, scale);
-        return;
-    }
-#endif
-    gpt_backward(&r->m, scale);
-}
-
-static void model_zero_grad(run *r)
-{
-#ifdef WEBTEXT_CUDA
-    if (r->cuda) {
-        gpt_cuda_zero_grad(r->gpu);
-        return;
-    }
-#endif
-    gpt_zero_grad(&r->m);
-}
-
-/* Bring the GPU's master weights and moments into r->m (before a checkpoint). */
-static void model_sync_host(run *r)
-{
-#ifdef WEBTEXT_CUDA
-    if (r->cuda) {
-        float *g = r->m.grads;
-        r->m.grads = NULL;
-        gpt_cuda_download(r->gpu, &r->m);
-        r->m.grads = g;
-    }
-#else
-    (void)r;
-#endif
-}
 
 /* Fill in/tg [mbs, L] with samples first.. of a split. 0 or ERR_FORMAT on a
  * token outside the vocabulary. */
@@ -345,7 +294,7 @@ static int evaluate(run *r, int split, uint64_t *pos, double *loss)
         if (r->d.pp == 1) {
             if ((rc = get_batch(r, split, f, mbs)))
                 return rc;
-            float l = model_forward(r, r->in, r->tg, mbs, L);
+            float l = r->be.ops->forward(&r->be, r->in, r->tg, mbs, L);
             if (l < -1.5f)
                 return ERR_NOMEM;
             s += l;
@@ -445,7 +394,7 @@ static int save(run *r)
     if (!r->a->save)
         return 0;
     double t0 = progress_now();
-    model_sync_host(r);
+    r->be.ops->sync_host(&r->be);
     int rc = 0;
     float *fm = NULL, *fv = NULL;
     gpt_model w, view = r->m;
@@ -733,6 +682,7 @@ int trainer_run(train_args *a)
     }
     /* Data parallelism: every rank holds the same initial (or loaded) model. */
     rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size);
+    r->be = (train_backend){.ops = &train_backend_cpu, .m = &r->m, .d = &r->d, .dp = &r->dp};
     if (rc)
         goto out_fail;
     if (r->dp.zero) {
@@ -802,10 +752,11 @@ int trainer_run(train_args *a)
         gpt_cuda_opts go = {.precision = a->bf16 ? GPT_CUDA_BF16 : a->fp16 ? GPT_CUDA_FP16 : GPT_CUDA_FP32,
                             .B = mbs, .T = L, .recompute = a->recompute_activations, .epilogues = !a->no_epilogues,
                             .attention = a->attention, .offload = a->cpu_offload};
-        if ((rc = gpt_cuda_create(&r->gpu, &r->m, &go)))
+        if ((rc = gpt_cuda_create((gpt_cuda **)&r->be.gpu, &r->m, &go)))
             goto out_fail;
+        r->be.ops = &train_backend_cuda;
         size_t tot;
-        size_t held = gpt_cuda_memory(r->gpu, &tot);
+        size_t held = gpt_cuda_memory(r->be.gpu, &tot);
         snprintf(dev_desc, sizeof dev_desc, "cuda: %s, %s%s, GPU memory held %.2f GB of %.1f GB", gpu_name,
                  a->bf16 ? "bf16 mixed precision" : a->fp16 ? "fp16 mixed precision with loss scaling" : "fp32",
                  a->recompute_activations ? ", activations recomputed" : "", held / 1e9, tot / 1e9);
@@ -814,12 +765,12 @@ int trainer_run(train_args *a)
                      ", optimizer on the CPU (%d threads, %.2f GB of master weights and moments in host memory)", threads,
                      r->m.num_params * 12.0 / 1e9);
         snprintf(dev_desc + strlen(dev_desc), sizeof dev_desc - strlen(dev_desc), ", attention %s",
-                 gpt_cuda_attention(r->gpu));
+                 gpt_cuda_attention(r->be.gpu));
 #ifdef WEBTEXT_NCCL
         /* Data parallelism on the GPU: gradients all-reduced by NCCL on the device. With one
          * rank, --distributed-backend nccl still runs the NCCL path (a group of one). */
         if (r->d.dp > 1 || (a->distributed_backend && !strcmp(a->distributed_backend, "nccl"))) {
-            if ((rc = dist_nccl_init(&r->nccl, &r->d, &r->d.data)))
+            if ((rc = dist_nccl_init((dist_nccl **)&r->be.nccl, &r->d, &r->d.data)))
                 goto out_fail;
             snprintf(dev_desc + strlen(dev_desc), sizeof dev_desc - strlen(dev_desc),
                      ", gradients all-reduced over NCCL %s (data-parallel group of %d)", dist_nccl_version(), r->d.dp);
@@ -917,7 +868,7 @@ int trainer_run(train_args *a)
         double lr = train_lr_at(a, (int64_t)r->st.iteration);
         double ts = progress_now();
         uint64_t bytes0 = r->d.bytes_sent;
-        model_zero_grad(r);
+        r->be.ops->zero_grad(&r->be);
         double loss = 0;
         if (pp > 1 && (rc = pipeline_1f1b(r, r->st.consumed_train, nmicro_rank, &loss)))
             goto out_fail;
@@ -927,13 +878,13 @@ int trainer_run(train_args *a)
             rc = get_batch(r, GPTDATA_TRAIN, first, mbs);
             if (rc)
                 goto out_fail;
-            float l = model_forward(r, r->in, r->tg, mbs, L);
+            float l = r->be.ops->forward(&r->be, r->in, r->tg, mbs, L);
             if (l < -1.5f) {
                 rc = ERR_NOMEM;
                 goto out_fail;
             }
             loss += l / (double)nmicro;
-            model_backward(r, (float)(lscale / (double)nmicro));
+            r->be.ops->backward(&r->be, (float)(lscale / (double)nmicro));
         }
         if (fail_rank == r->d.world_rank && fail_iter == (long long)it) {
             rc = err_set(ERR_INTERNAL, "failure injected at iteration %llu (WEBTEXT_TRAIN_FAIL_AT)",
@@ -945,36 +896,13 @@ int trainer_run(train_args *a)
             snprintf(key, sizeof key, ",%llu,", (unsigned long long)it);
             char list[256];
             snprintf(list, sizeof list, ",%s,", inject);
-            if (strstr(list, key)) {
-#ifdef WEBTEXT_CUDA
-                if (r->cuda)
-                    gpt_cuda_poison_grad(r->gpu);
-                else
-#endif
-                    r->m.grads[0] = NAN;
-            }
+            if (strstr(list, key))
+                r->be.ops->poison_grad(&r->be);
         }
         double norm;
-#ifdef WEBTEXT_CUDA
-        if (r->cuda) {
-#ifdef WEBTEXT_NCCL
-            if (r->nccl) {
-                size_t gn;
-                void *gs;
-                float *gb = gpt_cuda_grad_buffer(r->gpu, &gn, &gs);
-                if ((rc = dist_nccl_allreduce_f32(r->nccl, gb, gn, gs)))
-                    goto out_fail;
-            }
-#endif
-            if ((rc = dist_allreduce_f64(&r->d, &r->d.data, &loss, 1)))
-                goto out_fail;
-            norm = gpt_cuda_grad_norm(r->gpu) / lscale;
-        } else
-#endif
-        if ((rc = gpt_sp_reduce_grads(&r->m)) || (rc = dist_allreduce_f64(&r->d, &r->d.data, &loss, 1)) ||
-            (rc = ddp_reduce_grads(&r->dp, &r->m)) ||
-            (rc = ddp_grad_norm(&r->dp, &r->m, &norm)))
+        if ((rc = r->be.ops->reduce(&r->be, &loss, &norm)))
             goto out_fail;
+        norm /= lscale;
         r->st.consumed_train += (uint64_t)gbs;
         r->st.iteration = it;
         double used_scale = lscale;
@@ -1008,27 +936,18 @@ int trainer_run(train_args *a)
         } else {
             consecutive = 0;
             r->st.adam_step++;
-            if (r->cuda) {
-#ifdef WEBTEXT_CUDA
-                /* one factor: the loss scale undone, then the clipping */
-                double gs = 1.0 / lscale;
-                if (a->clip_grad > 0 && norm > a->clip_grad)
-                    gs *= a->clip_grad / (norm + 1e-6);
-                gpt_cuda_adamw(r->gpu, (float)gs, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2,
-                               (float)a->adam_eps, (float)a->weight_decay, (int64_t)r->st.adam_step);
-                if (fp16 && a->loss_scale <= 0 && ++growth == a->loss_scale_window) {
-                    growth = 0;
-                    hyst = a->hysteresis;
-                    lscale *= 2;
-                }
-#endif
-            } else {
-                if (a->clip_grad > 0 && norm > a->clip_grad)
-                    ddp_scale_grads(&r->dp, &r->m, (float)(a->clip_grad / (norm + 1e-6)));
-                rc = ddp_adamw(&r->dp, &r->m, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2,
-                               (float)a->adam_eps, (float)a->weight_decay, (int64_t)r->st.adam_step);
-                if (rc)
-                    goto out_fail;
+            /* one factor: the loss scale undone, then the clipping */
+            double gs = 1.0 / lscale;
+            if (a->clip_grad > 0 && norm > a->clip_grad)
+                gs *= a->clip_grad / (norm + 1e-6);
+            rc = r->be.ops->step(&r->be, (float)gs, (float)lr, (float)a->adam_beta1, (float)a->adam_beta2,
+                                 (float)a->adam_eps, (float)a->weight_decay, (int64_t)r->st.adam_step);
+            if (rc)
+                goto out_fail;
+            if (fp16 && a->loss_scale <= 0 && ++growth == a->loss_scale_window) {
+                growth = 0;
+                hyst = a->hysteresis;
+                lscale *= 2;
             }
             interval_loss += loss;
             interval_n++;
@@ -1128,13 +1047,8 @@ int trainer_run(train_args *a)
             goto out_fail;
     }
 out:
-#ifdef WEBTEXT_NCCL
-    dist_nccl_free(r->nccl);
-#endif
-#ifdef WEBTEXT_CUDA
-    if (r->gpu)
-        gpt_cuda_free(r->gpu);
-#endif
+    if (r->be.ops)
+        r->be.ops->release(&r->be);
     ddp_free(&r->dp);
     if (r->json)
         fclose(r->json);

@@ -1,0 +1,96 @@
+/* backend.c - the CPU and CUDA backends' operation tables (see backend.h). */
+#include "train/backend.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#ifdef WEBTEXT_CUDA
+#include "train/cuda/gpt_cuda.h"
+#endif
+#ifdef WEBTEXT_NCCL
+#include "train/dist/nccl.h"
+#endif
+
+/* ---- CPU: train/model on train/cpu, data parallelism through ddp ---------- */
+
+static float cpu_forward(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T)
+{
+    return gpt_forward(b->m, in, tg, B, T);
+}
+static void cpu_backward(train_backend *b, float scale) { gpt_backward(b->m, scale); }
+static void cpu_zero_grad(train_backend *b) { gpt_zero_grad(b->m); }
+static int cpu_reduce(train_backend *b, double *loss, double *norm)
+{
+    int rc;
+    if ((rc = gpt_sp_reduce_grads(b->m)) || (rc = dist_allreduce_f64(b->d, &b->d->data, loss, 1)) ||
+        (rc = ddp_reduce_grads(b->dp, b->m)))
+        return rc;
+    return ddp_grad_norm(b->dp, b->m, norm);
+}
+static int cpu_step(train_backend *b, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t t)
+{
+    if (gscale != 1.0f)
+        ddp_scale_grads(b->dp, b->m, gscale);
+    return ddp_adamw(b->dp, b->m, lr, beta1, beta2, eps, wd, t);
+}
+static void cpu_sync_host(train_backend *b) { (void)b; /* the host model is the model */ }
+static void cpu_poison_grad(train_backend *b) { b->m->grads[0] = NAN; }
+static void cpu_release(train_backend *b) { (void)b; }
+
+const train_backend_ops train_backend_cpu = {"cpu",          cpu_forward,   cpu_backward,    cpu_zero_grad, cpu_reduce,
+                                             cpu_step,       cpu_sync_host, cpu_poison_grad, cpu_release};
+
+/* ---- CUDA: train/cuda on one GPU, data parallelism through NCCL ------------ */
+#ifdef WEBTEXT_CUDA
+static float cuda_forward(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T)
+{
+    (void)B;
+    (void)T; /* the shape given at gpt_cuda_create */
+    return gpt_cuda_forward(b->gpu, in, tg);
+}
+static void cuda_backward(train_backend *b, float scale) { gpt_cuda_backward(b->gpu, scale); }
+static void cuda_zero_grad(train_backend *b) { gpt_cuda_zero_grad(b->gpu); }
+static int cuda_reduce(train_backend *b, double *loss, double *norm)
+{
+    int rc;
+#ifdef WEBTEXT_NCCL
+    if (b->nccl) {
+        size_t n;
+        void *stream;
+        float *g = gpt_cuda_grad_buffer(b->gpu, &n, &stream);
+        if ((rc = dist_nccl_allreduce_f32(b->nccl, g, n, stream)))
+            return rc;
+    }
+#endif
+    if ((rc = dist_allreduce_f64(b->d, &b->d->data, loss, 1)))
+        return rc;
+    *norm = gpt_cuda_grad_norm(b->gpu);
+    return 0;
+}
+static int cuda_step(train_backend *b, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t t)
+{
+    gpt_cuda_adamw(b->gpu, gscale, lr, beta1, beta2, eps, wd, t);
+    return 0;
+}
+static void cuda_sync_host(train_backend *b)
+{
+    float *g = b->m->grads;
+    b->m->grads = NULL; /* weights and moments only */
+    gpt_cuda_download(b->gpu, b->m);
+    b->m->grads = g;
+}
+static void cuda_poison_grad(train_backend *b) { gpt_cuda_poison_grad(b->gpu); }
+static void cuda_release(train_backend *b)
+{
+#ifdef WEBTEXT_NCCL
+    dist_nccl_free(b->nccl);
+    b->nccl = NULL;
+#endif
+    if (b->gpu)
+        gpt_cuda_free(b->gpu);
+    b->gpu = NULL;
+}
+
+const train_backend_ops train_backend_cuda = {"cuda",    cuda_forward,   cuda_backward,    cuda_zero_grad, cuda_reduce,
+                                              cuda_step, cuda_sync_host, cuda_poison_grad, cuda_release};
+#endif

@@ -1,0 +1,60 @@
+/* backend.h - the trainer's model backend: one table of operations on the
+ * model buffers that the backend owns. The training loop (trainer.c) reaches
+ * the model only through it, whatever runs the kernels:
+ *
+ *   train_backend_cpu   the reference: train/model (the GPT with its parallel
+ *                       layers) on train/cpu's kernels; data parallelism and
+ *                       ZeRO-1 through train/dist/ddp over MPI.
+ *   train_backend_cuda  train/cuda (one GPU per rank): parameters, gradients,
+ *                       moments and activations in device memory; data
+ *                       parallelism through train/dist/nccl on the device.
+ *
+ * The host gpt_model is where checkpoints are read and written in both:
+ * sync_host brings the backend's master weights and moments into it. Pipeline
+ * stages (train/model's stage functions) exist on the CPU backend only. */
+#ifndef TRAIN_BACKEND_H
+#define TRAIN_BACKEND_H
+
+#include <stdint.h>
+
+#include "train/dist/ddp.h"
+#include "train/dist/dist.h"
+#include "train/model/gpt.h"
+
+typedef struct train_backend train_backend;
+
+typedef struct {
+    const char *name; /* "cpu", "cuda" */
+    /* Forward of inputs [B, T]; with targets the mean loss, else -1; below -1.5: out of memory. */
+    float (*forward)(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T);
+    /* grads += d(loss * scale)/dparams of the last forward. */
+    void (*backward)(train_backend *b, float scale);
+    void (*zero_grad)(train_backend *b);
+    /* After the micro-batches: sum the gradients over the ranks that share them
+     * (data-parallel group; sequence-parallel LayerNorms), *loss over the
+     * data-parallel group, and the global L2 norm of the summed gradients. */
+    int (*reduce)(train_backend *b, double *loss, double *norm);
+    /* AdamW on the gradients times gscale (loss-scale undo and clipping). */
+    int (*step)(train_backend *b, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t t);
+    /* Master weights and moments into the host model (before a checkpoint). */
+    void (*sync_host)(train_backend *b);
+    /* Tests: make a gradient NaN. */
+    void (*poison_grad)(train_backend *b);
+    void (*release)(train_backend *b);
+} train_backend_ops;
+
+struct train_backend {
+    const train_backend_ops *ops;
+    gpt_model *m;  /* the host model */
+    dist_ctx *d;
+    ddp *dp;       /* CPU: the data-parallel optimizer */
+    void *gpu;     /* CUDA: the gpt_cuda */
+    void *nccl;    /* CUDA: the data-parallel group's dist_nccl, or NULL */
+};
+
+extern const train_backend_ops train_backend_cpu;
+#ifdef WEBTEXT_CUDA
+extern const train_backend_ops train_backend_cuda;
+#endif
+
+#endif
