@@ -106,8 +106,15 @@ void args_print_help(const arg_spec *spec)
             n += snprintf(left + n, sizeof left - (size_t)n, " %s", o->metavar ? o->metavar : "VALUE");
         if (o->type == ARG_NARGS && n > 0 && n < (int)sizeof left)
             snprintf(left + n, sizeof left - (size_t)n, " [%s...]", o->metavar ? o->metavar : "VALUE");
-        if (strlen(left) > 30) printf("%s\n%32s%s\n", left, "", o->help);
-        else printf("%-32s%s\n", left, o->help);
+        if (strlen(left) > 30) printf("%s\n%32s", left, "");
+        else printf("%-32s", left);
+        /* a help text of several lines: each further line under the first */
+        for (const char *h = o->help ? o->help : "", *nl; ; h = nl + 1) {
+            nl = strchr(h, '\n');
+            printf("%.*s\n", nl ? (int)(nl - h) : (int)strlen(h), h);
+            if (!nl) break;
+            printf("%32s", "");
+        }
     }
     printf("%-32s%s\n", "  -q, --quiet", "no progress display on stderr");
     printf("%-32s%s\n", "  -h, --help", "show this help and exit");
