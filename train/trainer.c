@@ -23,9 +23,7 @@
 #include "train/dist/dist.h"
 #include "train/model/gpt.h"
 #include "train/data/gptdata.h"
-#ifdef WEBTEXT_CUDA
-#include "train/cuda/gpt_cuda.h"
-#endif
+#include "train/cuda/gpt_cuda.h" /* declarations only: the functions exist with WEBTEXT_CUDA */
 #ifdef WEBTEXT_NCCL
 #include "train/dist/nccl.h"
 #endif
@@ -494,8 +492,9 @@ static int setup(run *r, train_args *a)
      * batched-GEMM path; --use-flash-attn is Megatron's older flag for flash. */
     {
         const char *ab = a->attention_backend ? a->attention_backend : a->use_flash_attn ? "flash" : "auto";
-        static const struct { const char *name; int v; } names[] = {{"auto", 0}, {"fused", 1}, {"flash", 2},
-                                                                     {"unfused", 3}, {"local", 3}};
+        static const struct { const char *name; int v; } names[] = {
+            {"auto", GPT_ATTN_AUTO},       {"fused", GPT_ATTN_FUSED}, {"flash", GPT_ATTN_FLASH},
+            {"unfused", GPT_ATTN_UNFUSED}, {"local", GPT_ATTN_UNFUSED}};
         a->attention = -1;
         for (size_t i = 0; i < sizeof names / sizeof *names; i++)
             if (!strcmp(ab, names[i].name))
@@ -859,7 +858,6 @@ int trainer_run(train_args *a)
     int fp16 = r->cuda && a->fp16;
     double lscale = fp16 ? (a->loss_scale > 0 ? a->loss_scale : a->initial_loss_scale) : 1.0;
     long long growth = 0, hyst = a->hysteresis;
-    (void)growth; /* read only on the fp16 path, which a CPU-only build folds away */
     double interval_loss = 0, interval_time = 0, last_norm = 0;
     long long interval_n = 0, interval_skipped = 0, interval_nan = 0, consecutive = 0;
     int exit_status = 0;

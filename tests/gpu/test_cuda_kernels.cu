@@ -266,7 +266,7 @@ template <typename T> static void test_kernels(const char *P, double tol, mm_ctx
             int Tf = 200, Cf = variant ? 128 : 192, NHf = variant ? 4 : 3, Nf = B * Tf;
             size_t n3 = (size_t)Nf * 3 * Cf, n1 = (size_t)Nf * Cf, att = (size_t)B * NHf * Tf * Tf;
             char nm[192], why[512];
-            int dt = std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16;
+            int dt = cudnn_dtype<T>();
             if (cudnn_attention_prepare(dt, B, Tf, NHf, Cf / NHf, why, sizeof why)) {
                 snprintf(nm, sizeof nm, "attention (cuDNN fused) prepare, head size %d: %.60s", Cf / NHf, why);
                 check(P, nm, INFINITY, 0);

@@ -22,6 +22,11 @@
 #include "train/cuda/common.cuh"
 #ifdef WEBTEXT_CUDNN
 #include "train/cuda/cudnn_attention.h"
+/* cudnn_attention.h's element type of storage type T (16-bit only). */
+template <typename T> static inline int cudnn_dtype()
+{
+    return std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16;
+}
 #endif
 #include "train/cuda/flash.cuh"
 #include "train/cuda/matmul.cuh"
@@ -183,8 +188,7 @@ static void attention_forward(const mm_ctx *c, T *out, float *lse, const T *qkv,
 #ifdef WEBTEXT_CUDNN
     if constexpr (sizeof(T) == 2)
         if (c->fused) {
-            cudnn_attention_forward(std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16, out, lse, qkv, B,
-                                    Tn, NH, C / NH, c->s);
+            cudnn_attention_forward(cudnn_dtype<T>(), out, lse, qkv, B, Tn, NH, C / NH, c->s);
             mm_mark(c, "attention forward (cuDNN)");
             return;
         }
@@ -214,8 +218,7 @@ static void attention_backward(const mm_ctx *c, T *dqkv, const T *dout, const T 
 #ifdef WEBTEXT_CUDNN
     if constexpr (sizeof(T) == 2)
         if (c->fused) {
-            cudnn_attention_backward(std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16, dqkv, dout, qkv,
-                                     y, lse, B, Tn, NH, C / NH, c->s);
+            cudnn_attention_backward(cudnn_dtype<T>(), dqkv, dout, qkv, y, lse, B, Tn, NH, C / NH, c->s);
             mm_mark(c, "attention backward (cuDNN)");
             return;
         }

@@ -38,8 +38,6 @@ struct gpt_cuda {
 };
 
 static int cuda_dev = 0; /* gpt_cuda_set_device */
-static int cuda_device_count(void);
-extern "C" int gpt_cuda_device_count(void) { return cuda_device_count(); }
 extern "C" void gpt_cuda_set_device(int dev)
 {
     cuda_dev = dev;
@@ -55,6 +53,7 @@ static int cuda_device_count(void)
     }
     return n;
 }
+extern "C" int gpt_cuda_device_count(void) { return cuda_device_count(); }
 
 extern "C" int gpt_cuda_device(char *name, size_t n, size_t *mem_total, double *peak)
 {
@@ -215,7 +214,7 @@ template <typename T> struct gpt_gpu : gpt_cuda {
             return 0;
 #ifdef WEBTEXT_CUDNN
         char buf[512];
-        if (cudnn_attention_prepare(std::is_same<T, __half>::value ? CUDNN_ATT_FP16 : CUDNN_ATT_BF16, B, Tn, NH, C / NH,
+        if (cudnn_attention_prepare(cudnn_dtype<T>(), B, Tn, NH, C / NH,
                                     buf, sizeof buf) == 0) {
             long v = cudnn_attention_version();
             mm.fused = 1;

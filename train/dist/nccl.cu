@@ -21,10 +21,11 @@ extern "C" int dist_nccl_init(dist_nccl **out, dist_ctx *d, dist_group *g)
     ncclResult_t r;
     if (g->rank == 0 && (r = ncclGetUniqueId(&id)) != ncclSuccess)
         return err_set(ERR_INTERNAL, "NCCL: ncclGetUniqueId: %s", ncclGetErrorString(r));
+    uint64_t sent = d->bytes_sent;
     int rc = dist_broadcast(d, g, &id, sizeof id, 0);
+    d->bytes_sent = sent; /* set-up, not training traffic */
     if (rc)
         return rc;
-    d->bytes_sent -= g->rank == 0 && g->size > 1 ? sizeof id : 0; /* set-up, not training traffic */
     dist_nccl *c = (dist_nccl *)calloc(1, sizeof *c);
     if (!c)
         return err_set(ERR_NOMEM, "out of memory");
