@@ -18,7 +18,7 @@ static float cpu_forward(train_backend *b, const int32_t *in, const int32_t *tg,
     return gpt_forward(b->m, in, tg, B, T);
 }
 static void cpu_backward(train_backend *b, float scale) { gpt_backward(b->m, scale); }
-static void cpu_zero_grad(train_backend *b) { gpt_zero_grad(b->m); }
+static void cpu_zero_grad(train_backend *b) { ddp_zero_grads(b->dp, b->m); }
 static int cpu_reduce(train_backend *b, double *loss, double *norm)
 {
     int rc;
@@ -34,7 +34,7 @@ static int cpu_step(train_backend *b, float gscale, float lr, float beta1, float
     return ddp_adamw(b->dp, b->m, lr, beta1, beta2, eps, wd, t);
 }
 static void cpu_sync_host(train_backend *b) { (void)b; /* the host model is the model */ }
-static void cpu_poison_grad(train_backend *b) { b->m->grads[0] = NAN; }
+static void cpu_poison_grad(train_backend *b) { ddp_poison_grad(b->dp, b->m); }
 static void cpu_release(train_backend *b) { (void)b; }
 
 const train_backend_ops train_backend_cpu = {"cpu",          cpu_forward,   cpu_backward,    cpu_zero_grad, cpu_reduce,

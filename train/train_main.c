@@ -74,7 +74,8 @@ int main(int argc, char **argv)
         {"use-distributed-optimizer", 0, ARG_FLAG, &a.use_distributed_optimizer, NULL, "shard the AdamW state across the\n"
                                                                                        "                                data-parallel ranks (ZeRO stage 1)"},
         {"zero-stage", 0, ARG_INT, &a.zero_stage, "N", "0: replicated optimizer (default), 1: sharded optimizer\n"
-                                                       "                                state (= --use-distributed-optimizer)"},
+                                                       "                                state (= --use-distributed-optimizer), 2: and\n"
+                                                       "                                gradients, 3: and parameters (gathered per layer)"},
         {"ddp-bucket-size", 0, ARG_INT, &a.ddp_bucket_size, "N", "gradient elements per communication bucket\n"
                                                                  "                                (default max(40M, 1M x data-parallel size))"},
         {"ffn-hidden-size", 0, ARG_STR, &ffn, "N", "must be 4 x --hidden-size (GPT-2)"},

@@ -394,7 +394,7 @@ static int save(run *r)
     double t0 = progress_now();
     r->be.ops->sync_host(&r->be);
     int rc = 0;
-    float *fm = NULL, *fv = NULL;
+    float *fm = NULL, *fv = NULL, *fp = NULL;
     gpt_model w, view = r->m;
     memset(&w, 0, sizeof w);
     const gpt_model *out = &r->m;
@@ -405,6 +405,12 @@ static int save(run *r)
         view.adam_m = fm;
         view.adam_v = fv;
         out = &view;
+    }
+    if (!rc && r->dp.zero == 3) {
+        /* ZeRO-3: the parameters too are in shards */
+        fp = malloc(r->m.num_params * sizeof *fp);
+        rc = !fp ? err_set(ERR_NOMEM, "out of memory gathering the parameters") : ddp_gather_params(&r->dp, fp);
+        view.params = fp;
     }
     if (!rc && (r->m.tp > 1 || r->m.pp > 1)) {
         rc = whole_alloc(&w, &r->m.cfg);
@@ -421,6 +427,7 @@ static int save(run *r)
     whole_free(&w);
     free(fm);
     free(fv);
+    free(fp);
     int64_t failed = rc != 0;
     if (dist_allreduce_max_i64(&r->d, &r->d.world, &failed, 1) == 0 && failed && !rc)
         rc = err_set(ERR_IO, "rank 0 could not save the checkpoint");
@@ -541,10 +548,14 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--device cuda: --zero-stage %lld / --use-distributed-optimizer is not in the CUDA "
                                   "backend yet (its data parallelism replicates the optimizer: --zero-stage 0)",
                        a->zero_stage);
-    if (a->zero_stage > 1)
-        return err_set(ERR_USAGE, "--zero-stage %lld: stages 2 and 3 are not in this build yet (0: replicated "
-                                  "optimizer, 1: sharded optimizer state, as --use-distributed-optimizer)",
+    if (a->zero_stage > 3)
+        return err_set(ERR_USAGE, "--zero-stage %lld: expected 0 (replicated), 1 (sharded optimizer state, as "
+                                  "--use-distributed-optimizer), 2 (and gradients) or 3 (and parameters)",
                        a->zero_stage);
+    if (a->zero_stage >= 2 && r->d.pp > 1)
+        return err_set(ERR_USAGE, "--zero-stage %lld with --pipeline-model-parallel-size %d: ZeRO stages 2 and 3 do "
+                                  "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
+                       a->zero_stage, r->d.pp);
     if (a->train_iters < 1)
         return err_set(ERR_USAGE, "--train-iters is required and must be positive");
     if (strcmp(a->lr_decay_style, "constant") && strcmp(a->lr_decay_style, "linear") &&
@@ -816,23 +827,33 @@ int trainer_run(train_args *a)
         double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&r->m, mbs, L);
         if (!r->cuda)
             printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
-               "state %.1f MB, activations %.1f MB; %.3f bytes per parameter (params %.3f + grads %.3f + moments "
-               "%.3f)\n",
-               r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, bp + bg + bm, bp, bg, bm);
+                   "state %.1f MB, activations %.1f MB, working buffers %.1f MB; %.3f bytes per parameter (params %.3f + "
+                   "grads %.3f + moments %.3f)\n",
+                   r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, (double)r->dp.work_bytes / 1e6,
+                   bp + bg + bm, bp, bg, bm);
         /* Ring costs per rank and iteration (Megatron-LM and ZeRO papers): data parallel, an all-reduce of
          * the rank's N gradients, 2(d-1)/d x 4N (the sharded optimizer's reduce-scatter + all-gather cost
-         * the same); tensor parallel, per micro-batch 4 all-reduces of the [b, s, h] activations per layer
-         * (2 forward, 2 backward) and 2 for the embedding and the output layer, 2(t-1)/t x 4bsh each. */
+         * the same; ZeRO-2 reduce-scatters every micro-batch, (m+1)(d-1)/d x 4N; ZeRO-3 all-gathers the
+         * parameters for the forward and the backward of every micro-batch too, 3m(d-1)/d x 4N); tensor
+         * parallel, per micro-batch 4 all-reduces of the [b, s, h] activations per layer (2 forward, 2
+         * backward) and 2 for the embedding and the output layer, 2(t-1)/t x 4bsh each. */
         int tpn = r->d.tp;
-        double expect_dp = dp > 1 ? 2.0 * (dp - 1) / dp * 4.0 * n : 0;
+        double nz = r->dp.zero >= 2 ? (double)r->dp.shard_n * dp : n; /* stages 2, 3: the units padded */
+        double ring = dp > 1 ? (double)(dp - 1) / dp * 4.0 * nz : 0;
+        double expect_dp = r->dp.zero == 3 ? 3.0 * (double)nmicro_rank * ring
+                           : r->dp.zero == 2 ? ((double)nmicro_rank + 1) * ring : 2.0 * ring;
+        const char *how = r->dp.zero == 3   ? "reduce-scattered and parameters all-gathered twice per micro-batch, "
+                                              "3m(d-1)/d"
+                          : r->dp.zero == 2 ? "reduce-scattered per micro-batch + parameters all-gathered, (m+1)(d-1)/d"
+                          : r->dp.zero == 1 ? "reduce-scattered + parameters all-gathered, 2(d-1)/d"
+                                            : "all-reduced, 2(d-1)/d";
         double expect_tp = tpn > 1 ? (double)nmicro_rank * (4.0 * cfg.num_layers + 2) * 2.0 * (tpn - 1) / tpn * 4.0 *
                                          mbs * L * cfg.channels
                                    : 0;
-        printf("> communication per iteration and rank: data-parallel gradients %s, %.3f MB (2(d-1)/d x 4 bytes x "
-               "%zu parameters); tensor-parallel activations %.3f MB (%lld micro-batches x (4 x %d layers + 2) "
+        printf("> communication per iteration and rank: data-parallel gradients %s, %.3f MB (x 4 bytes x %.0f "
+               "parameters); tensor-parallel activations %.3f MB (%lld micro-batches x (4 x %d layers + 2) "
                "all-reduces of %d x %d x %d floats, 2(t-1)/t each); plus per-token scalars\n",
-               r->dp.zero ? "reduce-scattered + parameters all-gathered" : "all-reduced", expect_dp / 1e6,
-               r->m.num_params, expect_tp / 1e6, nmicro_rank, cfg.num_layers, mbs, L, cfg.channels);
+               how, expect_dp / 1e6, nz, expect_tp / 1e6, nmicro_rank, cfg.num_layers, mbs, L, cfg.channels);
     }
     fflush(stdout);
     const char *json_path = a->log_json;

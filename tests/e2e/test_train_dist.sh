@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test_train_dist.sh - bin/train under mpirun: data parallelism (dp 2 and 4), the
-# sharded optimizer (ZeRO stage 1), tensor parallelism (tp 2, and tp 2 x dp 2)
+# sharded optimizer (ZeRO stages 1, 2 and 3), tensor parallelism (tp 2, and tp 2 x dp 2)
 # against one process, the memory per rank and the communication volume against
 # the ZeRO / Megatron formulas, checkpoints that move between layouts, a failing
 # rank, SIGTERM to one rank, usage errors.
@@ -173,6 +173,58 @@ split = V * C + L * (3 * C * C + 3 * C + C * C + 4 * C * C + 4 * C + 4 * C * C)
 sys.exit(0 if n2 == n1 - split // 2 else 1)" && pass tp_memory_halves_split_tensors || fail tp_memory_halves_split_tensors "$n1 -> $n2"
 [ "$(grep -o '"comm_bytes":[0-9]*' "$WORK/s.jsonl" | sort -u)" = '"comm_bytes":0' ] && pass comm_single_none || fail comm_single_none
 
+# --- ZeRO stages 2 (gradients sharded too) and 3 (parameters too, gathered one unit at a time):
+# against one process (the per-micro-batch reduce-scatter sums in yet another order: asserted
+# 1e-6), stage 3 equal to stage 2 bit for bit, with tensor and sequence parallelism too.
+expect_exit dp2_zero2 0 $MPI -np 2 "$BIN/train" $M --train-iters 20 --log-json "$WORK/z2.jsonl" --zero-stage 2
+cp "$WORK/.out" "$WORK/z2.out"
+expect_exit dp2_zero3 0 $MPI -np 2 "$BIN/train" $M --train-iters 20 --log-json "$WORK/z3.jsonl" --zero-stage 3
+cp "$WORK/.out" "$WORK/z3.out"
+expect_exit dp4_zero3 0 $MPI -np 4 "$BIN/train" $M --train-iters 20 --log-json "$WORK/dp4z3.jsonl" --zero-stage 3
+cp "$WORK/.out" "$WORK/dp4z3.out"
+expect_exit tp2_dp2_sp_zero3 0 $MPI -np 4 "$BIN/train" $M --train-iters 20 --log-json "$WORK/tdz3.jsonl" \
+  --tensor-model-parallel-size 2 --sequence-parallel --zero-stage 3
+check dp2_zero2_losses_match_single compare "$WORK/s.jsonl" "$WORK/z2.jsonl" 1e-6
+compare "$WORK/s.jsonl" "$WORK/z2.jsonl" 1e-6 | sed 's/^/ /'
+check dp2_zero3_losses_match_single compare "$WORK/s.jsonl" "$WORK/z3.jsonl" 1e-6
+check dp4_zero3_losses_match_single compare "$WORK/s.jsonl" "$WORK/dp4z3.jsonl" 1e-6
+check tp2_dp2_sp_zero3_losses_match_single compare "$WORK/s.jsonl" "$WORK/tdz3.jsonl" 1e-6
+compare "$WORK/s.jsonl" "$WORK/tdz3.jsonl" 1e-6 | sed 's/^/ /'
+check zero3_equals_zero2 compare "$WORK/z2.jsonl" "$WORK/z3.jsonl" 0
+# Bytes per parameter: stage 2, 4 + 12/dp; stage 3, 16/dp (the units' padding is below 0.0005).
+[ "$(bpp "$WORK/z2.out")" = 10.000 ] && pass memory_zero2_dp2 || fail memory_zero2_dp2 "$(bpp "$WORK/z2.out") (want 4 + 12/2)"
+[ "$(bpp "$WORK/z3.out")" = 8.000 ] && pass memory_zero3_dp2 || fail memory_zero3_dp2 "$(bpp "$WORK/z3.out") (want 16/2)"
+[ "$(bpp "$WORK/dp4z3.out")" = 4.000 ] && pass memory_zero3_dp4 || fail memory_zero3_dp4 "$(bpp "$WORK/dp4z3.out") (want 16/4)"
+# ... and the working buffers: the embedding unit, one layer and the final LayerNorm, padded;
+# gradients only for stage 2, parameters too for stage 3.
+"$PY" - "$WORK/z2.out" "$WORK/z3.out" <<'PY' && pass zero_working_buffers || fail zero_working_buffers
+import re, sys
+C, L, V, T, dp = 32, 2, 50304, 16, 2
+pad = lambda n: -(-n // dp) * dp
+units = pad(V * C + T * C) + pad(12 * C * C + 13 * C) + pad(2 * C)
+w = [float(re.search(r"working buffers ([0-9.]+) MB", open(p).read()).group(1)) for p in sys.argv[1:3]]
+print(f"  working buffers {w} MB, formula {4 * units / 1e6:.1f} and {8 * units / 1e6:.1f}")
+sys.exit(0 if abs(w[0] - 4 * units / 1e6) < 0.06 and abs(w[1] - 8 * units / 1e6) < 0.06 else 1)
+PY
+# Communication (ZeRO paper, ring costs, m micro-batches per rank): stage 2 a reduce-scatter per
+# micro-batch and one all-gather, (m+1)(d-1)/d x 4N; stage 3 two all-gathers and a reduce-scatter
+# per micro-batch, 3m(d-1)/d x 4N (N: the units padded to a multiple of d).
+zcomm_ok() { # JSONL OUT D FACTOR
+  "$PY" - "$@" <<'PY'
+import json, re, sys
+p, out, d, f = sys.argv[1], open(sys.argv[2]).read(), int(sys.argv[3]), int(sys.argv[4])
+n = int(re.search(r"x (\d+) parameters\)", out).group(1))
+want = f * (d - 1) / d * 4 * n
+got = [r["comm_bytes"] for r in map(json.loads, open(p)) if "comm_bytes" in r]
+print(f"  {len(got)} iterations: {got[0]} bytes, formula {want:.0f}")
+sys.exit(0 if got and all(abs(g - want) <= 64 for g in got) else 1)
+PY
+}
+check comm_volume_dp2_zero2 zcomm_ok "$WORK/z2.jsonl" "$WORK/z2.out" 2 3
+check comm_volume_dp2_zero3 zcomm_ok "$WORK/z3.jsonl" "$WORK/z3.out" 2 6
+check comm_volume_dp4_zero3 zcomm_ok "$WORK/dp4z3.jsonl" "$WORK/dp4z3.out" 4 3
+zcomm_ok "$WORK/z3.jsonl" "$WORK/z3.out" 2 6 | sed 's/^/ /'
+
 # --- checkpoints move between layouts: dp2 + ZeRO-1 -> one process, and back, continue as one run
 C="$M --train-iters 12 --eval-interval 100"
 expect_exit straight 0 "$BIN/train" $C --save "$WORK/ckS"
@@ -200,11 +252,22 @@ expect_exit reshard_load_pp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckF" --l
 check reshard_tpd_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckE/train_log.jsonl" 1e-6
 check reshard_single_to_pp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckF/train_log.jsonl" 1e-6
 check reshard_single_to_tp2_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckD/train_log.jsonl" 1e-6
+# ... and out of and into ZeRO-3's sharded parameters: dp 2 + ZeRO-3 -> one process, one process ->
+# dp 2 + ZeRO-2.
+expect_exit reshard_save_zero3 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckG" --exit-interval 6 --zero-stage 3
+expect_exit reshard_load_single_from_zero3 0 "$BIN/train" $C --save "$WORK/ckG" --load "$WORK/ckG"
+expect_exit reshard_save_single_for_zero2 0 "$BIN/train" $C --save "$WORK/ckH" --exit-interval 6
+expect_exit reshard_load_zero2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckH" --load "$WORK/ckH" --zero-stage 2
+check reshard_zero3_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckG/train_log.jsonl" 1e-6
+check reshard_single_to_zero2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckH/train_log.jsonl" 1e-6
 
 # --- a failing rank ends every rank, with its message, never a hang
 WEBTEXT_TRAIN_FAIL_AT=1:3 expect_exit rank_failure_stops_all 5 $MPI -np 2 "$BIN/train" $M --train-iters 50
 stderr_has rank_failure_message "rank 1: failure injected at iteration 3"
 
+# ... also under ZeRO-3, where the other rank is in a collective of its backward or step.
+WEBTEXT_TRAIN_FAIL_AT=0:2 expect_exit rank_failure_zero3 5 $MPI -np 2 "$BIN/train" $M --train-iters 50 --zero-stage 3
+stderr_has rank_failure_zero3_message "rank 0: failure injected at iteration 2"
 # ... also in a tp 2 x pp 2 layout, where the other ranks may wait in a pipeline receive.
 WEBTEXT_TRAIN_FAIL_AT=3:2 expect_exit rank_failure_tp_pp 5 $MPI -np 4 "$BIN/train" $M --train-iters 50 \
   --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2
@@ -255,7 +318,9 @@ expect_exit heads_not_divisible_by_tp 2 $MPI -np 4 "$BIN/train" $M --train-iters
 stderr_has heads_not_divisible_message "--num-attention-heads 2 is not divisible by --tensor-model-parallel-size 4"
 expect_exit world_not_multiple 2 $MPI -np 3 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 2
 stderr_has world_not_multiple_message "the world size 3 is not a multiple"
-expect_exit zero2_not_yet 2 "$BIN/train" $M --train-iters 2 --zero-stage 2
+expect_exit zero3_with_pp_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --zero-stage 3 --pipeline-model-parallel-size 2
+stderr_has zero3_with_pp_message "ZeRO stages 2 and 3 do not combine with pipeline parallelism"
+expect_exit zero4_refused 2 "$BIN/train" $M --train-iters 2 --zero-stage 4
 # --device cuda with several ranks: data parallelism over NCCL only (one GPU per rank); the
 # rest is refused with the reason, whichever build or machine this is.
 expect_exit cuda_tp_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --tensor-model-parallel-size 2

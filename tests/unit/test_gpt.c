@@ -272,6 +272,122 @@ static void test_lr_schedule(void)
     CHECK(train_lr_at(&a, 70) == 1e-4);
 }
 
+/* ZeRO-3's view of the model: units that cover every parameter once, and a forward and
+ * backward through the unit hooks (parameters gathered from, gradients handed to, a flat
+ * copy; the model's own arrays gone) that compute the flat path's loss and gradients bit
+ * for bit, asking for each unit once per pass and releasing all of them. */
+typedef struct {
+    const gpt_model *shape;
+    float *flat_p, *flat_g, *pbuf[64], *gbuf[64];
+    int gathers, releases, done;
+} unit_ctx;
+
+static float *t_gather(void *c, int u)
+{
+    unit_ctx *x = c;
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    int ns = gpt_unit_segs(x->shape, u, seg);
+    size_t pos = 0;
+    for (int i = 0; i < ns; pos += seg[i].n, i++)
+        memcpy(x->pbuf[u] + pos, x->flat_p + seg[i].off, seg[i].n * 4);
+    x->gathers++;
+    return x->pbuf[u];
+}
+static void t_release(void *c, int u)
+{
+    unit_ctx *x = c;
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    int ns = gpt_unit_segs(x->shape, u, seg);
+    size_t n = 0;
+    for (int i = 0; i < ns; i++)
+        n += seg[i].n;
+    for (size_t i = 0; i < n; i++)
+        x->pbuf[u][i] = NAN; /* a use after release would show */
+    x->releases++;
+}
+static float *t_grad_buf(void *c, int u)
+{
+    unit_ctx *x = c;
+    memset(x->gbuf[u], 0, 4 * 4096 * 64);
+    return x->gbuf[u];
+}
+static void t_grad_done(void *c, int u)
+{
+    unit_ctx *x = c;
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    int ns = gpt_unit_segs(x->shape, u, seg);
+    size_t pos = 0;
+    for (int i = 0; i < ns; pos += seg[i].n, i++)
+        for (size_t j = 0; j < seg[i].n; j++)
+            x->flat_g[seg[i].off + j] += x->gbuf[u][pos + j];
+    x->done++;
+}
+
+static void test_units(void)
+{
+    gpt_model a, b;
+    CHECK_EQ_INT(gpt_alloc(&a, &cfg), 0);
+    CHECK_EQ_INT(gpt_alloc(&b, &cfg), 0);
+    load_params(&a, "param");
+    int nu = gpt_num_units(&a);
+    CHECK_EQ_INT(nu, cfg.num_layers + 2);
+    unsigned char *seen = calloc(a.num_params, 1);
+    size_t biggest = 0;
+    for (int u = 0; u < nu; u++) {
+        gpt_seg seg[GPT_UNIT_MAX_SEGS];
+        int ns = gpt_unit_segs(&a, u, seg);
+        CHECK_EQ_INT(ns, u == 0 || u == nu - 1 ? 2 : 12);
+        size_t n = 0;
+        for (int i = 0; i < ns; i++) {
+            n += seg[i].n;
+            for (size_t j = 0; j < seg[i].n; j++)
+                seen[seg[i].off + j]++;
+        }
+        biggest = n > biggest ? n : biggest;
+    }
+    int once = 1;
+    for (size_t i = 0; i < a.num_params; i++)
+        once &= seen[i] == 1;
+    CHECK(once);
+    free(seen);
+    CHECK(biggest <= 4096 * 64 && nu <= 64);
+    unit_ctx x = {.shape = &b, .flat_p = malloc(a.num_params * 4), .flat_g = calloc(a.num_params, 4)};
+    memcpy(x.flat_p, a.params, a.num_params * 4);
+    for (int u = 0; u < nu; u++) {
+        x.pbuf[u] = malloc(4 * 4096 * 64);
+        x.gbuf[u] = malloc(4 * 4096 * 64);
+    }
+    gpt_unit_hooks h = {&x, t_gather, t_release, t_grad_buf, t_grad_done};
+    CHECK_EQ_INT(gpt_set_unit_hooks(&b, &h), 0);
+    free(b.params);
+    free(b.grads);
+    b.params = b.grads = NULL; /* ZeRO-3: the model holds no parameters or gradients of its own */
+    int32_t in[4096], tg[4096];
+    get_batch(0, in, tg);
+    float la = gpt_forward(&a, in, tg, B, T);
+    gpt_zero_grad(&a);
+    gpt_backward(&a, 1.0f);
+    float lb = gpt_forward(&b, in, tg, B, T);
+    CHECK_EQ_INT(x.gathers, nu); /* each unit once; the embedding kept for the logits */
+    gpt_backward(&b, 1.0f);
+    CHECK_EQ_INT(x.gathers, 2 * nu);
+    CHECK_EQ_INT(x.releases, 2 * nu);
+    CHECK_EQ_INT(x.done, nu);
+    CHECK(memcmp(&la, &lb, sizeof la) == 0);
+    CHECK(memcmp(a.grads, x.flat_g, a.num_params * 4) == 0);
+    /* and a forward alone (evaluation) releases what it gathered */
+    gpt_forward(&b, in, NULL, B, T);
+    CHECK_EQ_INT(x.gathers, x.releases);
+    for (int u = 0; u < nu; u++) {
+        free(x.pbuf[u]);
+        free(x.gbuf[u]);
+    }
+    free(x.flat_p);
+    free(x.flat_g);
+    gpt_free(&a);
+    gpt_free(&b);
+}
+
 int main(void)
 {
     if (st_open(&gold, "tests/fixtures/gpt/golden.safetensors") != 0) {
@@ -287,6 +403,7 @@ int main(void)
     RUN(test_forward_backward);
     RUN(test_adamw_steps);
     RUN(test_grad_accumulation);
+    RUN(test_units);
     RUN(test_init);
     RUN(test_ckpt);
     RUN(test_lr_schedule);

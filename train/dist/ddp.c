@@ -38,6 +38,159 @@ static void owned(const ddp *o, const bucket_t *k, size_t *a0, size_t *a1)
         *a1 = end;
 }
 
+/* ---- stages 2 and 3: the model in units (gpt.h), each split over the group ---- */
+
+static int slot_of(const ddp *o, int u) { return u == 0 ? 0 : u == o->nu - 1 ? 2 : 1; }
+
+/* Copy unit u between the flat array (gpt.h's order) and its packed buffer. */
+static void pack(const ddp *o, int u, const float *flat, float *buf)
+{
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    int ns = gpt_unit_segs(o->m, u, seg);
+    size_t pos = 0;
+    for (int i = 0; i < ns; pos += seg[i].n, i++)
+        memcpy(buf + pos, flat + seg[i].off, seg[i].n * sizeof *buf);
+    memset(buf + pos, 0, (o->units[u].per * (size_t)o->g->size - pos) * sizeof *buf);
+}
+
+static void unpack(const ddp *o, int u, const float *buf, float *flat)
+{
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    int ns = gpt_unit_segs(o->m, u, seg);
+    size_t pos = 0;
+    for (int i = 0; i < ns; pos += seg[i].n, i++)
+        memcpy(flat + seg[i].off, buf + pos, seg[i].n * sizeof *buf);
+}
+
+/* Every rank's part of unit u of a sharded array, into buf [per * dp]. */
+static int gather_unit(ddp *o, int u, const float *shard, float *buf)
+{
+    const ddp_unit *k = &o->units[u];
+    float *mine = buf + (size_t)o->g->rank * k->per;
+    memcpy(mine, shard + k->soff, k->per * sizeof *mine);
+    return dist_allgather_f32(o->d, o->g, mine, buf, k->per);
+}
+
+static float *hook_gather(void *ctx, int u)
+{
+    ddp *o = ctx;
+    float *buf = o->pbuf[slot_of(o, u)];
+    int rc = gather_unit(o, u, o->pshard, buf);
+    if (rc && !o->err)
+        o->err = rc;
+    return buf;
+}
+
+static void hook_release(void *ctx, int u)
+{
+    (void)ctx; /* the slot's buffer is reused by the next unit that takes it */
+    (void)u;
+}
+
+static float *hook_grad_buf(void *ctx, int u)
+{
+    ddp *o = ctx;
+    float *buf = o->gbuf[slot_of(o, u)];
+    memset(buf, 0, o->units[u].per * (size_t)o->g->size * sizeof *buf);
+    return buf;
+}
+
+/* A unit's gradients of one micro-batch: summed over the group into the owners'
+ * shards (added to what earlier micro-batches left there). */
+static void hook_grad_done(void *ctx, int u)
+{
+    ddp *o = ctx;
+    const ddp_unit *k = &o->units[u];
+    int rc = dist_reduce_scatter_f32(o->d, o->g, o->gbuf[slot_of(o, u)], o->recv, k->per);
+    if (rc) {
+        if (!o->err)
+            o->err = rc;
+        return;
+    }
+    float *g = o->gshard + k->soff;
+    for (size_t i = 0; i < k->per; i++)
+        g[i] += o->recv[i];
+}
+
+static int units_init(ddp *o, gpt_model *m)
+{
+    size_t dp = (size_t)o->g->size;
+    if (m->pp > 1)
+        return err_set(ERR_USAGE, "ZeRO stage %d with pipeline parallelism: not supported (as in DeepSpeed); use "
+                                  "--zero-stage 1 (--use-distributed-optimizer) with a pipeline", o->zero);
+    o->m = m;
+    o->nu = gpt_num_units(m);
+    o->units = calloc((size_t)o->nu, sizeof *o->units);
+    o->pieces = calloc((size_t)o->nu * GPT_UNIT_MAX_SEGS, sizeof *o->pieces);
+    if (!o->units || !o->pieces)
+        goto nomem;
+    size_t most[3] = {0, 0, 0}, soff = 0, r = (size_t)o->g->rank;
+    for (int u = 0; u < o->nu; u++) {
+        gpt_seg seg[GPT_UNIT_MAX_SEGS];
+        int ns = gpt_unit_segs(m, u, seg);
+        ddp_unit *k = &o->units[u];
+        for (int i = 0; i < ns; i++)
+            k->n += seg[i].n;
+        k->per = (k->n + dp - 1) / dp;
+        k->soff = soff;
+        soff += k->per;
+        int s = slot_of(o, u);
+        if (k->per * dp > most[s])
+            most[s] = k->per * dp;
+        /* This rank's part [a0, a1) of the packed unit, cut at the tensors' seams. */
+        size_t a0 = r * k->per, a1 = a0 + k->per, pos = 0;
+        for (int i = 0; i < ns; pos += seg[i].n, i++) {
+            size_t x0 = pos > a0 ? pos : a0, x1 = pos + seg[i].n < a1 ? pos + seg[i].n : a1;
+            if (x0 < x1)
+                o->pieces[o->npieces++] = (ddp_piece){seg[i].off + (x0 - pos), x1 - x0, k->soff + (x0 - a0)};
+        }
+    }
+    o->shard_n = soff;
+    o->gshard = calloc(o->shard_n, sizeof *o->gshard);
+    o->adam_m = calloc(o->shard_n, sizeof *o->adam_m);
+    o->adam_v = calloc(o->shard_n, sizeof *o->adam_v);
+    size_t big = most[0] > most[1] ? most[0] : most[1];
+    big = big > most[2] ? big : most[2];
+    o->recv = malloc(big / dp * sizeof *o->recv);
+    if (!o->gshard || !o->adam_m || !o->adam_v || !o->recv)
+        goto nomem;
+    for (int s = 0; s < 3; s++) {
+        o->gbuf[s] = malloc(most[s] * sizeof(float));
+        if (!o->gbuf[s])
+            goto nomem;
+        o->work_bytes += most[s] * sizeof(float);
+        if (o->zero == 3) {
+            o->pbuf[s] = malloc(most[s] * sizeof(float));
+            if (!o->pbuf[s])
+                goto nomem;
+            o->work_bytes += most[s] * sizeof(float);
+        }
+    }
+    if (o->zero == 3) {
+        o->pshard = calloc(o->shard_n, sizeof *o->pshard);
+        if (!o->pshard)
+            goto nomem;
+        for (int u = 0; u < o->nu; u++) {
+            pack(o, u, m->params, o->gbuf[slot_of(o, u)]);
+            memcpy(o->pshard + o->units[u].soff, o->gbuf[slot_of(o, u)] + r * o->units[u].per,
+                   o->units[u].per * sizeof(float));
+        }
+    }
+    o->hooks = (gpt_unit_hooks){o, o->zero == 3 ? hook_gather : NULL, hook_release, hook_grad_buf, hook_grad_done};
+    if (gpt_set_unit_hooks(m, &o->hooks))
+        goto nomem;
+    free(m->grads);
+    m->grads = NULL;
+    if (o->zero == 3) {
+        free(m->params);
+        m->params = NULL;
+    }
+    return 0;
+nomem:
+    ddp_free(o);
+    return err_set(ERR_NOMEM, "out of memory for the ZeRO-%d shards and working buffers", o->zero);
+}
+
 int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket)
 {
     memset(o, 0, sizeof *o);
@@ -46,8 +199,10 @@ int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket)
     o->zero = zero;
     o->n = m->num_params;
     size_t dp = (size_t)o->g->size;
-    if (zero < 0 || zero > 1)
-        return err_set(ERR_USAGE, "ZeRO stage %d is not available (0 or 1)", zero);
+    if (zero < 0 || zero > 3)
+        return err_set(ERR_USAGE, "ZeRO stage %d is not available (0 to 3)", zero);
+    if (zero >= 2)
+        return units_init(o, m);
     if (!bucket) {
         bucket = 40000000;
         if (bucket < 1000000 * dp)
@@ -81,11 +236,23 @@ void ddp_free(ddp *o)
     free(o->adam_m);
     free(o->adam_v);
     free(o->pad);
+    if (o->m)
+        gpt_set_unit_hooks(o->m, NULL);
+    free(o->units);
+    free(o->pieces);
+    free(o->pshard);
+    free(o->recv);
+    for (int s = 0; s < 3; s++) {
+        free(o->gbuf[s]);
+        free(o->pbuf[s]);
+    }
     memset(o, 0, sizeof *o);
 }
 
 int ddp_reduce_grads(ddp *o, gpt_model *m)
 {
+    if (o->zero >= 2)
+        return o->err; /* reduce-scattered unit by unit in the backward */
     if (o->g->size == 1 && o->zero == 0)
         return 0;
     size_t dp = (size_t)o->g->size;
@@ -117,7 +284,12 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm)
         return 0;
     }
     double s = 0;
-    if (m->tp <= 1 && m->pp <= 1) {
+    if (o->zero >= 2) {
+        for (size_t i = 0; i < o->npieces; i++) {
+            const ddp_piece *p = &o->pieces[i];
+            s += gpt_grad_sumsq_range(m, p->flat, p->flat + p->n, o->gshard + p->shard);
+        }
+    } else if (m->tp <= 1 && m->pp <= 1) {
         /* Padding holds zeros, so the whole shard can be summed (in order). */
         for (size_t i = 0; i < o->shard_n; i++)
             s += (double)o->gshard[i] * o->gshard[i];
@@ -155,6 +327,26 @@ int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float ep
         gpt_adamw(m, lr, beta1, beta2, eps, wd, step);
         return 0;
     }
+    if (o->zero >= 2) {
+        /* The owned pieces; stage 3 updates its shard of the parameters, stage 2
+         * the full copy, whose units are then all-gathered. */
+        for (size_t i = 0; i < o->npieces; i++) {
+            const ddp_piece *p = &o->pieces[i];
+            gpt_adamw_range_at(m, p->flat, p->flat + p->n, o->zero == 3 ? o->pshard + p->shard : m->params + p->flat,
+                               o->gshard + p->shard, o->adam_m + p->shard, o->adam_v + p->shard, lr, beta1, beta2,
+                               eps, wd, step);
+        }
+        for (int u = 0; o->zero == 2 && u < o->nu; u++) {
+            float *buf = o->gbuf[slot_of(o, u)];
+            pack(o, u, m->params, buf);
+            int rc = dist_allgather_f32(o->d, o->g, buf + (size_t)o->g->rank * o->units[u].per, buf,
+                                        o->units[u].per);
+            if (rc)
+                return rc;
+            unpack(o, u, buf, m->params);
+        }
+        return 0;
+    }
     size_t dp = (size_t)o->g->size;
     for (size_t b = 0; b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
@@ -183,6 +375,15 @@ int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float ep
 /* Gather one sharded array into full [n]. */
 static int gather_full(ddp *o, const float *shard, float *full)
 {
+    for (int u = 0; o->zero >= 2 && u < o->nu; u++) {
+        float *buf = o->gbuf[slot_of(o, u)];
+        int rc = gather_unit(o, u, shard, buf);
+        if (rc)
+            return rc;
+        unpack(o, u, buf, full);
+    }
+    if (o->zero >= 2)
+        return 0;
     size_t dp = (size_t)o->g->size;
     for (size_t b = 0; b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
@@ -203,8 +404,39 @@ int ddp_gather_moments(ddp *o, float *full_m, float *full_v)
     return rc ? rc : gather_full(o, o->adam_v, full_v);
 }
 
+int ddp_gather_params(ddp *o, float *full)
+{
+    return gather_full(o, o->pshard, full);
+}
+
+void ddp_zero_grads(ddp *o, gpt_model *m)
+{
+    if (o->zero >= 2)
+        memset(o->gshard, 0, o->shard_n * sizeof *o->gshard);
+    else
+        gpt_zero_grad(m);
+}
+
+void ddp_poison_grad(ddp *o, gpt_model *m)
+{
+    if (o->zero >= 2)
+        o->gshard[0] = NAN;
+    else
+        m->grads[0] = NAN;
+}
+
 void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v)
 {
+    for (int u = 0; o->zero >= 2 && u < o->nu; u++) {
+        const ddp_unit *k = &o->units[u];
+        float *buf = o->gbuf[slot_of(o, u)], *mine = buf + (size_t)o->g->rank * k->per;
+        pack(o, u, full_m, buf);
+        memcpy(o->adam_m + k->soff, mine, k->per * sizeof *mine);
+        pack(o, u, full_v, buf);
+        memcpy(o->adam_v + k->soff, mine, k->per * sizeof *mine);
+    }
+    if (o->zero >= 2)
+        return;
     for (size_t b = 0; b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
         size_t a0, a1;
@@ -219,7 +451,12 @@ void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v)
 void ddp_bytes_per_param(const ddp *o, double *params, double *grads, double *moments)
 {
     double n = (double)o->n;
-    *params = 4;
+    *params = o->zero == 3 ? 4.0 * (double)o->shard_n / n : 4;
+    if (o->zero >= 2) {
+        *grads = 4.0 * (double)o->shard_n / n;
+        *moments = 8.0 * (double)o->shard_n / n;
+        return;
+    }
     *grads = 4 + (o->zero ? 4.0 * (double)o->shard_n / n : 0);
     *moments = o->zero ? 8.0 * (double)o->shard_n / n : 8;
 }

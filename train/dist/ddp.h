@@ -16,9 +16,27 @@
  *            moments that exist only for them, and the updated parameters are
  *            all-gathered. Per parameter: 4 + 4 + 4/dp (the reduced shard) +
  *            8/dp (moments) = 8 + 12/dp.
+ *   stage 2: gradients sharded too (ZeRO-2). The model is cut into units
+ *            (gpt.h: the embedding, each layer, the final LayerNorm), each padded
+ *            to a multiple of dp; rank r owns part r of every unit. The backward
+ *            writes a unit's gradients into a working buffer and, as soon as the
+ *            unit is done, reduce-scatters it into this rank's gradient shard
+ *            (every micro-batch), so no rank holds the full gradients; then as
+ *            stage 1. Per parameter: 4 + 4/dp + 8/dp = 4 + 12/dp, plus working
+ *            buffers of the embedding, one layer and the final LayerNorm.
+ *   stage 3: parameters sharded too (ZeRO-3): each rank keeps its parts of the
+ *            units' parameters; the forward and the backward all-gather a unit
+ *            just before they use it (one layer at a time; the embedding for the
+ *            forward, for the output layer in the backward) and drop it after.
+ *            Per parameter: 16/dp, plus the working buffers (parameters too).
+ *            Stages 2 and 3 compute the same numbers (bit for bit).
  * Communication per iteration and rank, ring costs: stage 0 all-reduce
  * 2(dp-1)/dp x 4N bytes; stage 1 reduce-scatter (dp-1)/dp x 4N + all-gather
- * (dp-1)/dp x 4N, the same total (the ZeRO paper's result for stages 1 and 2).
+ * (dp-1)/dp x 4N, the same total (the ZeRO paper's result for stages 1 and 2);
+ * stage 2 a reduce-scatter per micro-batch (m of them) and one all-gather,
+ * (m+1)(dp-1)/dp x 4N; stage 3 per micro-batch two all-gathers (forward and
+ * backward) and a reduce-scatter, 3m(dp-1)/dp x 4N (the paper's 1.5x for m = 1).
+ * (N: the units' padded sizes for stages 2 and 3.)
  *
  * Every rank computes bit-identical parameters: a sum is made once, by the part's
  * owner, and gathered (dist.h).
@@ -32,10 +50,19 @@
 #include "train/dist/dist.h"
 #include "train/model/gpt.h"
 
+/* Stages 2 and 3: unit u has n elements, per = ceil(n/dp) owned by each rank
+ * (at shard offset soff); a piece is a stretch of the shard inside one tensor. */
+typedef struct {
+    size_t n, per, soff;
+} ddp_unit;
+typedef struct {
+    size_t flat, n, shard;
+} ddp_piece;
+
 typedef struct {
     dist_ctx *d;
     dist_group *g;     /* the data-parallel group */
-    int zero;          /* ZeRO stage: 0 or 1 */
+    int zero;          /* ZeRO stage: 0 to 3 */
     size_t n;          /* parameters */
     size_t bucket;     /* elements per bucket */
     size_t nb;         /* buckets */
@@ -43,11 +70,25 @@ typedef struct {
     float *gshard;     /* [shard_n] reduced gradients of the owned part (stage 1) */
     float *adam_m, *adam_v; /* [shard_n] moments of the owned part (stage 1) */
     float *pad;        /* scratch: one bucket, padded */
+    /* stages 2 and 3 */
+    gpt_model *m;
+    int nu;            /* units */
+    ddp_unit *units;
+    ddp_piece *pieces;
+    size_t npieces;
+    float *pshard;     /* stage 3: [shard_n] this rank's parameters */
+    float *gbuf[3], *pbuf[3]; /* working buffers: embedding, a layer, final LayerNorm (padded) */
+    float *recv;       /* one unit's reduce-scattered part */
+    size_t work_bytes; /* of the working buffers */
+    int err;           /* a communication error inside the backward, reported by ddp_reduce_grads */
+    gpt_unit_hooks hooks;
 } ddp;
 
 /* Set up for model m (parameters allocated). bucket 0: Megatron's default,
  * max(40M, 1M x dp) elements. With stage 1 the caller fills the shards
- * (ddp_scatter_moments) and may then free m's full moments. */
+ * (ddp_scatter_moments) and may then free m's full moments. Stages 2 and 3 need
+ * pipeline size 1; they set m's unit hooks and free m->grads, stage 3 also
+ * m->params (after taking this rank's part of them). */
 int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket);
 void ddp_free(ddp *o);
 /* Sum every rank's gradients: stage 0 into m->grads, stage 1 into the shard. */
@@ -58,7 +99,13 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm);
 void ddp_scale_grads(ddp *o, gpt_model *m, float s);
 /* One AdamW step on the summed gradients; stage 1 all-gathers the parameters. */
 int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
-/* Stage 1: full moments [n] from the shards (every rank gets them), for a
+/* Stage 3: full parameters [n] from the shards (every rank gets them). */
+int ddp_gather_params(ddp *o, float *full);
+/* Zero the gradients before an iteration's micro-batches. */
+void ddp_zero_grads(ddp *o, gpt_model *m);
+/* Tests: make a gradient NaN. */
+void ddp_poison_grad(ddp *o, gpt_model *m);
+/* Stages 1-3: full moments [n] from the shards (every rank gets them), for a
  * checkpoint; and the shards from full moments, after loading one. */
 int ddp_gather_moments(ddp *o, float *full_m, float *full_v);
 void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v);

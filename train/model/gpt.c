@@ -281,6 +281,8 @@ void gpt_free(gpt_model *m)
     free(m->grads);
     free(m->adam_m);
     free(m->adam_v);
+    free(m->zp);
+    free(m->zg);
     if (m->slots) {
         for (int k = 0; k < m->nslots; k++)
             acts_free(m->slots[k]);
@@ -383,8 +385,8 @@ size_t gpt_stage_rows(const gpt_model *m, size_t bt)
 
 int gpt_sp_reduce_grads(gpt_model *m)
 {
-    if (!m->sp)
-        return 0;
+    if (!m->sp || m->hooks)
+        return 0; /* under the unit hooks, done per unit and micro-batch */
     static const int ln[] = {GPT_LN1W, GPT_LN1B, GPT_LN2W, GPT_LN2B, GPT_LNFW, GPT_LNFB};
     for (size_t i = 0; i < sizeof ln / sizeof *ln; i++)
         if (m->sizes[ln[i]]) {
@@ -410,6 +412,122 @@ int gpt_use_slot(gpt_model *m, int k)
     return 0;
 }
 
+/* ---- units (ZeRO stages 2 and 3, see gpt.h) -------------------------------- */
+
+static int is_layer_tensor(int t) { return t >= GPT_LN1W && t <= GPT_FCPROJB; }
+
+static int unit_of(const gpt_model *m, int t, int l)
+{
+    return t == GPT_WTE || t == GPT_WPE ? 0 : is_layer_tensor(t) ? 1 + l : m->nlayers + 1;
+}
+
+/* Elements of tensor t per layer (layer tensors) or in all (the others). */
+static size_t slice_len(const gpt_model *m, int t)
+{
+    return is_layer_tensor(t) ? m->sizes[t] / (size_t)m->nlayers : m->sizes[t];
+}
+
+int gpt_num_units(const gpt_model *m) { return m->nlayers + 2; }
+
+int gpt_unit_segs(const gpt_model *m, int u, gpt_seg seg[GPT_UNIT_MAX_SEGS])
+{
+    int t0 = u == 0 ? GPT_WTE : u <= m->nlayers ? GPT_LN1W : GPT_LNFW;
+    int t1 = u == 0 ? GPT_WPE : u <= m->nlayers ? GPT_FCPROJB : GPT_LNFB;
+    int n = 0;
+    for (int t = t0; t <= t1; t++) {
+        size_t len = slice_len(m, t);
+        if (!len)
+            continue; /* a tensor this pipeline stage does not hold */
+        seg[n].t = t;
+        seg[n].off = m->offsets[t] + (is_layer_tensor(t) ? (size_t)(u - 1) * len : 0);
+        seg[n].n = len;
+        n++;
+    }
+    return n;
+}
+
+int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h)
+{
+    free(m->zp);
+    free(m->zg);
+    m->zp = m->zg = NULL;
+    m->hooks = NULL;
+    if (!h)
+        return 0;
+    int nu = gpt_num_units(m);
+    m->zp = calloc((size_t)nu, sizeof *m->zp);
+    m->zg = calloc((size_t)nu, sizeof *m->zg);
+    if (!m->zp || !m->zg) {
+        gpt_set_unit_hooks(m, NULL);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
+    for (int u = 0; u < nu; u++) {
+        gpt_seg seg[GPT_UNIT_MAX_SEGS];
+        int ns = gpt_unit_segs(m, u, seg);
+        size_t pos = 0;
+        for (int i = 0; i < ns; i++) {
+            m->useg[seg[i].t] = pos;
+            pos += seg[i].n;
+        }
+    }
+    m->hooks = h;
+    return 0;
+}
+
+/* Parameters and gradients of tensor t's slice for layer l (0 for the others):
+ * in the flat arrays, or in the unit's buffer under the hooks. */
+static float *P(const gpt_model *m, int t, int l)
+{
+    if (m->hooks && m->hooks->gather)
+        return m->zp[unit_of(m, t, l)] + m->useg[t];
+    return m->params + m->offsets[t] + (size_t)l * slice_len(m, t);
+}
+
+static float *G(const gpt_model *m, int t, int l)
+{
+    if (m->hooks)
+        return m->zg[unit_of(m, t, l)] + m->useg[t];
+    return m->grads + m->offsets[t] + (size_t)l * slice_len(m, t);
+}
+
+static void unit_gather(gpt_model *m, int u)
+{
+    if (m->hooks && m->hooks->gather && !m->zp[u])
+        m->zp[u] = m->hooks->gather(m->hooks->ctx, u);
+}
+
+static void unit_release(gpt_model *m, int u)
+{
+    if (m->hooks && m->hooks->gather && m->zp[u]) {
+        m->hooks->release(m->hooks->ctx, u);
+        m->zp[u] = NULL;
+    }
+}
+
+static void unit_grads(gpt_model *m, int u)
+{
+    if (m->hooks && !m->zg[u])
+        m->zg[u] = m->hooks->grad_buf(m->hooks->ctx, u);
+}
+
+/* A unit's gradients of this micro-batch are complete: with sequence parallelism
+ * its LayerNorms' partial sums are added over the tensor group first (what
+ * gpt_sp_reduce_grads does once an iteration without the hooks). */
+static void unit_grads_done(gpt_model *m, int u)
+{
+    if (!m->hooks || !m->zg[u])
+        return;
+    if (m->sp && u > 0) {
+        int final = u > m->nlayers;
+        const int ln[2] = {final ? GPT_LNFW : GPT_LN1W, GPT_LN2W};
+        for (int i = 0; i < (final ? 1 : 2); i++) /* w and b adjacent in the unit: one all-reduce */
+            tp_check(m, dist_allreduce_f32(m->tp_d, m->tp_g, G(m, ln[i], final ? 0 : u - 1), 2 * slice_len(m, ln[i])),
+                     "all-reduce of LayerNorm gradients");
+    }
+    m->hooks->grad_done(m->hooks->ctx, u);
+    m->zg[u] = NULL;
+}
+
 float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T)
 {
     return gpt_forward_stage(m, inputs, targets, NULL, B, T);
@@ -425,7 +543,19 @@ const float *gpt_stage_input_grad(const gpt_model *m)
     return m->acts->dres;
 }
 
+static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B,
+                           int T);
+
 float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T)
+{
+    float loss = forward_stage(m, inputs, targets, x_in, B, T);
+    for (int u = 0; m->hooks && u < gpt_num_units(m); u++)
+        unit_release(m, u); /* stage 3: the embedding and the final LayerNorm (also on an early return) */
+    return loss;
+}
+
+static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B,
+                           int T)
 {
     const gpt_config *c = &m->cfg;
     int C = c->channels, L = m->nlayers, Vp = c->padded_vocab_size, V = c->vocab_size;
@@ -458,58 +588,66 @@ float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targ
     memcpy(a->inputs, inputs, BT * sizeof(int32_t));
     /* R: rows of the residual stream held here (this rank's B*T/tp with sequence parallelism). */
     size_t R = gpt_stage_rows(m, BT), r0 = (size_t)m->tp_rank * R * (m->sp ? 1 : 0);
+    if (first)
+        unit_gather(m, 0); /* stage 3: the embedding, kept for the logits */
     if (!first) {
         memcpy(a->encoded, x_in, R * C * sizeof(float)); /* the previous stage's output */
     } else if (!tpar) {
-        encoder_forward(a->encoded, inputs, gpt_tensor(m, GPT_WTE), gpt_tensor(m, GPT_WPE), B, T, C);
+        encoder_forward(a->encoded, inputs, P(m, GPT_WTE, 0), P(m, GPT_WPE, 0), B, T, C);
     } else {
         /* VocabParallelEmbedding: one rank holds each token's row; then + wpe, as without tp.
          * Sequence parallel: each rank keeps its rows of the sum. */
         float *e = m->sp ? a->tpbuf : a->encoded;
-        encoder_forward_vp(e, inputs, gpt_tensor(m, GPT_WTE), d.v0, d.Vl, (int)BT, C);
+        encoder_forward_vp(e, inputs, P(m, GPT_WTE, 0), d.v0, d.Vl, (int)BT, C);
         if (m->sp)
             tp_scatter(m, e, a->encoded, R * C);
         else
             tp_sum(m, a->encoded, BT * C);
-        const float *wpe = gpt_tensor(m, GPT_WPE);
+        const float *wpe = P(m, GPT_WPE, 0);
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < R; i++)
             for (int j = 0; j < C; j++)
                 a->encoded[i * C + j] += wpe[((r0 + i) % (size_t)T) * C + j];
     }
+    if (!last)
+        unit_release(m, 0);
     size_t attsz = (size_t)B * NHl * T * T;
     for (int l = 0; l < L; l++) {
+        unit_gather(m, 1 + l);
         const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
         float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
         float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + l * BT * C;
         float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l, *res3 = a->res3 + l * R * C;
-        layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, gpt_tensor(m, GPT_LN1W) + l * C,
-                     gpt_tensor(m, GPT_LN1B) + l * C, (int)BT, C);
+        layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, l),
+                     P(m, GPT_LN1B, l), (int)BT, C);
         /* ColumnParallelLinear: this rank's heads' q, k, v */
-        matmul_forward(qkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, gpt_tensor(m, GPT_QKVB) + l * 3 * Cl,
+        matmul_forward(qkv, ln1, P(m, GPT_QKVW, l), P(m, GPT_QKVB, l),
                        (int)BT, C, (int)(3 * Cl), 0);
         attention_forward(atty, att, qkv, B, T, (int)Cl, NHl);
         /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear) */
-        row_parallel(m, res2, res, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * Cl,
-                     gpt_tensor(m, GPT_ATTPROJB) + l * C, (int)BT, (int)Cl, C);
-        layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, gpt_tensor(m, GPT_LN2W) + l * C,
-                     gpt_tensor(m, GPT_LN2B) + l * C, (int)BT, C);
-        matmul_forward(fch, ln2, gpt_tensor(m, GPT_FCW) + (size_t)l * C4l * C, gpt_tensor(m, GPT_FCB) + l * C4l,
+        row_parallel(m, res2, res, atty, P(m, GPT_ATTPROJW, l),
+                     P(m, GPT_ATTPROJB, l), (int)BT, (int)Cl, C);
+        layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, l),
+                     P(m, GPT_LN2B, l), (int)BT, C);
+        matmul_forward(fch, ln2, P(m, GPT_FCW, l), P(m, GPT_FCB, l),
                        (int)BT, C, (int)C4l, 0);
         gelu_forward(fchg, fch, BT * C4l);
-        row_parallel(m, res3, res2, fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * C4l,
-                     gpt_tensor(m, GPT_FCPROJB) + l * C, (int)BT, (int)C4l, C);
+        row_parallel(m, res3, res2, fchg, P(m, GPT_FCPROJW, l),
+                     P(m, GPT_FCPROJB, l), (int)BT, (int)C4l, C);
+        unit_release(m, 1 + l);
     }
     if (!last) {
         m->mean_loss = 0;
         return 0;
     }
-    layernorm_sp(m, a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * R * C, gpt_tensor(m, GPT_LNFW),
-                 gpt_tensor(m, GPT_LNFB), (int)BT, C);
+    unit_gather(m, L + 1);
+    unit_gather(m, 0);
+    layernorm_sp(m, a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0),
+                 P(m, GPT_LNFB, 0), (int)BT, C);
     size_t Vl = d.Vl, v0 = d.v0;
     /* Logits of this rank's vocabulary rows; those at or past V are padding. */
     int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
-    matmul_forward(a->logits, a->lnf, gpt_tensor(m, GPT_WTE), NULL, (int)BT, C, (int)Vl, 0);
+    matmul_forward(a->logits, a->lnf, P(m, GPT_WTE, 0), NULL, (int)BT, C, (int)Vl, 0);
     m->logits = a->logits;
     if (!targets) {
         m->mean_loss = -1;
@@ -596,19 +734,28 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
                 x[row] -= dl;
         }
         /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
-        matmul_backward(a->dbuf1, gpt_grad(m, GPT_WTE), NULL, a->logits, a->lnf, gpt_tensor(m, GPT_WTE), (int)BT, C,
+        unit_gather(m, 0);
+        unit_gather(m, L + 1);
+        unit_grads(m, 0);
+        unit_grads(m, L + 1);
+        matmul_backward(a->dbuf1, G(m, GPT_WTE, 0), NULL, a->logits, a->lnf, P(m, GPT_WTE, 0), (int)BT, C,
                         (int)Vl, 0);
         const float *dln = column_input_grad(m, a->dbuf1, R, BT, C);
         memset(dres, 0, R * C * sizeof(float));
-        layernorm_backward_part(dres, gpt_grad(m, GPT_LNFW), gpt_grad(m, GPT_LNFB), dln,
-                                a->res3 + (size_t)(L - 1) * R * C, gpt_tensor(m, GPT_LNFW), a->lnf_mean, a->lnf_rstd,
+        layernorm_backward_part(dres, G(m, GPT_LNFW, 0), G(m, GPT_LNFB, 0), dln,
+                                a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0), a->lnf_mean, a->lnf_rstd,
                                 (int)R, C, a->ln_part);
+        unit_grads_done(m, L + 1);
+        unit_release(m, L + 1);
+        unit_release(m, 0); /* the encoder's backward needs no parameters */
     }
     for (int l = L - 1; l >= 0; l--) {
         const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
         float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
         float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + l * BT * C;
         float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l;
+        unit_gather(m, 1 + l);
+        unit_grads(m, 1 + l);
         float *d4 = a->dbuf2;    /* [BT, 4C/tp] */
         float *dsmall = a->dbuf1; /* [BT, C] */
         /* MLP: res3 = res2 + gelu(ln2 @ fcw^T + fcb) @ fcprojw^T + fcprojb. The row-parallel
@@ -620,27 +767,29 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             tp_gather(m, dres, a->tpbuf, R * C);
             dfull = a->tpbuf;
         }
-        matmul_backward(d4, gpt_grad(m, GPT_FCPROJW) + (size_t)l * C * C4l, gpt_grad(m, GPT_FCPROJB) + l * C, dfull,
-                        fchg, gpt_tensor(m, GPT_FCPROJW) + (size_t)l * C * C4l, (int)BT, (int)C4l, C, 0);
+        matmul_backward(d4, G(m, GPT_FCPROJW, l), G(m, GPT_FCPROJB, l), dfull,
+                        fchg, P(m, GPT_FCPROJW, l), (int)BT, (int)C4l, C, 0);
         gelu_backward(d4, fch, d4, BT * C4l);
-        matmul_backward(dsmall, gpt_grad(m, GPT_FCW) + (size_t)l * C4l * C, gpt_grad(m, GPT_FCB) + l * C4l, d4, ln2,
-                        gpt_tensor(m, GPT_FCW) + (size_t)l * C4l * C, (int)BT, C, (int)C4l, 0);
+        matmul_backward(dsmall, G(m, GPT_FCW, l), G(m, GPT_FCB, l), d4, ln2,
+                        P(m, GPT_FCW, l), (int)BT, C, (int)C4l, 0);
         const float *dln2 = column_input_grad(m, dsmall, R, BT, C);
-        layernorm_backward_part(dres, gpt_grad(m, GPT_LN2W) + l * C, gpt_grad(m, GPT_LN2B) + l * C, dln2, res2,
-                                gpt_tensor(m, GPT_LN2W) + l * C, a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
+        layernorm_backward_part(dres, G(m, GPT_LN2W, l), G(m, GPT_LN2B, l), dln2, res2,
+                                P(m, GPT_LN2W, l), a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
                                 C, a->ln_part);
         /* attention: res2 = res + attn(ln1) @ attprojw^T + attprojb */
         if (sp)
             tp_gather(m, dres, a->tpbuf, R * C);
-        matmul_backward(dsmall, gpt_grad(m, GPT_ATTPROJW) + (size_t)l * C * Cl, gpt_grad(m, GPT_ATTPROJB) + l * C,
-                        dfull, atty, gpt_tensor(m, GPT_ATTPROJW) + (size_t)l * C * Cl, (int)BT, (int)Cl, C, 0);
+        matmul_backward(dsmall, G(m, GPT_ATTPROJW, l), G(m, GPT_ATTPROJB, l),
+                        dfull, atty, P(m, GPT_ATTPROJW, l), (int)BT, (int)Cl, C, 0);
         attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, (int)Cl, NHl);
-        matmul_backward(dsmall, gpt_grad(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, gpt_grad(m, GPT_QKVB) + l * 3 * Cl,
-                        a->dqkv, ln1, gpt_tensor(m, GPT_QKVW) + (size_t)l * 3 * Cl * C, (int)BT, C, (int)(3 * Cl), 0);
+        matmul_backward(dsmall, G(m, GPT_QKVW, l), G(m, GPT_QKVB, l),
+                        a->dqkv, ln1, P(m, GPT_QKVW, l), (int)BT, C, (int)(3 * Cl), 0);
         const float *dln1 = column_input_grad(m, dsmall, R, BT, C);
-        layernorm_backward_part(dres, gpt_grad(m, GPT_LN1W) + l * C, gpt_grad(m, GPT_LN1B) + l * C, dln1, res,
-                                gpt_tensor(m, GPT_LN1W) + l * C, a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
+        layernorm_backward_part(dres, G(m, GPT_LN1W, l), G(m, GPT_LN1B, l), dln1, res,
+                                P(m, GPT_LN1W, l), a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
                                 C, a->ln_part);
+        unit_grads_done(m, 1 + l);
+        unit_release(m, 1 + l);
     }
     if (first) {
         const float *dfull = dres;
@@ -648,13 +797,16 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             tp_gather(m, dres, a->tpbuf, R * C);
             dfull = a->tpbuf;
         }
-        encoder_backward(gpt_grad(m, GPT_WTE), gpt_grad(m, GPT_WPE), dfull, a->inputs, B, T, C, v0, Vl);
+        unit_grads(m, 0);
+        encoder_backward(G(m, GPT_WTE, 0), G(m, GPT_WPE, 0), dfull, a->inputs, B, T, C, v0, Vl);
     }
+    unit_grads_done(m, 0); /* the embedding: from the logits and the encoder */
 }
 
 void gpt_zero_grad(gpt_model *m)
 {
-    memset(m->grads, 0, m->num_params * sizeof(float));
+    if (m->grads)
+        memset(m->grads, 0, m->num_params * sizeof(float));
 }
 
 double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const float *g)
@@ -723,6 +875,12 @@ void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, floa
 void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
                      float beta1, float beta2, float eps, float wd, int64_t step)
 {
+    gpt_adamw_range_at(m, lo, hi, m->params + lo, grads, adam_m, adam_v, lr, beta1, beta2, eps, wd, step);
+}
+
+void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params, const float *grads, float *adam_m,
+                        float *adam_v, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
+{
     float bc1 = 1.0f - powf(beta1, (float)step), bc2 = 1.0f - powf(beta2, (float)step);
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
         /* Weight decay on 2-D tensors only: embeddings and linear weights. */
@@ -735,7 +893,7 @@ void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, flo
         if (t0 >= t1)
             continue;
         size_t n = t1 - t0;
-        float *p = m->params + t0, *mm = adam_m + (t0 - lo), *vv = adam_v + (t0 - lo);
+        float *p = params + (t0 - lo), *mm = adam_m + (t0 - lo), *vv = adam_v + (t0 - lo);
         const float *g = grads + (t0 - lo);
 #pragma omp parallel for schedule(static)
         for (size_t i = 0; i < n; i++) {

@@ -95,7 +95,40 @@ typedef struct {
     /* activation slots for micro-batches in flight (acts is the current one) */
     gpt_acts **slots;
     int nslots;
+    /* ZeRO stages 2 and 3: the unit hooks (gpt_set_unit_hooks), each unit's current
+     * parameter and gradient buffers, each tensor's offset in its unit's buffer */
+    const struct gpt_unit_hooks *hooks;
+    float **zp, **zg;
+    size_t useg[GPT_NUM_TENSORS];
 } gpt_model;
+
+/* ZeRO stages 2 and 3 (train/dist/ddp.h) see the model in units: 0 the embedding
+ * (wte, wpe), 1..nlayers this rank's layers (a layer's 12 tensors), nlayers + 1
+ * the final LayerNorm; a unit's slices of its tensors packed one after another in
+ * tensor order. With hooks set, the forward and backward ask grad_buf for a
+ * zeroed buffer before they write a unit's gradients and call grad_done once
+ * that micro-batch's gradients of the unit are complete (the backward of a layer,
+ * or of the whole model for the embedding); m->grads is then not used. With a
+ * gather hook too (stage 3) they ask for a unit's parameters before they use
+ * them and release them after (one layer at a time; the embedding for the whole
+ * forward); m->params is then not used. */
+typedef struct {
+    int t;         /* tensor */
+    size_t off, n; /* its slice's flat offset (gpt.h's order) and length */
+} gpt_seg;
+enum { GPT_UNIT_MAX_SEGS = 12 };
+typedef struct gpt_unit_hooks {
+    void *ctx;
+    float *(*gather)(void *ctx, int u); /* stage 3 only; never NULL */
+    void (*release)(void *ctx, int u);
+    float *(*grad_buf)(void *ctx, int u); /* never NULL */
+    void (*grad_done)(void *ctx, int u);
+} gpt_unit_hooks;
+int gpt_num_units(const gpt_model *m);
+/* The segments of unit u in packing order; returns their count. */
+int gpt_unit_segs(const gpt_model *m, int u, gpt_seg seg[GPT_UNIT_MAX_SEGS]);
+/* Set (h non-NULL) or clear the hooks. 0 or ERR_NOMEM. */
+int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h);
 
 typedef struct {
     int tp, tp_rank, pp, pp_rank, sp;
@@ -171,6 +204,9 @@ void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, floa
  * Per element it computes exactly what gpt_adamw does. */
 void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
                      float beta1, float beta2, float eps, float wd, int64_t step);
+/* The same with the parameters elsewhere: params[0] is parameter lo (ZeRO-3's shard). */
+void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params, const float *grads, float *adam_m,
+                        float *adam_v, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
 /* Bytes of activations (and their gradients' scratch) gpt_forward/backward
  * keep for B sequences of T tokens on this rank. */
 size_t gpt_activation_bytes(const gpt_model *m, int B, int T);
