@@ -69,6 +69,9 @@ int main(int argc, char **argv)
         {"tensor-model-parallel-size", 0, ARG_INT, &a.tensor_parallel, "N", "tensor-parallel ranks: heads, MLP and vocabulary split\n"
                                                                                              "                                over N ranks (default 1)"},
         {"pipeline-model-parallel-size", 0, ARG_INT, &a.pipeline_parallel, "N", "pipeline stages: layers split, 1F1B schedule (default 1)"},
+        {"num-layers-per-virtual-pipeline-stage", 0, ARG_INT, &a.layers_per_virtual_stage, "N",
+         "interleaved 1F1B: each stage holds (layers / pipeline\n"
+         "                                size) / N model chunks of N layers (default: none)"},
         {"sequence-parallel", 0, ARG_FLAG, &a.sequence_parallel, NULL, "with tensor parallelism: LayerNorms and the residual\n"
                                                                        "                                stream on a tp-th of the tokens each"},
         {"use-distributed-optimizer", 0, ARG_FLAG, &a.use_distributed_optimizer, NULL, "shard the AdamW state across the\n"

@@ -150,6 +150,8 @@ typedef struct {
     ckpt_state st;
     int32_t *tok, *in, *tg;
     float *xrecv, *grecv;   /* pipeline: activations from the previous stage, gradients from the next */
+    int vpp;                /* interleaved pipeline: model chunks per stage (1: none) */
+    dist_sendq sendq;       /* its sends, which never wait for the receiver */
     int V;
     FILE *json;
     const char *json_path;
@@ -190,8 +192,12 @@ static size_t stage_bytes(const run *r)
     return gpt_stage_rows(&r->m, bt) * (size_t)r->a->hidden_size * sizeof(float);
 }
 
-/* Forward of micro-batch `slot` on this stage (input in r->xrecv unless first);
- * adds the loss / div on the last stage. */
+/* Whether the model chunk in use is the first or the last of the whole (virtual) pipeline. */
+static int first_virtual(const run *r) { return r->d.pp_rank == 0 && r->m.chunk == 0; }
+static int last_virtual(const run *r) { return r->d.pp_rank == r->d.pp - 1 && r->m.chunk == r->vpp - 1; }
+
+/* Forward of micro-batch `slot` on this stage's chunk in use (input in r->xrecv
+ * unless it is the first); adds the loss / div on the last. */
 static int stage_forward(run *r, int split, uint64_t first, int slot, double div, double *loss)
 {
     int mbs = (int)r->a->micro_batch_size, L = (int)r->a->seq_length;
@@ -200,10 +206,10 @@ static int stage_forward(run *r, int split, uint64_t first, int slot, double div
         rc = gpt_use_slot(&r->m, slot);
     if (rc)
         return rc;
-    float l = gpt_forward_stage(&r->m, r->in, r->tg, r->d.pp_rank == 0 ? NULL : r->xrecv, mbs, L);
+    float l = gpt_forward_stage(&r->m, r->in, r->tg, first_virtual(r) ? NULL : r->xrecv, mbs, L);
     if (l < -1.5f)
         return ERR_NOMEM;
-    if (r->d.pp_rank == r->d.pp - 1)
+    if (last_virtual(r))
         *loss += l / div; /* div: micro-batches of the global batch, as without a pipeline */
     return 0;
 }
@@ -220,6 +226,8 @@ static uint64_t micro_first(const run *r, uint64_t base, long long k)
  * then the remaining backwards. The paired transfers use one send-receive, so
  * two neighbouring stages never both wait in a send. Activations of the
  * micro-batches in flight (at most pp) live in slots k % pp. */
+static int pipeline_end(run *r, double *loss);
+
 static int pipeline_1f1b(run *r, uint64_t base, long long M, double *loss)
 {
     dist_ctx *d = &r->d;
@@ -267,13 +275,112 @@ static int pipeline_1f1b(run *r, uint64_t base, long long M, double *loss)
         if (!first)
             rc = dist_send(d, g, gpt_stage_input_grad(&r->m), nb, s - 1, TAG_PIPE);
     }
-    /* The tied word embedding: first and last stages add their gradients. */
-    if (!rc && S > 1 && d->in_embedding)
+    return rc ? rc : pipeline_end(r, loss);
+}
+
+/* After a pipeline's micro-batches: the tied word embedding's gradients added
+ * between the first and the last stage; the loss, which lives on the last
+ * stage, made known to all. */
+static int pipeline_end(run *r, double *loss)
+{
+    dist_ctx *d = &r->d;
+    int rc = 0;
+    if (d->in_embedding)
         rc = dist_allreduce_f32(d, &d->embedding, gpt_grad(&r->m, GPT_WTE), r->m.sizes[GPT_WTE]);
-    /* The loss lives on the last stage. */
-    if (!rc && S > 1)
-        rc = dist_allreduce_f64(d, g, loss, 1);
+    if (!rc)
+        rc = dist_allreduce_f64(d, &d->pipeline, loss, 1);
     return rc;
+}
+
+/* Megatron's forward_backward_pipelining_with_interleaving over M micro-batches
+ * (a multiple of pp), each stage holding vpp model chunks: virtual micro-batch k
+ * is micro-batch (k / (pp vpp)) pp + k % pp of chunk (k % (pp vpp)) / pp in the
+ * forward, of chunk vpp - 1 - that in the backward. Warm-up forwards
+ * ((pp - s - 1) 2 + (vpp - 1) pp; all of them when M = pp), then one forward and
+ * one backward in turn, then the remaining backwards. Activations go to the next
+ * stage (the last stage's to the first stage's next chunk), gradients to the
+ * previous; sends never wait (dist_isend), so a stage waits only for what it
+ * needs next, and the messages of one kind between two stages arrive in the
+ * order they are used (forwards and backwards are tagged apart for pp = 2). */
+enum { TAG_FWD = 8, TAG_BWD = 9 };
+typedef struct {
+    long long M;
+    int *slot;        /* [vpp * M]: the activation slot of (chunk, micro-batch) */
+    uint64_t busy;    /* slots in use */
+    double lscale;
+    float scale;
+} ilv_state;
+
+static int ilv_forward(run *r, ilv_state *q, uint64_t base, long long k, double *loss)
+{
+    dist_ctx *d = &r->d;
+    int S = d->pp, v = r->vpp, c = (int)((k % ((long long)S * v)) / S), rc;
+    long long b = (k / ((long long)S * v)) * S + k % S;
+    size_t nb = stage_bytes(r);
+    if ((rc = gpt_use_chunk(&r->m, c)))
+        return rc;
+    if (!first_virtual(r) && (rc = dist_recv(d, &d->pipeline, r->xrecv, nb, (d->pp_rank + S - 1) % S, TAG_FWD)))
+        return rc;
+    int slot = 0;
+    while (slot < 64 && (q->busy >> slot & 1))
+        slot++;
+    if (slot == 64)
+        return err_set(ERR_INTERNAL, "interleaved pipeline: more than 64 micro-batches in flight");
+    q->busy |= 1ull << slot;
+    q->slot[(long long)c * q->M + b] = slot;
+    if ((rc = stage_forward(r, GPTDATA_TRAIN, micro_first(r, base, b), slot, q->lscale, loss)))
+        return rc;
+    if (!last_virtual(r))
+        rc = dist_isend(d, &d->pipeline, &r->sendq, gpt_stage_output(&r->m), nb, (d->pp_rank + 1) % S, TAG_FWD);
+    return rc;
+}
+
+static int ilv_backward(run *r, ilv_state *q, long long k)
+{
+    dist_ctx *d = &r->d;
+    int S = d->pp, v = r->vpp, c = v - 1 - (int)((k % ((long long)S * v)) / S), rc;
+    long long b = (k / ((long long)S * v)) * S + k % S;
+    size_t nb = stage_bytes(r);
+    if ((rc = gpt_use_chunk(&r->m, c)))
+        return rc;
+    int last = last_virtual(r);
+    if (!last && (rc = dist_recv(d, &d->pipeline, r->grecv, nb, (d->pp_rank + 1) % S, TAG_BWD)))
+        return rc;
+    int slot = q->slot[(long long)c * q->M + b];
+    if ((rc = gpt_use_slot(&r->m, slot)))
+        return rc;
+    gpt_backward_stage(&r->m, q->scale, last ? NULL : r->grecv);
+    q->busy &= ~(1ull << slot);
+    if (!first_virtual(r))
+        rc = dist_isend(d, &d->pipeline, &r->sendq, gpt_stage_input_grad(&r->m), nb, (d->pp_rank + S - 1) % S,
+                        TAG_BWD);
+    return rc;
+}
+
+static int pipeline_interleaved(run *r, uint64_t base, long long M, double *loss)
+{
+    dist_ctx *d = &r->d;
+    int S = d->pp, s = d->pp_rank, v = r->vpp, rc = 0;
+    long long total = M * v;
+    long long warm = M == S ? total : (long long)(S - s - 1) * 2 + (long long)(v - 1) * S;
+    warm = warm < total ? warm : total;
+    ilv_state q = {.M = M, .slot = malloc((size_t)total * sizeof(int)), .lscale = (double)(M * d->dp),
+                   .scale = 1.0f / (float)(M * d->dp)};
+    if (!q.slot)
+        return err_set(ERR_NOMEM, "out of memory");
+    for (long long k = 0; k < warm && !rc; k++)
+        rc = ilv_forward(r, &q, base, k, loss);
+    for (long long i = 0; i < total - warm && !rc; i++) {
+        rc = ilv_forward(r, &q, base, warm + i, loss);
+        if (!rc)
+            rc = ilv_backward(r, &q, i);
+    }
+    for (long long j = total - warm; j < total && !rc; j++)
+        rc = ilv_backward(r, &q, j);
+    free(q.slot);
+    if (!rc)
+        rc = dist_sendq_wait(&r->sendq);
+    return rc ? rc : pipeline_end(r, loss);
 }
 
 /* Mean loss over eval_iters global batches of a split, from *pos on; the
@@ -283,7 +390,6 @@ static int evaluate(run *r, int split, uint64_t *pos, double *loss)
 {
     const train_args *a = r->a;
     int mbs = (int)a->micro_batch_size, L = (int)a->seq_length, dp = r->d.dp;
-    int first = r->d.pp_rank == 0, last = r->d.pp_rank == r->d.pp - 1;
     long long nmicro = a->eval_iters * (a->global_batch_size / mbs);
     double s = 0;
     int rc = 0;
@@ -298,12 +404,20 @@ static int evaluate(run *r, int split, uint64_t *pos, double *loss)
             s += l;
             continue;
         }
-        if (!first)
-            rc = dist_recv(&r->d, &r->d.pipeline, r->xrecv, stage_bytes(r), r->d.pp_rank - 1, TAG_PIPE);
-        if (!rc)
-            rc = stage_forward(r, split, f, 0, 1.0, &s);
-        if (!rc && !last)
-            rc = dist_send(&r->d, &r->d.pipeline, gpt_stage_output(&r->m), stage_bytes(r), r->d.pp_rank + 1, TAG_PIPE);
+        /* through the stages, and with an interleaved pipeline through each stage's chunks in turn
+         * (the last stage's output goes on to the first stage's next chunk) */
+        int S = r->d.pp;
+        for (int c = 0; c < r->vpp && !rc; c++) {
+            if ((rc = gpt_use_chunk(&r->m, c)))
+                break;
+            if (!first_virtual(r))
+                rc = dist_recv(&r->d, &r->d.pipeline, r->xrecv, stage_bytes(r), (r->d.pp_rank + S - 1) % S, TAG_PIPE);
+            if (!rc)
+                rc = stage_forward(r, split, f, 0, 1.0, &s);
+            if (!rc && !last_virtual(r))
+                rc = dist_send(&r->d, &r->d.pipeline, gpt_stage_output(&r->m), stage_bytes(r), (r->d.pp_rank + 1) % S,
+                               TAG_PIPE);
+        }
     }
     *pos += (uint64_t)(nmicro * mbs);
     if (!rc && r->d.pp > 1)
@@ -552,6 +666,23 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--zero-stage %lld: expected 0 (replicated), 1 (sharded optimizer state, as "
                                   "--use-distributed-optimizer), 2 (and gradients) or 3 (and parameters)",
                        a->zero_stage);
+    r->vpp = 1;
+    if (a->layers_per_virtual_stage) {
+        long long per_stage = a->num_layers / r->d.pp;
+        if (r->d.pp < 2)
+            return err_set(ERR_USAGE, "--num-layers-per-virtual-pipeline-stage needs --pipeline-model-parallel-size "
+                                      "of 2 or more");
+        if (a->layers_per_virtual_stage < 0 || a->num_layers % r->d.pp || per_stage % a->layers_per_virtual_stage)
+            return err_set(ERR_USAGE, "--num-layers-per-virtual-pipeline-stage %lld does not divide the %lld layers "
+                                      "of each of the %d pipeline stages",
+                           a->layers_per_virtual_stage, per_stage, r->d.pp);
+        r->vpp = (int)(per_stage / a->layers_per_virtual_stage);
+        long long m = a->global_batch_size / (a->micro_batch_size * r->d.dp);
+        if (r->vpp > 1 && m % r->d.pp)
+            return err_set(ERR_USAGE, "interleaved pipeline: %lld micro-batches per data-parallel rank is not a "
+                                      "multiple of --pipeline-model-parallel-size %d (as Megatron requires)",
+                           m, r->d.pp);
+    }
     if (a->zero_stage >= 2 && r->d.pp > 1)
         return err_set(ERR_USAGE, "--zero-stage %lld with --pipeline-model-parallel-size %d: ZeRO stages 2 and 3 do "
                                   "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
@@ -623,7 +754,7 @@ int trainer_run(train_args *a)
     /* This rank's part of the model (all of it without tensor parallelism). */
     int tp = r->d.tp, pp = r->d.pp, part = tp > 1 || pp > 1;
     gpt_par par = {.tp = tp, .tp_rank = r->d.tp_rank, .pp = pp, .pp_rank = r->d.pp_rank, .d = &r->d,
-                   .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel};
+                   .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel, .vpp = r->vpp};
     rc = gpt_alloc_par(&r->m, &cfg, &par);
     if (rc) {
         free(paths);
@@ -674,8 +805,19 @@ int trainer_run(train_args *a)
                                 "continuing with %d / %lld / %lld changes the sample order\n",
                         path, (unsigned long long)r->st.seq_length, (unsigned long long)r->st.global_batch,
                         (unsigned long long)r->st.seed, L, gbs, a->seed);
-            printf(" loaded checkpoint %s at iteration %llu (consumed samples %llu)\n", path,
+            printf(" loaded checkpoint %s at iteration %llu (consumed samples %llu)", path,
                    (unsigned long long)r->st.iteration, (unsigned long long)r->st.consumed_train);
+            const uint32_t *lay = r->st.layout;
+            if (lay[0]) {
+                char chunks[48] = "";
+                if (lay[3] > 1)
+                    snprintf(chunks, sizeof chunks, " (%u chunks per stage)", lay[3]);
+                printf(", saved at tensor %u x pipeline %u%s x data %u, ZeRO stage %u%s; loaded into tensor %d x "
+                       "pipeline %d x data %d",
+                       lay[0], lay[1], chunks, lay[2], lay[4], lay[5] ? ", sequence parallel" : "", r->d.tp, r->d.pp,
+                       r->d.dp);
+            }
+            printf("\n");
             free(path);
             resumed = 1;
         }
@@ -706,6 +848,10 @@ int trainer_run(train_args *a)
     r->st.seq_length = (uint64_t)L;
     r->st.micro_batch = (uint64_t)mbs;
     r->st.global_batch = (uint64_t)gbs;
+    /* The layout the checkpoints are saved from (they load into any other). */
+    uint32_t saved_from[6] = {(uint32_t)r->d.tp, (uint32_t)r->d.pp, (uint32_t)r->d.dp, (uint32_t)r->vpp,
+                              (uint32_t)a->zero_stage, (uint32_t)(r->m.sp != 0)};
+    memcpy(r->st.layout, saved_from, sizeof saved_from);
     /* Data: Megatron's sample counts per split. */
     gptdata_config dc = {.paths = paths, .weights = weights, .n_paths = npaths, .split = a->split,
                          .seq_length = L, .seed = (uint32_t)a->seed, .cache_dir = a->data_cache_path,
@@ -815,7 +961,11 @@ int trainer_run(train_args *a)
     {
         char lay[128];
         dist_describe(&r->d, lay, sizeof lay);
-        printf("> parallel layout: %s; ranks (tensor, data, pipeline):", lay);
+        printf("> parallel layout: %s", lay);
+        if (r->vpp > 1)
+            printf(", interleaved pipeline: %d model chunks of %lld layers per stage", r->vpp,
+                   a->layers_per_virtual_stage);
+        printf("; ranks (tensor, data, pipeline):");
         for (int w = 0; w < r->d.world_size && w < 64; w++) {
             int tpr, dpr, ppr;
             dist_layout(w, r->d.tp, r->d.pp, dp, &tpr, &dpr, &ppr);
@@ -889,7 +1039,8 @@ int trainer_run(train_args *a)
         uint64_t bytes0 = r->d.bytes_sent;
         r->be.ops->zero_grad(&r->be);
         double loss = 0;
-        if (pp > 1 && (rc = pipeline_1f1b(r, r->st.consumed_train, nmicro_rank, &loss)))
+        if (pp > 1 && (rc = r->vpp > 1 ? pipeline_interleaved(r, r->st.consumed_train, nmicro_rank, &loss)
+                                        : pipeline_1f1b(r, r->st.consumed_train, nmicro_rank, &loss)))
             goto out_fail;
         for (long long k = 0; pp == 1 && k < nmicro_rank; k++) {
             /* Megatron's sampler: each group of mbs x dp samples, this rank's mbs of them. */
@@ -1076,6 +1227,7 @@ out:
     free(r->tg);
     free(r->xrecv);
     free(r->grecv);
+    dist_sendq_free(&r->sendq);
     gptdata_close(&r->data);
     gpt_free(&r->m);
     free(paths);

@@ -38,6 +38,7 @@ typedef struct {
     int quiet;
     /* parallelism (launched with mpirun / srun; data parallel = world / (tp * pp)) */
     long long tensor_parallel, pipeline_parallel;
+    long long layers_per_virtual_stage; /* interleaved 1F1B: layers per model chunk; 0: not interleaved */
     long long zero_stage;       /* -1: from --use-distributed-optimizer (1) or 0 */
     int use_distributed_optimizer;
     long long ddp_bucket_size;  /* elements; 0: max(40M, 1M x dp) */

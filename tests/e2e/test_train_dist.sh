@@ -115,6 +115,60 @@ PY
 }
 check comm_volume_pp2 pp_comm_ok
 pp_comm_ok | sed 's/^/ /'
+# Interleaved 1F1B (Megatron's virtual pipeline, --num-layers-per-virtual-pipeline-stage): each
+# stage holds several model chunks; pp 2 x 2 chunks of 4 layers, pp 4 x 2 chunks of 8 layers with
+# 8 micro-batches and with 4 (= pp: all warm-up), and tp 2 x pp 2 x dp 2 x 2 chunks, against one
+# process of the same model (the same sums as the plain pipeline: asserted 1e-6).
+M4="$M --num-layers 4"
+M8="$M --num-layers 8 --micro-batch-size 1"
+expect_exit single_4_layers 0 "$BIN/train" $M4 --train-iters 20 --log-json "$WORK/s4.jsonl"
+expect_exit single_8_layers 0 "$BIN/train" $M8 --train-iters 10 --log-json "$WORK/s8.jsonl"
+expect_exit single_8_layers_m4 0 "$BIN/train" $M8 --train-iters 10 --log-json "$WORK/s8m4.jsonl" --global-batch-size 4
+expect_exit pp2_vpp2 0 $MPI -np 2 "$BIN/train" $M4 --train-iters 20 --log-json "$WORK/v2.jsonl" \
+  --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
+cp "$WORK/.out" "$WORK/v2.out"
+expect_exit pp4_vpp2 0 $MPI -np 4 "$BIN/train" $M8 --train-iters 10 --log-json "$WORK/p4v2.jsonl" \
+  --pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 1
+expect_exit pp4_vpp2_all_warmup 0 $MPI -np 4 "$BIN/train" $M8 --train-iters 10 --log-json "$WORK/p4v2m4.jsonl" \
+  --pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 1 --global-batch-size 4
+expect_exit tp2_pp2_dp2_vpp2 0 $MPI -np 8 "$BIN/train" $M8 --train-iters 10 --log-json "$WORK/tpdv.jsonl" \
+  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 2
+check pp2_vpp2_losses_match_single compare "$WORK/s4.jsonl" "$WORK/v2.jsonl" 1e-6
+compare "$WORK/s4.jsonl" "$WORK/v2.jsonl" 1e-6 | sed 's/^/ /'
+check pp4_vpp2_losses_match_single compare "$WORK/s8.jsonl" "$WORK/p4v2.jsonl" 1e-6
+check pp4_vpp2_all_warmup_losses_match_single compare "$WORK/s8m4.jsonl" "$WORK/p4v2m4.jsonl" 1e-6
+check tp2_pp2_dp2_vpp2_losses_match_single compare "$WORK/s8.jsonl" "$WORK/tpdv.jsonl" 1e-6
+compare "$WORK/s8.jsonl" "$WORK/tpdv.jsonl" 1e-6 | sed 's/^/ /'
+"$PY" - "$WORK/s4.jsonl" "$WORK/v2.jsonl" <<'PY' && pass vpp2_validation || fail vpp2_validation
+import json, sys
+a, b = ([r["val_loss"] for r in map(json.loads, open(p)) if "val_loss" in r] for p in sys.argv[1:3])
+sys.exit(0 if len(a) == len(b) == 3 and all(abs(x - y) <= 1e-6 * x for x, y in zip(a, b)) else 1)
+PY
+grep -q '> parallel layout: world 2 = tensor 1 x pipeline 2 x data 1 (MPI), interleaved pipeline: 2 model chunks of 1 layers per stage' \
+  "$WORK/v2.out" && pass vpp_layout_printed || fail vpp_layout_printed "$(grep 'parallel layout' "$WORK/v2.out")"
+# Its communication (first stage): every chunk's output goes on (v M messages), every chunk's input
+# gradient but the first chunk's goes back ((v - 1) M), b x s x h floats each: (2v - 1) M of them,
+# v times the plain pipeline's traffic less the one end, plus the tied embedding and two scalars.
+"$PY" - "$WORK/v2.jsonl" <<'PY' && pass comm_volume_vpp2 || fail comm_volume_vpp2
+import json, sys
+b, s, h, micro, v, Vp = 2, 16, 32, 4, 2, 50304
+want = (2 * v - 1) * micro * b * s * h * 4 + 4 * Vp * h + 16
+got = [r["comm_bytes"] for r in map(json.loads, open(sys.argv[1])) if "comm_bytes" in r]
+print(f"  {len(got)} iterations: {got[0]} bytes, formula {want}")
+sys.exit(0 if got and all(g == want for g in got) else 1)
+PY
+expect_exit vpp_needs_pp 2 "$BIN/train" $M4 --train-iters 2 --num-layers-per-virtual-pipeline-stage 1
+stderr_has vpp_needs_pp_message "--num-layers-per-virtual-pipeline-stage needs --pipeline-model-parallel-size of 2 or more"
+expect_exit vpp_not_dividing 2 $MPI -np 2 "$BIN/train" $M4 --train-iters 2 --pipeline-model-parallel-size 2 \
+  --num-layers-per-virtual-pipeline-stage 3
+stderr_has vpp_not_dividing_message "does not divide the 2 layers of each of the 2 pipeline stages"
+expect_exit vpp_micro_not_multiple 2 $MPI -np 2 "$BIN/train" $M4 --train-iters 2 --pipeline-model-parallel-size 2 \
+  --num-layers-per-virtual-pipeline-stage 1 --global-batch-size 6
+stderr_has vpp_micro_not_multiple_message "3 micro-batches per data-parallel rank is not a multiple of --pipeline-model-parallel-size 2"
+WEBTEXT_TRAIN_FAIL_AT=1:3 expect_exit rank_failure_vpp 5 $MPI -np 2 "$BIN/train" $M4 --train-iters 50 \
+  --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
+stderr_has rank_failure_vpp_message "rank 1: failure injected at iteration 3"
+
 # The sharded optimizer does the same arithmetic per parameter as the replicated one: bit for bit.
 check zero1_equals_zero0 compare "$WORK/dp2.jsonl" "$WORK/z1.jsonl" 0
 grep -q '> parallel layout: world 4 = tensor 1 x pipeline 1 x data 4 (MPI); ranks (tensor, data, pipeline): 0=(0,0,0) 1=(0,1,0) 2=(0,2,0) 3=(0,3,0)' \
@@ -252,6 +306,21 @@ expect_exit reshard_load_pp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckF" --l
 check reshard_tpd_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckE/train_log.jsonl" 1e-6
 check reshard_single_to_pp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckF/train_log.jsonl" 1e-6
 check reshard_single_to_tp2_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckD/train_log.jsonl" 1e-6
+# ... and out of and into an interleaved pipeline (4 layers: pp 2 x 2 chunks; its stages hold
+# layers {0, 2} and {1, 3}): pp 2 x vpp 2 -> one process, one process -> pp 2 x vpp 2 (the loaded
+# checkpoint says what layout it was saved from).
+C4="$C --num-layers 4"
+expect_exit straight_4_layers 0 "$BIN/train" $C4 --save "$WORK/ckS4"
+expect_exit reshard_save_vpp 0 $MPI -np 2 "$BIN/train" $C4 --save "$WORK/ckV" --exit-interval 6 \
+  --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
+expect_exit reshard_load_single_from_vpp 0 "$BIN/train" $C4 --save "$WORK/ckV" --load "$WORK/ckV"
+grep -q 'saved at tensor 1 x pipeline 2 (2 chunks per stage) x data 1, ZeRO stage 0; loaded into tensor 1 x pipeline 1 x data 1' \
+  "$WORK/.out" && pass checkpoint_records_layout || fail checkpoint_records_layout "$(grep 'loaded checkpoint' "$WORK/.out")"
+expect_exit reshard_save_single_for_vpp 0 "$BIN/train" $C4 --save "$WORK/ckW" --exit-interval 6
+expect_exit reshard_load_vpp 0 $MPI -np 2 "$BIN/train" $C4 --save "$WORK/ckW" --load "$WORK/ckW" \
+  --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
+check reshard_vpp_to_single compare "$WORK/ckS4/train_log.jsonl" "$WORK/ckV/train_log.jsonl" 1e-6
+check reshard_single_to_vpp compare "$WORK/ckS4/train_log.jsonl" "$WORK/ckW/train_log.jsonl" 1e-6
 # ... and out of and into ZeRO-3's sharded parameters: dp 2 + ZeRO-3 -> one process, one process ->
 # dp 2 + ZeRO-2.
 expect_exit reshard_save_zero3 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckG" --exit-interval 6 --zero-stage 3

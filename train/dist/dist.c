@@ -410,6 +410,93 @@ int dist_sendrecv(dist_ctx *d, dist_group *g, const void *sbuf, size_t sbytes, i
     return err_set(ERR_INTERNAL, "send-receive with rank %d of a group of %d", speer, g->size);
 }
 
+/* Complete the finished sends at the front of the queue, or all of them. */
+static int sendq_reap(dist_sendq *q, int all)
+{
+#ifdef WEBTEXT_MPI
+    size_t k = 0;
+    for (; k < q->n; k++) {
+        int done = 0, rc = all ? MPI_Wait(q->req[k], MPI_STATUS_IGNORE) : MPI_Test(q->req[k], &done, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS)
+            return mpi_fail(rc, "Isend");
+        if (!all && !done)
+            break;
+        free(q->req[k]);
+        free(q->buf[k]);
+    }
+    memmove(q->req, q->req + k, (q->n - k) * sizeof *q->req);
+    memmove(q->buf, q->buf + k, (q->n - k) * sizeof *q->buf);
+    q->n -= k;
+#else
+    (void)all;
+    (void)q;
+#endif
+    return 0;
+}
+
+int dist_isend(dist_ctx *d, dist_group *g, dist_sendq *q, const void *buf, size_t bytes, int peer, int tag)
+{
+#ifdef WEBTEXT_MPI
+    if (g->size > 1) {
+        if (bytes > INT_MAX)
+            return too_big(bytes, "send");
+        int rc = sendq_reap(q, 0);
+        if (rc)
+            return rc;
+        if (q->n == q->cap) {
+            size_t cap = q->cap ? 2 * q->cap : 16;
+            void **r = realloc(q->req, cap * sizeof *r);
+            if (r)
+                q->req = r;
+            void **b = realloc(q->buf, cap * sizeof *b);
+            if (b)
+                q->buf = b;
+            if (!r || !b)
+                return err_set(ERR_NOMEM, "out of memory for a send queue");
+            q->cap = cap;
+        }
+        MPI_Request *req = malloc(sizeof *req);
+        void *copy = malloc(bytes ? bytes : 1);
+        if (!req || !copy) {
+            free(req);
+            free(copy);
+            return err_set(ERR_NOMEM, "out of memory for a message of %zu bytes", bytes);
+        }
+        memcpy(copy, buf, bytes);
+        rc = MPI_Isend(copy, (int)bytes, MPI_BYTE, peer, tag, comm_of(g), req);
+        if (rc != MPI_SUCCESS) {
+            free(req);
+            free(copy);
+            return mpi_fail(rc, "Isend");
+        }
+        q->req[q->n] = req;
+        q->buf[q->n] = copy;
+        q->n++;
+        d->bytes_sent += bytes;
+        return 0;
+    }
+#endif
+    (void)d;
+    (void)q;
+    (void)buf;
+    (void)bytes;
+    (void)tag;
+    return err_set(ERR_INTERNAL, "send to rank %d of a group of %d", peer, g->size);
+}
+
+int dist_sendq_wait(dist_sendq *q) { return sendq_reap(q, 1); }
+
+void dist_sendq_free(dist_sendq *q)
+{
+    for (size_t k = 0; k < q->n; k++) {
+        free(q->req[k]);
+        free(q->buf[k]);
+    }
+    free(q->req);
+    free(q->buf);
+    memset(q, 0, sizeof *q);
+}
+
 int dist_barrier(dist_ctx *d, dist_group *g)
 {
     (void)d;

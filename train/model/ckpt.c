@@ -34,6 +34,7 @@ static void put_hdr(uint8_t *h, const gpt_model *m, const ckpt_state *st)
     uint64_t u[10] = {m->num_params, st->iteration, st->consumed_train, st->consumed_valid, st->adam_step,
                       st->skipped_iters, st->seed, st->seq_length, st->micro_batch, st->global_batch};
     memcpy(h + 40, u, sizeof u);
+    memcpy(h + 120, st->layout, sizeof st->layout);
 }
 
 static int parse_hdr(const uint8_t *h, const char *path, gpt_config *cfg, uint64_t *num_params, ckpt_state *st)
@@ -53,7 +54,8 @@ static int parse_hdr(const uint8_t *h, const char *path, gpt_config *cfg, uint64
     uint64_t u[10];
     memcpy(u, h + 40, sizeof u);
     *num_params = u[0];
-    *st = (ckpt_state){u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9]};
+    *st = (ckpt_state){u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], {0}};
+    memcpy(st->layout, h + 120, sizeof st->layout);
     if (gpt_config_check(cfg) != 0)
         return err_set(ERR_CORRUPT, "%s: header holds an impossible model config", path);
     return 0;

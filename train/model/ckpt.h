@@ -8,7 +8,11 @@
  *   i32 max_seq_len, vocab_size, padded_vocab_size, num_layers, num_heads, channels;
  *   u64 num_params, iteration, consumed_train, consumed_valid, adam_step,
  *       skipped_iters, seed, seq_length, micro_batch, global_batch;
- *   f64 reserved[5] (zero);
+ *   u32 layout[6]: the parallel layout it was saved from - tensor, pipeline and
+ *       data-parallel sizes, model chunks per stage, ZeRO stage, sequence
+ *       parallel (all zero in files of trainers that did not record it; the
+ *       file itself is the same whatever the layout);
+ *   u8 reserved[16] (zero);
  *   f32 params[num_params]; f32 adam_m[num_params]; f32 adam_v[num_params];
  *   u64 XXH3-64 of every byte before it.
  * A checkpoint is written into iter_N.tmp-PID/ and renamed to iter_N/ once
@@ -30,6 +34,7 @@ typedef struct {
     uint64_t skipped_iters;
     uint64_t seed;
     uint64_t seq_length, micro_batch, global_batch;
+    uint32_t layout[6];      /* saved from: tp, pp, dp, vpp, zero stage, sp (0: not recorded) */
 } ckpt_state;
 
 /* Save into dir/iter_%07d/ and point dir/latest_checkpointed_iteration.txt at it. */

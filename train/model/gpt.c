@@ -84,6 +84,12 @@ static int per_layer(int t) { return t >= GPT_LN1W && t <= GPT_FCPROJB; }
 
 /* Which tensors this stage holds: wte on the first and last (tied), wpe on the
  * first, lnf on the last, the layer tensors everywhere (its layers). */
+/* Layers of one model chunk (all of the stage's without interleaving); whether
+ * the current chunk is the first or the last of the whole (virtual) pipeline. */
+static int chunk_layers(const gpt_model *m) { return m->nlayers / (m->vpp > 1 ? m->vpp : 1); }
+static int is_first(const gpt_model *m) { return m->pp_rank == 0 && m->chunk == 0; }
+static int is_last(const gpt_model *m) { return m->pp_rank == m->pp - 1 && m->chunk == (m->vpp > 1 ? m->vpp : 1) - 1; }
+
 static int stage_holds(const gpt_model *m, int t)
 {
     int first = m->pp_rank == 0, last = m->pp_rank == m->pp - 1;
@@ -114,6 +120,11 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     if (pp < 1 || cfg->num_layers % pp)
         return err_set(ERR_USAGE, "--num-layers %d is not divisible by --pipeline-model-parallel-size %d",
                        cfg->num_layers, pp);
+    int vpp = p && p->vpp > 1 ? p->vpp : 1;
+    if (cfg->num_layers % (pp * vpp))
+        return err_set(ERR_USAGE, "--num-layers %d is not divisible by --pipeline-model-parallel-size %d x %d model "
+                                  "chunks per stage",
+                       cfg->num_layers, pp, vpp);
     m->cfg = *cfg;
     m->tp = tp;
     m->tp_rank = p ? p->tp_rank : 0;
@@ -125,6 +136,7 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     m->pp_g = p ? p->pp_g : NULL;
     m->nlayers = cfg->num_layers / pp;
     m->layer0 = m->pp_rank * m->nlayers;
+    m->vpp = vpp;
     size_t Vp = (size_t)cfg->padded_vocab_size, C = (size_t)cfg->channels, L = (size_t)m->nlayers;
     size_t maxT = (size_t)cfg->max_seq_len;
     size_t s[GPT_NUM_TENSORS] = {Vp * C, maxT * C, L * C, L * C, L * 3 * C * C, L * 3 * C, L * C * C, L * C,
@@ -251,7 +263,7 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
         return NULL;
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
-    size_t C = (size_t)c->channels, L = (size_t)m->nlayers, Cl = d.Cl, C4l = d.C4l;
+    size_t C = (size_t)c->channels, L = (size_t)chunk_layers(m), Cl = d.Cl, C4l = d.C4l;
     size_t nt = (size_t)cpu_threads(), r = gpt_stage_rows(m, bt); /* residual rows here */
     a->cap_bt = bt;
     a->cap_att = att;
@@ -397,6 +409,14 @@ int gpt_sp_reduce_grads(gpt_model *m)
     return 0;
 }
 
+int gpt_use_chunk(gpt_model *m, int c)
+{
+    if (c < 0 || c >= (m->vpp > 1 ? m->vpp : 1))
+        return err_set(ERR_INTERNAL, "model chunk %d of %d", c, m->vpp);
+    m->chunk = c;
+    return 0;
+}
+
 int gpt_use_slot(gpt_model *m, int k)
 {
     if (k < 0 || k >= 64)
@@ -414,17 +434,15 @@ int gpt_use_slot(gpt_model *m, int k)
 
 /* ---- units (ZeRO stages 2 and 3, see gpt.h) -------------------------------- */
 
-static int is_layer_tensor(int t) { return t >= GPT_LN1W && t <= GPT_FCPROJB; }
-
 static int unit_of(const gpt_model *m, int t, int l)
 {
-    return t == GPT_WTE || t == GPT_WPE ? 0 : is_layer_tensor(t) ? 1 + l : m->nlayers + 1;
+    return t == GPT_WTE || t == GPT_WPE ? 0 : per_layer(t) ? 1 + l : m->nlayers + 1;
 }
 
 /* Elements of tensor t per layer (layer tensors) or in all (the others). */
 static size_t slice_len(const gpt_model *m, int t)
 {
-    return is_layer_tensor(t) ? m->sizes[t] / (size_t)m->nlayers : m->sizes[t];
+    return per_layer(t) ? m->sizes[t] / (size_t)m->nlayers : m->sizes[t];
 }
 
 int gpt_num_units(const gpt_model *m) { return m->nlayers + 2; }
@@ -439,7 +457,7 @@ int gpt_unit_segs(const gpt_model *m, int u, gpt_seg seg[GPT_UNIT_MAX_SEGS])
         if (!len)
             continue; /* a tensor this pipeline stage does not hold */
         seg[n].t = t;
-        seg[n].off = m->offsets[t] + (is_layer_tensor(t) ? (size_t)(u - 1) * len : 0);
+        seg[n].off = m->offsets[t] + (per_layer(t) ? (size_t)(u - 1) * len : 0);
         seg[n].n = len;
         n++;
     }
@@ -535,7 +553,7 @@ float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, i
 
 const float *gpt_stage_output(const gpt_model *m)
 {
-    return m->acts->res3 + (size_t)(m->nlayers - 1) * gpt_stage_rows(m, (size_t)m->B * m->T) * m->cfg.channels;
+    return m->acts->res3 + (size_t)(chunk_layers(m) - 1) * gpt_stage_rows(m, (size_t)m->B * m->T) * m->cfg.channels;
 }
 
 const float *gpt_stage_input_grad(const gpt_model *m)
@@ -558,8 +576,8 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
                            int T)
 {
     const gpt_config *c = &m->cfg;
-    int C = c->channels, L = m->nlayers, Vp = c->padded_vocab_size, V = c->vocab_size;
-    int first = m->pp_rank == 0, last = m->pp_rank == m->pp - 1;
+    int C = c->channels, L = chunk_layers(m), lo = m->chunk * L, Vp = c->padded_vocab_size, V = c->vocab_size;
+    int first = is_first(m), last = is_last(m);
     if (T < 1 || T > c->max_seq_len || B < 1) {
         err_set(ERR_USAGE, "sequence length %d outside 1..%d", T, c->max_seq_len);
         return -2;
@@ -613,34 +631,34 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
         unit_release(m, 0);
     size_t attsz = (size_t)B * NHl * T * T;
     for (int l = 0; l < L; l++) {
-        unit_gather(m, 1 + l);
+        unit_gather(m, 1 + lo + l);
         const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
         float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
         float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + l * BT * C;
         float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l, *res3 = a->res3 + l * R * C;
-        layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, l),
-                     P(m, GPT_LN1B, l), (int)BT, C);
+        layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, lo + l),
+                     P(m, GPT_LN1B, lo + l), (int)BT, C);
         /* ColumnParallelLinear: this rank's heads' q, k, v */
-        matmul_forward(qkv, ln1, P(m, GPT_QKVW, l), P(m, GPT_QKVB, l),
+        matmul_forward(qkv, ln1, P(m, GPT_QKVW, lo + l), P(m, GPT_QKVB, lo + l),
                        (int)BT, C, (int)(3 * Cl), 0);
         attention_forward(atty, att, qkv, B, T, (int)Cl, NHl);
         /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear) */
-        row_parallel(m, res2, res, atty, P(m, GPT_ATTPROJW, l),
-                     P(m, GPT_ATTPROJB, l), (int)BT, (int)Cl, C);
-        layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, l),
-                     P(m, GPT_LN2B, l), (int)BT, C);
-        matmul_forward(fch, ln2, P(m, GPT_FCW, l), P(m, GPT_FCB, l),
+        row_parallel(m, res2, res, atty, P(m, GPT_ATTPROJW, lo + l),
+                     P(m, GPT_ATTPROJB, lo + l), (int)BT, (int)Cl, C);
+        layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, lo + l),
+                     P(m, GPT_LN2B, lo + l), (int)BT, C);
+        matmul_forward(fch, ln2, P(m, GPT_FCW, lo + l), P(m, GPT_FCB, lo + l),
                        (int)BT, C, (int)C4l, 0);
         gelu_forward(fchg, fch, BT * C4l);
-        row_parallel(m, res3, res2, fchg, P(m, GPT_FCPROJW, l),
-                     P(m, GPT_FCPROJB, l), (int)BT, (int)C4l, C);
-        unit_release(m, 1 + l);
+        row_parallel(m, res3, res2, fchg, P(m, GPT_FCPROJW, lo + l),
+                     P(m, GPT_FCPROJB, lo + l), (int)BT, (int)C4l, C);
+        unit_release(m, 1 + lo + l);
     }
     if (!last) {
         m->mean_loss = 0;
         return 0;
     }
-    unit_gather(m, L + 1);
+    unit_gather(m, m->nlayers + 1);
     unit_gather(m, 0);
     layernorm_sp(m, a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0),
                  P(m, GPT_LNFB, 0), (int)BT, C);
@@ -704,8 +722,8 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
 {
     const gpt_config *c = &m->cfg;
     gpt_acts *a = m->acts;
-    int B = m->B, T = m->T, C = c->channels, L = m->nlayers, NH = c->num_heads, Vp = c->padded_vocab_size;
-    int first = m->pp_rank == 0, last = m->pp_rank == m->pp - 1;
+    int B = m->B, T = m->T, C = c->channels, L = chunk_layers(m), lo = m->chunk * L, NH = c->num_heads;
+    int Vp = c->padded_vocab_size, first = is_first(m), last = is_last(m);
     int V = c->vocab_size;
     tp_dims d = dims_of(m);
     int NHl = (int)d.NHl;
@@ -735,9 +753,9 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         }
         /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
         unit_gather(m, 0);
-        unit_gather(m, L + 1);
+        unit_gather(m, m->nlayers + 1);
         unit_grads(m, 0);
-        unit_grads(m, L + 1);
+        unit_grads(m, m->nlayers + 1);
         matmul_backward(a->dbuf1, G(m, GPT_WTE, 0), NULL, a->logits, a->lnf, P(m, GPT_WTE, 0), (int)BT, C,
                         (int)Vl, 0);
         const float *dln = column_input_grad(m, a->dbuf1, R, BT, C);
@@ -745,8 +763,8 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         layernorm_backward_part(dres, G(m, GPT_LNFW, 0), G(m, GPT_LNFB, 0), dln,
                                 a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0), a->lnf_mean, a->lnf_rstd,
                                 (int)R, C, a->ln_part);
-        unit_grads_done(m, L + 1);
-        unit_release(m, L + 1);
+        unit_grads_done(m, m->nlayers + 1);
+        unit_release(m, m->nlayers + 1);
         unit_release(m, 0); /* the encoder's backward needs no parameters */
     }
     for (int l = L - 1; l >= 0; l--) {
@@ -754,8 +772,8 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
         float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + l * BT * C;
         float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l;
-        unit_gather(m, 1 + l);
-        unit_grads(m, 1 + l);
+        unit_gather(m, 1 + lo + l);
+        unit_grads(m, 1 + lo + l);
         float *d4 = a->dbuf2;    /* [BT, 4C/tp] */
         float *dsmall = a->dbuf1; /* [BT, C] */
         /* MLP: res3 = res2 + gelu(ln2 @ fcw^T + fcb) @ fcprojw^T + fcprojb. The row-parallel
@@ -767,29 +785,29 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             tp_gather(m, dres, a->tpbuf, R * C);
             dfull = a->tpbuf;
         }
-        matmul_backward(d4, G(m, GPT_FCPROJW, l), G(m, GPT_FCPROJB, l), dfull,
-                        fchg, P(m, GPT_FCPROJW, l), (int)BT, (int)C4l, C, 0);
+        matmul_backward(d4, G(m, GPT_FCPROJW, lo + l), G(m, GPT_FCPROJB, lo + l), dfull,
+                        fchg, P(m, GPT_FCPROJW, lo + l), (int)BT, (int)C4l, C, 0);
         gelu_backward(d4, fch, d4, BT * C4l);
-        matmul_backward(dsmall, G(m, GPT_FCW, l), G(m, GPT_FCB, l), d4, ln2,
-                        P(m, GPT_FCW, l), (int)BT, C, (int)C4l, 0);
+        matmul_backward(dsmall, G(m, GPT_FCW, lo + l), G(m, GPT_FCB, lo + l), d4, ln2,
+                        P(m, GPT_FCW, lo + l), (int)BT, C, (int)C4l, 0);
         const float *dln2 = column_input_grad(m, dsmall, R, BT, C);
-        layernorm_backward_part(dres, G(m, GPT_LN2W, l), G(m, GPT_LN2B, l), dln2, res2,
-                                P(m, GPT_LN2W, l), a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
+        layernorm_backward_part(dres, G(m, GPT_LN2W, lo + l), G(m, GPT_LN2B, lo + l), dln2, res2,
+                                P(m, GPT_LN2W, lo + l), a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
                                 C, a->ln_part);
         /* attention: res2 = res + attn(ln1) @ attprojw^T + attprojb */
         if (sp)
             tp_gather(m, dres, a->tpbuf, R * C);
-        matmul_backward(dsmall, G(m, GPT_ATTPROJW, l), G(m, GPT_ATTPROJB, l),
-                        dfull, atty, P(m, GPT_ATTPROJW, l), (int)BT, (int)Cl, C, 0);
+        matmul_backward(dsmall, G(m, GPT_ATTPROJW, lo + l), G(m, GPT_ATTPROJB, lo + l),
+                        dfull, atty, P(m, GPT_ATTPROJW, lo + l), (int)BT, (int)Cl, C, 0);
         attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, (int)Cl, NHl);
-        matmul_backward(dsmall, G(m, GPT_QKVW, l), G(m, GPT_QKVB, l),
-                        a->dqkv, ln1, P(m, GPT_QKVW, l), (int)BT, C, (int)(3 * Cl), 0);
+        matmul_backward(dsmall, G(m, GPT_QKVW, lo + l), G(m, GPT_QKVB, lo + l),
+                        a->dqkv, ln1, P(m, GPT_QKVW, lo + l), (int)BT, C, (int)(3 * Cl), 0);
         const float *dln1 = column_input_grad(m, dsmall, R, BT, C);
-        layernorm_backward_part(dres, G(m, GPT_LN1W, l), G(m, GPT_LN1B, l), dln1, res,
-                                P(m, GPT_LN1W, l), a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
+        layernorm_backward_part(dres, G(m, GPT_LN1W, lo + l), G(m, GPT_LN1B, lo + l), dln1, res,
+                                P(m, GPT_LN1W, lo + l), a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
                                 C, a->ln_part);
-        unit_grads_done(m, 1 + l);
-        unit_release(m, 1 + l);
+        unit_grads_done(m, 1 + lo + l);
+        unit_release(m, 1 + lo + l);
     }
     if (first) {
         const float *dfull = dres;
@@ -913,7 +931,7 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
     /* The buffers of acts_alloc, for B*T tokens. */
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
-    size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)m->nlayers;
+    size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)chunk_layers(m);
     size_t nt = (size_t)cpu_threads(), att = bt * T;
     size_t r = gpt_stage_rows(m, bt); /* residual rows held here */
     size_t floats = r * C + L * bt * C * 2 + L * r * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
@@ -943,7 +961,58 @@ static void part_of(const gpt_model *lm, int t, size_t *foff, tp_split *sp)
         *sp = (tp_split){1, 0, per_layer(t) ? full[t] / L * (size_t)lm->nlayers : full[t]};
 }
 
-void gpt_part_slice(const gpt_model *lm, const float *full, float *local)
+static void part_slice(const gpt_model *lm, const float *full, float *local);
+static int part_gather(const gpt_model *lm, const float *local, float *full);
+
+/* The part of the stage that model chunk c is, as a stage of its own: its layers
+ * [layer0, layer0 + L/(pp*vpp)) and, in chunk 0 only, the stage's other tensors
+ * (so that each is visited once), its layer tensors' slices at their offsets in
+ * the stage's arrays. Without interleaving: the stage itself. */
+static gpt_model chunk_view(const gpt_model *lm, int c)
+{
+    gpt_model v = *lm;
+    if (lm->vpp <= 1)
+        return v;
+    int Lc = chunk_layers(lm);
+    v.layer0 = (c * lm->pp + lm->pp_rank) * Lc;
+    v.nlayers = Lc;
+    v.vpp = 1;
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        if (per_layer(t)) {
+            v.sizes[t] = lm->sizes[t] / (size_t)lm->vpp;
+            v.offsets[t] = lm->offsets[t] + (size_t)c * v.sizes[t];
+        } else if (c > 0) {
+            v.sizes[t] = 0;
+        }
+    }
+    return v;
+}
+
+void gpt_part_slice(const gpt_model *stage, const float *full, float *local)
+{
+    for (int c = 0; c < (stage->vpp > 1 ? stage->vpp : 1); c++) {
+        gpt_model view = chunk_view(stage, c);
+        part_slice(&view, full, local);
+    }
+}
+
+int gpt_part_gather(const gpt_model *stage, const float *local, float *full)
+{
+    /* Each stage writes the tensors it owns (the tied wte: the first stage's); the
+     * rest stays zero, and a sum over the pipeline group assembles the whole. */
+    if (stage->pp > 1)
+        memset(full, 0, gpt_num_params(&stage->cfg) * sizeof(float));
+    int rc = 0;
+    for (int c = 0; c < (stage->vpp > 1 ? stage->vpp : 1) && !rc; c++) {
+        gpt_model view = chunk_view(stage, c);
+        rc = part_gather(&view, local, full);
+    }
+    if (!rc && stage->pp > 1)
+        rc = dist_allreduce_f32(stage->tp_d, stage->pp_g, full, gpt_num_params(&stage->cfg));
+    return rc;
+}
+
+static void part_slice(const gpt_model *lm, const float *full, float *local)
 {
     int tp = lm->tp > 1 ? lm->tp : 1;
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
@@ -971,15 +1040,11 @@ void gpt_part_slice(const gpt_model *lm, const float *full, float *local)
     }
 }
 
-int gpt_part_gather(const gpt_model *lm, const float *local, float *full)
+static int part_gather(const gpt_model *lm, const float *local, float *full)
 {
     int tp = lm->tp > 1 ? lm->tp : 1;
     float *buf = NULL;
     int rc = 0;
-    /* Each stage writes the tensors it owns (the tied wte: the first stage's); the
-     * rest stays zero, and a sum over the pipeline group assembles the whole. */
-    if (lm->pp > 1)
-        memset(full, 0, gpt_num_params(&lm->cfg) * sizeof(float));
     for (int t = 0; t < GPT_NUM_TENSORS && !rc; t++) {
         if (!lm->sizes[t] || (t == GPT_WTE && lm->pp > 1 && lm->pp_rank != 0))
             continue;
@@ -1010,8 +1075,6 @@ int gpt_part_gather(const gpt_model *lm, const float *local, float *full)
                 }
     }
     free(buf);
-    if (!rc && lm->pp > 1)
-        rc = dist_allreduce_f32(lm->tp_d, lm->pp_g, full, gpt_num_params(&lm->cfg));
     return rc;
 }
 

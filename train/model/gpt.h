@@ -33,6 +33,12 @@
  * gradients are then partial sums, added over the tensor group by
  * gpt_sp_reduce_grads once per iteration.
  *
+ * Interleaved pipeline (Megatron's virtual pipeline, vpp model chunks per
+ * stage): the model is cut into pp*vpp chunks of L/(pp*vpp) layers and stage s
+ * holds chunks s, s+pp, s+2pp, ...; the first stage's chunk 0 embeds, the last
+ * stage's last chunk computes the loss. The stage's layer tensors hold its
+ * chunks one after another; gpt_use_chunk picks the one the next forward or
+ * backward runs, and each activation slot holds one chunk's activations.
  * Pipeline parallelism (pp stages): stage s holds layers [s*L/pp, (s+1)*L/pp);
  * the first stage also wte and wpe, the last lnf and wte again (tied: its
  * gradient is summed over the embedding group by the trainer). Tensors a stage
@@ -89,8 +95,11 @@ typedef struct {
     int tp, tp_rank, sp;
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
-    /* pipeline parallelism: pp stages (1: none), this stage, its layers, the pipeline group */
+    /* pipeline parallelism: pp stages (1: none), this stage, its layers (the first
+     * one's index without interleaving), the pipeline group */
     int pp, pp_rank, layer0, nlayers;
+    /* interleaved pipeline: vpp model chunks per stage (1: none), the current one */
+    int vpp, chunk;
     struct dist_group *pp_g;
     /* activation slots for micro-batches in flight (acts is the current one) */
     gpt_acts **slots;
@@ -132,6 +141,7 @@ int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h);
 
 typedef struct {
     int tp, tp_rank, pp, pp_rank, sp;
+    int vpp; /* model chunks per stage (interleaved 1F1B); 0 or 1: one */
     struct dist_ctx *d;
     struct dist_group *tp_g, *pp_g;
 } gpt_par;
@@ -160,6 +170,9 @@ int gpt_sp_reduce_grads(gpt_model *m);
 size_t gpt_stage_rows(const gpt_model *m, size_t bt);
 /* Use activation slot k (0 <= k < 64) for the next forward and backward. */
 int gpt_use_slot(gpt_model *m, int k);
+/* Interleaved pipeline: run model chunk c (0 <= c < vpp) in the next forward
+ * and backward. */
+int gpt_use_chunk(gpt_model *m, int c);
 /* One pipeline stage's forward: the first stage embeds inputs, the others
  * start from x_in [B, T, C]; the last computes the loss (returned; 0 on the
  * other stages, -2 on error). gpt_stage_output: the activations to send on. */
