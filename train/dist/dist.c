@@ -424,8 +424,10 @@ static int sendq_reap(dist_sendq *q, int all)
         free(q->req[k]);
         free(q->buf[k]);
     }
-    memmove(q->req, q->req + k, (q->n - k) * sizeof *q->req);
-    memmove(q->buf, q->buf + k, (q->n - k) * sizeof *q->buf);
+    if (k && k < q->n) {
+        memmove(q->req, q->req + k, (q->n - k) * sizeof *q->req);
+        memmove(q->buf, q->buf + k, (q->n - k) * sizeof *q->buf);
+    }
     q->n -= k;
 #else
     (void)all;
