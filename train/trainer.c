@@ -555,6 +555,33 @@ static int save(run *r)
     return 0;
 }
 
+/* Peak resident memory of this process (VmHWM), in bytes; 0 if unknown. */
+static int64_t peak_rss(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long long kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %lld kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return (int64_t)kb * 1024;
+}
+
+/* At the end of a run (every rank): the peak host memory of rank 0 and of the
+ * largest rank, as measured, beside the per-rank figures printed at start. */
+static void report_peak_memory(run *r)
+{
+    int64_t v[2] = {peak_rss(), 0};
+    v[1] = v[0];
+    int rc = dist_allreduce_max_i64(&r->d, &r->d.world, v + 1, 1);
+    if (!rc && v[0] > 0)
+        printf("> peak host memory (VmHWM): %.1f MB on rank 0, %.1f MB on the largest rank\n", (double)v[0] / 1e6,
+               (double)v[1] / 1e6);
+    fflush(stdout);
+}
+
 static void timestamp(char *buf, size_t n)
 {
     time_t t = time(NULL);
@@ -1199,6 +1226,7 @@ int trainer_run(train_args *a)
         if (exiting && it != (uint64_t)a->train_iters) {
             printf(" exiting program at iteration %llu (--exit-interval %lld)\n", (unsigned long long)it,
                    a->exit_interval);
+            report_peak_memory(r);
             goto out;
         }
     }
@@ -1216,6 +1244,7 @@ int trainer_run(train_args *a)
                               "test", 1)))
             goto out_fail;
     }
+    report_peak_memory(r);
 out:
     if (r->be.ops)
         r->be.ops->release(&r->be);
