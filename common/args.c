@@ -108,11 +108,14 @@ void args_print_help(const arg_spec *spec)
             snprintf(left + n, sizeof left - (size_t)n, " [%s...]", o->metavar ? o->metavar : "VALUE");
         if (strlen(left) > 30) printf("%s\n%32s", left, "");
         else printf("%-32s", left);
-        /* a help text of several lines: each further line under the first */
-        for (const char *h = o->help ? o->help : "", *nl; ; h = nl + 1) {
+        /* a help text of several lines: each further line under the first (the
+         * text's own indentation of those lines, if any, dropped) */
+        for (const char *h = o->help ? o->help : "", *nl; ; ) {
             nl = strchr(h, '\n');
             printf("%.*s\n", nl ? (int)(nl - h) : (int)strlen(h), h);
             if (!nl) break;
+            for (h = nl + 1; *h == ' '; h++) {
+            }
             printf("%32s", "");
         }
     }

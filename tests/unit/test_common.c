@@ -410,6 +410,39 @@ static void test_fsutil(void)
     fs_list_free(&l);
 }
 
+/* --help: a help text of several lines puts each further line under the first,
+ * whether the text indents them itself or not. */
+static void test_args_help(void)
+{
+    int dummy = 0;
+    const arg_opt opts[] = {
+        {"alpha", 0, ARG_FLAG, &dummy, NULL, "first line\nsecond line"},
+        {"beta", 0, ARG_FLAG, &dummy, NULL, "one\n                                two"},
+        {0},
+    };
+    const arg_spec spec_ = {"prog", "[options]", "A test.", opts, NULL}, *spec = &spec_;
+    char path[] = "/tmp/test_help_XXXXXX";
+    int fd = mkstemp(path);
+    CHECK(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    args_print_help(spec);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    char buf[4096] = "";
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    close(fd);
+    unlink(path);
+    CHECK(n > 0);
+    char want1[64], want2[64];
+    snprintf(want1, sizeof want1, "\n%32ssecond line\n", "");
+    snprintf(want2, sizeof want2, "\n%32stwo\n", "");
+    CHECK(strstr(buf, want1) != NULL);
+    CHECK(strstr(buf, want2) != NULL);
+}
+
 static void test_progress_quiet(void)
 {
     /* stdout/stderr of the test runner are not terminals: the reporter is off */
@@ -425,6 +458,7 @@ int main(void)
     if (!mkdtemp(tmpdir)) return 1;
     RUN(test_err);
     RUN(test_args);
+    RUN(test_args_help);
     RUN(test_utf8);
     RUN(test_hash);
     RUN(test_strset);
