@@ -3,6 +3,7 @@
 #include "train/dist/ddp.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,13 +72,21 @@ static int gather_unit(ddp *o, int u, const float *shard, float *buf)
     return dist_allgather_f32(o->d, o->g, mine, buf, k->per);
 }
 
+/* A collective inside the forward or backward that failed (the communicator
+ * broke): as for the tensor-parallel ones, every rank ends here. */
+static void hook_check(ddp *o, int rc, const char *what)
+{
+    if (rc) {
+        fprintf(stderr, "train: ZeRO-%d %s: %s\n", o->zero, what, err_msg());
+        dist_abort(o->d, EXIT_INTERNAL);
+    }
+}
+
 static float *hook_gather(void *ctx, int u)
 {
     ddp *o = ctx;
     float *buf = o->pbuf[slot_of(o, u)];
-    int rc = gather_unit(o, u, o->pshard, buf);
-    if (rc && !o->err)
-        o->err = rc;
+    hook_check(o, gather_unit(o, u, o->pshard, buf), "all-gather of parameters");
     return buf;
 }
 
@@ -101,12 +110,8 @@ static void hook_grad_done(void *ctx, int u)
 {
     ddp *o = ctx;
     const ddp_unit *k = &o->units[u];
-    int rc = dist_reduce_scatter_f32(o->d, o->g, o->gbuf[slot_of(o, u)], o->recv, k->per);
-    if (rc) {
-        if (!o->err)
-            o->err = rc;
-        return;
-    }
+    hook_check(o, dist_reduce_scatter_f32(o->d, o->g, o->gbuf[slot_of(o, u)], o->recv, k->per),
+               "reduce-scatter of gradients");
     float *g = o->gshard + k->soff;
     for (size_t i = 0; i < k->per; i++)
         g[i] += o->recv[i];
@@ -252,7 +257,7 @@ void ddp_free(ddp *o)
 int ddp_reduce_grads(ddp *o, gpt_model *m)
 {
     if (o->zero >= 2)
-        return o->err; /* reduce-scattered unit by unit in the backward */
+        return 0; /* reduce-scattered unit by unit in the backward */
     if (o->g->size == 1 && o->zero == 0)
         return 0;
     size_t dp = (size_t)o->g->size;

@@ -80,7 +80,6 @@ typedef struct {
     float *gbuf[3], *pbuf[3]; /* working buffers: embedding, a layer, final LayerNorm (padded) */
     float *recv;       /* one unit's reduce-scattered part */
     size_t work_bytes; /* of the working buffers */
-    int err;           /* a communication error inside the backward, reported by ddp_reduce_grads */
     gpt_unit_hooks hooks;
 } ddp;
 
