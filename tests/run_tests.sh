@@ -38,7 +38,9 @@ if [ "$mode" = "--gpu-only" ]; then
   gpu_tests > "$glog"; cat "$glog"
 elif [ "${1:-}" != "--fuzz-only" ]; then
   for t in "$BUILD"/tests/test_*; do echo "== $t"; tally "$t" "$t"; done
-  for t in tests/e2e/test_*.sh; do echo "== $t"; tally "$t" bash "$t"; done
+  for t in tests/e2e/test_*.sh; do
+    echo "== $t"; t0=$SECONDS; tally "$t" bash "$t"; echo "   ($t: $((SECONDS - t0)) s)"
+  done
   gpu_tests > "$glog"; cat "$glog"
 fi
 if [ "$mode" = "--gpu-only" ]; then
