@@ -282,14 +282,26 @@ typedef struct {
     int gathers, releases, done;
 } unit_ctx;
 
+/* Unit u's packed buffer <-> a flat array: to_buf copies into the buffer, else
+ * the buffer is added into the flat array. */
+static void t_unit_copy(const gpt_model *m, int u, float *buf, float *flat, int to_buf)
+{
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    int ns = gpt_unit_segs(m, u, seg);
+    size_t pos = 0;
+    for (int i = 0; i < ns; pos += seg[i].n, i++)
+        for (size_t j = 0; j < seg[i].n; j++) {
+            if (to_buf)
+                buf[pos + j] = flat[seg[i].off + j];
+            else
+                flat[seg[i].off + j] += buf[pos + j];
+        }
+}
+
 static float *t_gather(void *c, int u)
 {
     unit_ctx *x = c;
-    gpt_seg seg[GPT_UNIT_MAX_SEGS];
-    int ns = gpt_unit_segs(x->shape, u, seg);
-    size_t pos = 0;
-    for (int i = 0; i < ns; pos += seg[i].n, i++)
-        memcpy(x->pbuf[u] + pos, x->flat_p + seg[i].off, seg[i].n * 4);
+    t_unit_copy(x->shape, u, x->pbuf[u], x->flat_p, 1);
     x->gathers++;
     return x->pbuf[u];
 }
@@ -314,12 +326,7 @@ static float *t_grad_buf(void *c, int u)
 static void t_grad_done(void *c, int u)
 {
     unit_ctx *x = c;
-    gpt_seg seg[GPT_UNIT_MAX_SEGS];
-    int ns = gpt_unit_segs(x->shape, u, seg);
-    size_t pos = 0;
-    for (int i = 0; i < ns; pos += seg[i].n, i++)
-        for (size_t j = 0; j < seg[i].n; j++)
-            x->flat_g[seg[i].off + j] += x->gbuf[u][pos + j];
+    t_unit_copy(x->shape, u, x->gbuf[u], x->flat_g, 0);
     x->done++;
 }
 

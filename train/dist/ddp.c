@@ -82,6 +82,15 @@ static void hook_check(ddp *o, int rc, const char *what)
     }
 }
 
+/* The reverse: this rank's part of unit u of a full array [n] into its shard. */
+static void scatter_unit(ddp *o, int u, const float *full, float *shard)
+{
+    const ddp_unit *k = &o->units[u];
+    float *buf = o->gbuf[slot_of(o, u)];
+    pack(o, u, full, buf);
+    memcpy(shard + k->soff, buf + (size_t)o->g->rank * k->per, k->per * sizeof *buf);
+}
+
 static float *hook_gather(void *ctx, int u)
 {
     ddp *o = ctx;
@@ -175,11 +184,8 @@ static int units_init(ddp *o, gpt_model *m)
         o->pshard = calloc(o->shard_n, sizeof *o->pshard);
         if (!o->pshard)
             goto nomem;
-        for (int u = 0; u < o->nu; u++) {
-            pack(o, u, m->params, o->gbuf[slot_of(o, u)]);
-            memcpy(o->pshard + o->units[u].soff, o->gbuf[slot_of(o, u)] + r * o->units[u].per,
-                   o->units[u].per * sizeof(float));
-        }
+        for (int u = 0; u < o->nu; u++)
+            scatter_unit(o, u, m->params, o->pshard);
     }
     o->hooks = (gpt_unit_hooks){o, o->zero == 3 ? hook_gather : NULL, hook_release, hook_grad_buf, hook_grad_done};
     if (gpt_set_unit_hooks(m, &o->hooks))
@@ -433,12 +439,8 @@ void ddp_poison_grad(ddp *o, gpt_model *m)
 void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v)
 {
     for (int u = 0; o->zero >= 2 && u < o->nu; u++) {
-        const ddp_unit *k = &o->units[u];
-        float *buf = o->gbuf[slot_of(o, u)], *mine = buf + (size_t)o->g->rank * k->per;
-        pack(o, u, full_m, buf);
-        memcpy(o->adam_m + k->soff, mine, k->per * sizeof *mine);
-        pack(o, u, full_v, buf);
-        memcpy(o->adam_v + k->soff, mine, k->per * sizeof *mine);
+        scatter_unit(o, u, full_m, o->adam_m);
+        scatter_unit(o, u, full_v, o->adam_v);
     }
     if (o->zero >= 2)
         return;
