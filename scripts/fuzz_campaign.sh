@@ -11,6 +11,8 @@
 # into tests/fuzz/corpus_NAME, for committing.
 #   FUZZ_TARGETS="idx args" scripts/fuzz_campaign.sh   # some targets only
 #   FUZZ_TABLE=FILE                                    # also write the table there
+#   FUZZ_WORKDIR=DIR   work folder (default build/fuzz/campaign); a second
+#                      campaign of the same target beside a first needs its own
 set -u
 cd "$(dirname "$0")/.."
 RUNS=${FUZZ_RUNS:-10000000}
@@ -18,7 +20,7 @@ SECS=${FUZZ_SECONDS:-0}
 JOBS=${FUZZ_JOBS:-1}
 TARGETS=${FUZZ_TARGETS:-$(ls build/fuzz/ 2>/dev/null | sed -n 's/^fuzz_//p' | grep -v '\.' | tr '\n' ' ')}
 [ -n "$TARGETS" ] || { echo "fuzz_campaign: no targets in build/fuzz (make fuzz-bins)" >&2; exit 1; }
-W=build/fuzz/campaign
+W=${FUZZ_WORKDIR:-build/fuzz/campaign}
 mkdir -p "$W" build/fuzz/crashes
 
 run_one() {
