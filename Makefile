@@ -200,9 +200,13 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) $(FUZZ_TRAIN_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. $(PKG_CFLAGS) -MMD -MP
+# BPE's merge loop compares ranks and hash slots, not input bytes: libFuzzer's
+# comparison tracing there guides nothing and halved fuzz_bpe's rate (about 500
+# against 1,050 executions a second). Edge coverage stays.
+build/fuzz/obj/tokenizer/bpe.o: FUZZ_OBJ_FLAGS := -fno-sanitize-coverage=trace-cmp
 build/fuzz/obj/%.o: %.c | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_OBJ_FLAGS) -c $< -o $@
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) | $(DEPS_STAMP)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_OBJ) -o $@ $(filter-out -fopenmp,$(LDLIBS))

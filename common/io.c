@@ -36,7 +36,7 @@ struct io_reader {
     z_stream gz;
     int gz_live, gz_at_end;
     unsigned char *in; /* compressed input */
-    size_t in_pos, in_len;
+    size_t in_cap, in_pos, in_len;
     int raw_eof;
     char *buf; /* decoded data: buf[pos..len) unread */
     size_t cap, pos, len, scan;
@@ -69,7 +69,7 @@ static ssize_t raw_read(io_reader *r, void *dst, size_t n)
 static int refill_in(io_reader *r)
 {
     if (r->in_pos < r->in_len || r->raw_eof) return 0;
-    ssize_t k = raw_read(r, r->in, IO_RAW_CHUNK);
+    ssize_t k = raw_read(r, r->in, r->in_cap);
     if (k < 0) return (int)k;
     r->in_pos = 0;
     r->in_len = (size_t)k;
@@ -79,14 +79,20 @@ static int refill_in(io_reader *r)
 
 static int reader_init(io_reader *r)
 {
-    r->in = malloc(IO_RAW_CHUNK);
+    /* Raw input is read in chunks of 1 MB, or of 64 KB .. its size when the
+     * input is known to be smaller (a memory reader, a small regular file):
+     * no megabyte allocated and paged in to read a few bytes. */
+    r->in_cap = IO_RAW_CHUNK;
+    if (r->raw_size > 0 && r->raw_size < IO_RAW_CHUNK)
+        r->in_cap = r->raw_size > IO_MIN_BUF ? (size_t)r->raw_size : IO_MIN_BUF;
+    r->in = malloc(r->in_cap);
     r->cap = IO_MIN_BUF;
     r->buf = malloc(r->cap);
     if (!r->in || !r->buf) return err_set(ERR_NOMEM, "%s: out of memory", r->name);
     /* Sniff the codec from the first bytes (a short read is fine: a file of
      * fewer than 4 bytes cannot be compressed anyway). */
     while (r->in_len < 4 && !r->raw_eof) {
-        ssize_t k = raw_read(r, r->in + r->in_len, IO_RAW_CHUNK - r->in_len);
+        ssize_t k = raw_read(r, r->in + r->in_len, r->in_cap - r->in_len);
         if (k < 0) return (int)k;
         if (k == 0) r->raw_eof = 1;
         r->in_len += (size_t)k;

@@ -204,6 +204,27 @@ static void test_io_reader_plain(void)
     io_reader_close(r);
     free(b);
 
+    /* A file read in chunks sized to its length at open (10 bytes: 64 KB
+     * chunks) that grows before it is read is still read to its end. */
+    char path[512];
+    path_in_tmp(path, sizeof path, "grows.txt");
+    FILE *f = fopen(path, "w");
+    CHECK(f != NULL);
+    fputs("123456789\n", f);
+    fflush(f);
+    CHECK_EQ_INT(io_reader_open(&r, path), 0);
+    size_t more = 3u << 20;
+    for (size_t i = 0; i < more; i++) fputc('a' + (int)(i % 26), f);
+    fclose(f);
+    char chunk[4096];
+    size_t total = 0;
+    ssize_t k;
+    while ((k = io_read(r, chunk, sizeof chunk)) > 0) total += (size_t)k;
+    CHECK_EQ_INT(k, 0);
+    CHECK_EQ_INT(total, 10 + more);
+    io_reader_close(r);
+    unlink(path);
+
     CHECK_EQ_INT(io_reader_open(&r, "/nonexistent/file.txt"), ERR_IO);
     CHECK(strstr(err_msg(), "/nonexistent/file.txt") != NULL);
     CHECK_EQ_INT(io_reader_open(&r, "/"), ERR_IO);
