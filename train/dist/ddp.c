@@ -72,6 +72,15 @@ static int gather_unit(ddp *o, int u, const float *shard, float *buf)
     return dist_allgather_f32(o->d, o->g, mine, buf, k->per);
 }
 
+/* The reverse: this rank's part of unit u of a full array [n] into its shard. */
+static void scatter_unit(ddp *o, int u, const float *full, float *shard)
+{
+    const ddp_unit *k = &o->units[u];
+    float *buf = o->gbuf[slot_of(o, u)];
+    pack(o, u, full, buf);
+    memcpy(shard + k->soff, buf + (size_t)o->g->rank * k->per, k->per * sizeof *buf);
+}
+
 /* A collective inside the forward or backward that failed (the communicator
  * broke): as for the tensor-parallel ones, every rank ends here. */
 static void hook_check(ddp *o, int rc, const char *what)
@@ -80,15 +89,6 @@ static void hook_check(ddp *o, int rc, const char *what)
         fprintf(stderr, "train: ZeRO-%d %s: %s\n", o->zero, what, err_msg());
         dist_abort(o->d, EXIT_INTERNAL);
     }
-}
-
-/* The reverse: this rank's part of unit u of a full array [n] into its shard. */
-static void scatter_unit(ddp *o, int u, const float *full, float *shard)
-{
-    const ddp_unit *k = &o->units[u];
-    float *buf = o->gbuf[slot_of(o, u)];
-    pack(o, u, full, buf);
-    memcpy(shard + k->soff, buf + (size_t)o->g->rank * k->per, k->per * sizeof *buf);
 }
 
 static float *hook_gather(void *ctx, int u)
