@@ -8,6 +8,7 @@ clipping step as bin/train, fp32, on --threads threads. Prints tokens/s over
 """
 import argparse
 import math
+import os
 import time
 
 import torch
@@ -84,6 +85,11 @@ def main():
     ms = 1000 * sum(times) / len(times)
     print(f"torch {torch.__version__} threads {a.threads}: {ms:.1f} ms/iter, "
           f"{a.batch * a.seq / (ms / 1000):.1f} tokens/s, loss {loss.item():.4f}")
+    # The kernels PyTorch ran: its CPU ISA level (ATen's dispatch), MKL and oneDNN.
+    cap = torch.backends.cpu.get_cpu_capability()
+    mkl = "MKL" if torch.backends.mkl.is_available() else "no MKL"
+    dnn = f"oneDNN {torch.backends.mkldnn.is_available() and 'on' or 'off'}"
+    print(f"torch kernels: ISA {cap}, {mkl}, {dnn} (ONEDNN_MAX_CPU_ISA={os.environ.get('ONEDNN_MAX_CPU_ISA', 'unset')})")
 
 
 if __name__ == "__main__":

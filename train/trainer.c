@@ -1,6 +1,7 @@
 /* trainer.c - the training loop (see trainer.h): data, schedule, logging in
  * Megatron's layout plus JSON lines, evaluation, checkpoints, signals. */
 #include "train/trainer.h"
+#include "train/cpu/blas.h"
 
 #include <errno.h>
 #include <math.h>
@@ -118,14 +119,18 @@ static int parse_data_path(const train_args *a, const char ***paths, double **we
         return err_set(ERR_USAGE, "--data-path is required (a prefix of PREFIX.bin/PREFIX.idx, e.g. data/build/corpus_text_document)");
     char *end;
     strtod(a->data_path[0], &end);
-    int weighted = *end == 0 && k > 1;
+    int weighted = *end == 0 && end != a->data_path[0] && k > 1;
     if (weighted && k % 2)
         return err_set(ERR_USAGE, "--data-path: weighted form is 'W1 PREFIX1 W2 PREFIX2 ...', got %d items", k);
     *n = weighted ? k / 2 : k;
     *paths = calloc((size_t)*n, sizeof **paths);
     *weights = calloc((size_t)*n, sizeof **weights);
-    if (!*paths || !*weights)
+    if (!*paths || !*weights) /* (weights freed below when not given) */
         return err_set(ERR_NOMEM, "out of memory");
+    if (!weighted) { /* no weights: Megatron blends by the datasets' sizes (or uses the one dataset) */
+        free(*weights);
+        *weights = NULL;
+    }
     for (int i = 0; i < *n; i++) {
         if (weighted) {
             double w = strtod(a->data_path[2 * i], &end);
@@ -134,7 +139,6 @@ static int parse_data_path(const train_args *a, const char ***paths, double **we
             (*weights)[i] = w;
             (*paths)[i] = a->data_path[2 * i + 1];
         } else {
-            (*weights)[i] = 1.0;
             (*paths)[i] = a->data_path[i];
         }
     }
@@ -985,6 +989,15 @@ int trainer_run(train_args *a)
     printf("> device %s; micro-batch %d x %lld x data-parallel %d = global batch %lld; MFU against a peak "
            "of %.3f TFLOP/s (%s)\n",
            dev_desc, mbs, nmicro_rank, dp, gbs, peak, peak_desc);
+    if (!r->cuda) {
+        /* the CPU backend's matrix products: a slow kernel set is explained, not hidden */
+        char blas[320];
+        int slow = 0;
+        blas_describe(blas, sizeof blas, &slow);
+        printf("> blas: %s\n", blas);
+        if (slow && r->d.world_rank == 0)
+            fprintf(stderr, "note: the BLAS runs kernels narrower than this CPU allows: %s\n", blas);
+    }
     {
         char lay[128];
         dist_describe(&r->d, lay, sizeof lay);

@@ -54,4 +54,20 @@ head -c 1000 "$WORK/hf/model.safetensors" > "$WORK/bad/model.safetensors"; cp "$
 expect_exit conv_truncated 1 "$BIN/convert_checkpoint" --from hf "$WORK/bad" --save "$WORK/x"
 stderr_has conv_truncated_message "model.safetensors"
 [ ! -e "$WORK/x" ] && pass conv_nothing_written_on_error || fail conv_nothing_written_on_error
+# A hostile download (issue 31), each refused by name with nothing written, and no undefined
+# behaviour (the sanitizer tier runs this too): shapes whose product overflows, a config whose
+# sizes the file cannot hold (checked before anything is allocated), a duplicate tensor name,
+# holes and overlaps in the data, an integer weight, an oversized header, deeply nested JSON.
+for c in "huge_shape|shape needs more bytes than the file" "n_layer_1e9|n_layer 1000000000 needs" \
+         "n_embd_1e20|\"n_embd\" is not a whole number from 1 to" "duplicate_key|appears twice in the header" \
+         "hole|leaves a hole after" "overlap|overlaps the previous tensor" "int_dtype|has dtype I32" \
+         "header_too_big|over the format's limit" "deep_json|header is not a JSON object"; do
+  n=${c%%|*} msg=${c#*|}
+  rm -rf "$WORK/hostile" "$WORK/x"
+  "$PY" "$ROOT/scripts/hf_mutate.py" "$WORK/hf" "$WORK/hostile" "$n" || { fail "conv_hostile_$n" "mutation failed"; continue; }
+  expect_exit "conv_hostile_$n" 1 "$BIN/convert_checkpoint" --from hf "$WORK/hostile" --save "$WORK/x"
+  stderr_has "conv_hostile_${n}_message" "$msg"
+  [ ! -e "$WORK/x" ] && pass "conv_hostile_${n}_nothing_written" || fail "conv_hostile_${n}_nothing_written"
+done
+rm -rf "$WORK/hostile"
 expect_exit conv_usage 2 "$BIN/convert_checkpoint" --load "$WORK/ck"

@@ -17,6 +17,14 @@ expect_exit run_ok 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-j
 cp "$WORK/.out" "$WORK/run1.out"
 if grep -qE '^ \[[0-9-]+ [0-9:]+\] iteration +10/ +10 \| consumed samples: +40 \| elapsed time per iteration \(ms\): [0-9.]+ \| throughput per GPU \(TFLOP/s/GPU\): [0-9.]+ \| tokens per second: [0-9]+ \| MFU: [0-9.]+% \| learning rate: [0-9.]+E[-+][0-9]+ \| global batch size: +4 \| lm loss: [0-9.]+E\+[0-9]+ \| loss scale: 1.0 \| grad norm: [0-9.]+ \| number of skipped iterations: +0 \| number of nan iterations: +0 \|$' "$WORK/run1.out"; then
   pass log_layout; else fail log_layout "$(grep 'iteration  *10/' "$WORK/run1.out")"; fi
+# The start-up lines name the BLAS and the kernels it runs (issue 26): a CPU's
+# own choice, and OPENBLAS_CORETYPE forcing narrower kernels, with a note.
+if grep -qE '^> blas: OpenBLAS [0-9.]+ \([a-z]+(, dynamic)?\), kernels [A-Za-z0-9]+ \((SSE|AVX|AVX2|AVX-512)\)' "$WORK/run1.out"; then
+  pass blas_named; else fail blas_named "$(grep '^> blas' "$WORK/run1.out")"; fi
+expect_exit blas_forced_run 0 env OPENBLAS_CORETYPE=Prescott "$BIN/train" $M --train-iters 1 --eval-iters 0 --data-path "$D/a"
+if grep -q '^> blas: .*kernels Prescott (SSE) as OPENBLAS_CORETYPE asks' "$WORK/.out"; then pass blas_forced_named
+else fail blas_forced_named "$(grep '^> blas' "$WORK/.out")"; fi
+if grep -q 'avx2' /proc/cpuinfo; then stderr_has blas_forced_note "narrower than this CPU allows"; fi
 if grep -q 'validation loss at iteration 5 | lm loss value: .* | lm loss PPL: ' "$WORK/run1.out" &&
    grep -q 'validation loss at the end of training for test data' "$WORK/run1.out"; then pass val_test_loss; else fail val_test_loss; fi
 if [ "$(grep -c '"lm_loss"' "$WORK/log1.jsonl")" = 10 ] && [ "$(grep -c '"val_loss"' "$WORK/log1.jsonl")" = 3 ]; then
@@ -56,6 +64,16 @@ if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \
         <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1b.jsonl") >/dev/null; then pass reproducible; else fail reproducible; fi
 # The sample index was cached in --data-cache-path (and nothing written next to the fixture).
 if ls "$WORK/cache"/a.train.*.gptidx >/dev/null 2>&1 && ! ls "$D"/*.gptidx >/dev/null 2>&1; then pass index_cache; else fail index_cache; fi
+# --data-cache-path shared with Megatron-LM: our files (PREFIX.SPLIT.HASH.gptidx, magic WTGPTIDX)
+# and Megatron's (MD5-GPTDataset-SPLIT-*.npy, MD5-BlendedDataset-...) never share a name, and a
+# Megatron cache there is neither read nor touched.
+for f in document_index sample_index shuffle_index; do
+  printf 'not ours' > "$WORK/cache/0123456789abcdef0123456789abcdef-GPTDataset-train-$f.npy"; done
+expect_exit cache_megatron_beside 0 "$BIN/train" $M --train-iters 2 --eval-iters 0 --data-path "$D/a"
+if [ "$(cat "$WORK"/cache/*-GPTDataset-train-*.npy)" = "not oursnot oursnot ours" ] &&
+   ! ls "$WORK/cache" | grep -v -e '\.gptidx$' -e '-GPTDataset-' | grep -q . &&
+   [ "$(head -c 8 "$(ls "$WORK"/cache/a.train.*.gptidx | head -1)")" = WTGPTIDX ]; then pass cache_megatron_names
+else fail cache_megatron_names "$(ls "$WORK/cache")"; fi
 
 # --- bit-identical resume: 12 iterations straight vs 6 + exit + resume 6
 expect_exit straight 0 "$BIN/train" $M --train-iters 12 --data-path "$D/a" --save "$WORK/ckA" --save-interval 6
@@ -154,11 +172,22 @@ expect_exit empty_docs_blend 0 "$BIN/train" $EM --data-path 0.5 "$WORK/holes_tex
 # --- blending two datasets
 expect_exit blend 0 "$BIN/train" $M --train-iters 3 --data-path 0.7 "$D/a" 0.3 "$D/b"
 grep -q '> data: 2 dataset(s)' "$WORK/.out" && pass blend_two || fail blend_two
+# Several prefixes without weights (Megatron: one epoch of each, blended by size, capped at the
+# request) and one weighted prefix (Megatron: a blend over it, 1.005 x the request built).
+expect_exit blend_unweighted 0 "$BIN/train" $M --train-iters 3 --data-path "$D/a" "$D/b"
+grep -q '> data: 2 dataset(s); samples train 12,' "$WORK/.out" && pass blend_unweighted_size ||
+  fail blend_unweighted_size "$(grep '> data' "$WORK/.out")"
+expect_exit blend_one_weighted 0 "$BIN/train" $M --train-iters 3 --data-path 1.0 "$D/a"
+grep -q '> data: 1 dataset(s); samples train 12,' "$WORK/.out" && pass blend_one_weighted_size ||
+  fail blend_one_weighted_size "$(grep '> data' "$WORK/.out")"
+# An unweighted blend where one dataset's test split is empty: a note (Megatron stops on an assertion).
+expect_exit blend_empty_split 0 "$BIN/train" $M --train-iters 3 --split 969,30,1 --data-path "$D/a" "$D/b"
+stderr_has blend_empty_split_note "split holds no sequences; no test evaluation (Megatron-LM stops on an assertion"
 
 # --- bad input and usage
 expect_exit missing_data 3 "$BIN/train" $M --train-iters 3 --data-path "$WORK/nope"
 stderr_has missing_data_names "$WORK/nope"
-# oov: 50 sequences of token ids 60000.. (scripts/megatron_indices.py --make-fixture)
+# oov: 50 sequences of token ids 60000.. (scripts/make_gptdata_fixtures.py)
 expect_exit token_out_of_vocab 1 "$BIN/train" $M --train-iters 3 --data-path "$D/oov"
 stderr_has token_out_of_vocab_message "outside the vocabulary of 50257"
 expect_exit heads_not_dividing 2 "$BIN/train" ${M/--num-attention-heads 2/--num-attention-heads 3} --train-iters 3 --data-path "$D/a"

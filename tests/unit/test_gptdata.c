@@ -1,6 +1,7 @@
-/* test_gptdata.c - Megatron's GPT sample index against a numpy golden fixture
- * (tests/fixtures/gptdata/golden.json, made by scripts/megatron_indices.py), the
- * numpy-compatible MT19937, split bounds, blending and the index cache. */
+/* test_gptdata.c - Megatron's GPT sample index and blends against Megatron-LM's
+ * own code (tests/fixtures/gptdata/golden_megatron.json, made by
+ * scripts/megatron_fixtures.py with megatron-core), the numpy-compatible
+ * MT19937, split bounds, blending and the index cache. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -97,7 +98,20 @@ static int cmp_i32_json(const int32_t *a, int64_t n, const cJSON *arr)
     return 1;
 }
 
-static void check_config(const cJSON *c, const char *cache_dir, int expect_cached)
+/* The hash scripts/megatron_fixtures.py writes: sum over every token t_j of
+ * all samples, in order, of (t_j + 1) * P^j mod 2^64. */
+static uint64_t token_hash_add(uint64_t h, uint64_t *pw, const int32_t *t, int n)
+{
+    for (int i = 0; i < n; i++) {
+        h += ((uint64_t)(int64_t)t[i] + 1) * *pw;
+        *pw *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+static int megatron_compared, megatron_identical, megatron_configs;
+
+static void check_config(const cJSON *c, const char *cache_dir, int expect_cached, int count)
 {
     const char *paths[4];
     double weights[4];
@@ -111,10 +125,11 @@ static void check_config(const cJSON *c, const char *cache_dir, int expect_cache
         n++;
     }
     int k = 0;
-    cJSON_ArrayForEach(x, cJSON_GetObjectItem(c, "weights")) weights[k++] = x->valuedouble;
+    const cJSON *wj = cJSON_GetObjectItem(c, "weights");
+    cJSON_ArrayForEach(x, wj) weights[k++] = x->valuedouble;
     gptdata_config cfg = {0};
     cfg.paths = paths;
-    cfg.weights = weights;
+    cfg.weights = cJSON_IsNull(wj) ? NULL : weights; /* null: no weights, as Megatron's blend says */
     cfg.n_paths = n;
     cfg.split = cJSON_GetObjectItem(c, "split")->valuestring;
     cfg.seq_length = cJSON_GetObjectItem(c, "seq_length")->valueint;
@@ -144,17 +159,48 @@ static void check_config(const cJSON *c, const char *cache_dir, int expect_cache
         cJSON_ArrayForEach(x, cJSON_GetObjectItem(e, "per_dataset"))
         {
             const gptidx *g = &d.idx[i][s];
-            CHECK_EQ_INT(g->from_cache, expect_cached);
+            if (expect_cached >= 0) /* -1: either (configurations share some indices) */
+                CHECK_EQ_INT(g->from_cache, expect_cached);
             CHECK_EQ_INT(g->seq_lo, cJSON_GetObjectItem(x, "seq_lo")->valueint);
             CHECK_EQ_INT(g->seq_hi, cJSON_GetObjectItem(x, "seq_hi")->valueint);
-            CHECK_EQ_INT(g->num_epochs, cJSON_GetObjectItem(x, "epochs")->valueint);
-            CHECK_EQ_INT(g->separate_final_epoch, cJSON_GetObjectItem(x, "separate_final_epoch")->valueint);
+            if (cJSON_GetObjectItem(x, "epochs")) {
+                CHECK_EQ_INT(g->num_epochs, cJSON_GetObjectItem(x, "epochs")->valueint);
+                CHECK_EQ_INT(g->separate_final_epoch, cJSON_GetObjectItem(x, "separate_final_epoch")->valueint);
+            }
             CHECK(cmp_i32_json(g->doc_index, g->n_doc_index, cJSON_GetObjectItem(x, "doc_index")));
             CHECK(cmp_i64_json(g->sample_index, 2 * (g->n_samples + 1), cJSON_GetObjectItem(x, "sample_index")));
             CHECK(cmp_i64_json(g->shuffle_index, g->n_samples, cJSON_GetObjectItem(x, "shuffle_index")));
             i++;
         }
         CHECK_EQ_INT(i, n);
+        const cJSON *bd = cJSON_GetObjectItem(e, "blend_dataset");
+        if (bd) {
+            CHECK(d.blended);
+            if (d.blended) {
+                int64_t *tmp = malloc((size_t)d.size[s] * sizeof *tmp);
+                for (int64_t q = 0; q < d.size[s]; q++)
+                    tmp[q] = d.blend_ds[s][q];
+                CHECK(cmp_i64_json(tmp, d.size[s], bd));
+                CHECK(cmp_i64_json(d.blend_sample[s], d.size[s], cJSON_GetObjectItem(e, "blend_sample")));
+                free(tmp);
+            }
+        }
+        const cJSON *th = cJSON_GetObjectItem(e, "tokens_hash");
+        if (cJSON_IsString(th)) {
+            /* every sample of the split, through the same gptdata_get the trainer uses */
+            uint64_t h = 0, pw = 1;
+            for (int64_t q = 0; q < d.size[s]; q++) {
+                gptdata_get(&d, s, q, tok);
+                h = token_hash_add(h, &pw, tok, L + 1);
+            }
+            char hex[17];
+            snprintf(hex, sizeof hex, "%016llx", (unsigned long long)h);
+            CHECK_EQ_STR(hex, th->valuestring);
+            if (count) {
+                megatron_compared += (int)d.size[s];
+                megatron_identical += strcmp(hex, th->valuestring) ? 0 : (int)d.size[s];
+            }
+        }
         int64_t j = 0;
         cJSON_ArrayForEach(x, cJSON_GetObjectItem(e, "first_samples"))
         {
@@ -168,7 +214,7 @@ static void check_config(const cJSON *c, const char *cache_dir, int expect_cache
                 int p = 0;
                 while (want[p] == tok[p])
                     p++;
-                printf("  split %d sample %lld (L %d, cached %d): token %d is %d, numpy says %d\n", s,
+                printf("  split %d sample %lld (L %d, cached %d): token %d is %d, Megatron says %d\n", s,
                        (long long)j - 1, L, expect_cached, p, tok[p], want[p]);
                 CHECK(0);
             }
@@ -178,9 +224,14 @@ static void check_config(const cJSON *c, const char *cache_dir, int expect_cache
     gptdata_close(&d);
 }
 
-static void test_golden(void)
+/* Megatron-LM's own code (megatron-core, scripts/megatron_fixtures.py): every
+ * sample of every split of single datasets over the epoch regimes (empty and
+ * multi-sequence documents, splits of no samples), weighted blends of 2-3
+ * datasets at several sizes, unweighted multi-prefix blends and one weighted
+ * prefix; then the same from the cache, and after every cache file is damaged. */
+static void test_megatron_golden(void)
 {
-    char *s = slurp("tests/fixtures/gptdata/golden.json");
+    char *s = slurp("tests/fixtures/gptdata/golden_megatron.json");
     CHECK(s != NULL);
     if (!s)
         return;
@@ -189,19 +240,27 @@ static void test_golden(void)
     char dir[] = "/tmp/test_gptdata.XXXXXX";
     CHECK(mkdtemp(dir) != NULL);
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "configs")) check_config(c, dir, 0);
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "configs"))
+    {
+        check_config(c, dir, -1, 1);
+        megatron_configs++;
+    }
+    printf("  megatron-core %s: %d configurations, %d of %d samples identical\n",
+           cJSON_GetObjectItem(g, "megatron_core")->valuestring, megatron_configs, megatron_identical,
+           megatron_compared);
+    CHECK(megatron_compared > 40000 && megatron_identical == megatron_compared);
     /* Second pass reads every index from the cache. */
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "configs")) check_config(c, dir, 1);
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "configs")) check_config(c, dir, 1, 0);
     /* Damage every cache file (one byte in the middle, then a truncation):
-     * each is rebuilt, and the results are still the golden ones. */
+     * each is rebuilt, and the results are still Megatron's. */
     char cmd[512];
     snprintf(cmd, sizeof cmd,
              "for f in %s/*.gptidx; do printf '\\377' | dd of=$f bs=1 seek=100 conv=notrunc status=none; done", dir);
     CHECK_EQ_INT(system(cmd), 0);
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "configs")) check_config(c, dir, 0);
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "configs")) check_config(c, dir, -1, 0);
     snprintf(cmd, sizeof cmd, "for f in %s/*.gptidx; do truncate -s 60 $f; done", dir);
     CHECK_EQ_INT(system(cmd), 0);
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "configs")) check_config(c, dir, 0);
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(g, "configs")) check_config(c, dir, -1, 0);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     CHECK_EQ_INT(system(cmd), 0);
     cJSON_Delete(g);
@@ -243,7 +302,7 @@ int main(void)
 {
     RUN(test_mt19937_numpy);
     RUN(test_split_bounds);
-    RUN(test_golden);
+    RUN(test_megatron_golden);
     RUN(test_blend_proportions);
     RUN(test_bad_data);
     return check_total_failed ? 1 : 0;

@@ -3,6 +3,7 @@
  * reductions, OpenBLAS sgemm for the matrix products. A CUDA backend implements
  * the same operations under the same names in train/cuda/, tested against these. */
 #include "train/cpu/kernels.h"
+#include "train/cpu/blas.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -55,6 +56,9 @@ static void blas_preinit(int argc, char **argv, char **envp)
     _exit(4);
 }
 __attribute__((section(".preinit_array"), used)) static void (*const blas_preinit_entry)(int, char **, char **) = blas_preinit;
+/* Every program that calls these kernels links blas.c, whose constructor gives
+ * OpenBLAS the kernels this CPU can run (see blas.h). */
+__attribute__((used)) static int (*const blas_fix_core_entry)(void) = blas_fix_core;
 
 int cpu_threads(void)
 {

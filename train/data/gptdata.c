@@ -203,6 +203,47 @@ void gptidx_sample(const gptidx *g, const mmidx *ds, int L, int64_t i, int32_t *
     (void)L;
 }
 
+/* numpy.sum of a float64 array (its pairwise summation: 8 running sums over
+ * blocks of up to 128, halves above), so that normalised weights are
+ * Megatron's to the last bit. */
+static double np_pairwise_sum(const double *a, int64_t n)
+{
+    if (n < 8) {
+        double r = -0.0;
+        for (int64_t i = 0; i < n; i++)
+            r += a[i];
+        return r;
+    }
+    if (n <= 128) {
+        double r[8];
+        for (int j = 0; j < 8; j++)
+            r[j] = a[j];
+        int64_t i;
+        for (i = 8; i < n - (n % 8); i += 8)
+            for (int j = 0; j < 8; j++)
+                r[j] += a[i + j];
+        double res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+        for (; i < n; i++)
+            res += a[i];
+        return res;
+    }
+    int64_t n2 = n / 2;
+    n2 -= n2 % 8;
+    return np_pairwise_sum(a, n2) + np_pairwise_sum(a + n2, n - n2);
+}
+
+void gptdata_normalize(double *w, int n)
+{
+    double sum = np_pairwise_sum(w, n);
+    for (int i = 0; i < n; i++)
+        w[i] /= sum;
+}
+
+int64_t gptdata_blend_share(int64_t target, double w)
+{
+    return (int64_t)ceil((double)target * w);
+}
+
 /* Compiled with -ffp-contract=off (Makefile): a fused multiply-subtract here
  * would round w*s - cur differently from Megatron's helper and break ties the
  * other way. */
@@ -448,6 +489,7 @@ void gptdata_close(gptdata *d)
     for (int k = 0; k < 3; k++) {
         free(d->blend_ds[k]);
         free(d->blend_sample[k]);
+        free(d->bw[k]);
     }
     free(d->ds);
     free(d->weights);
@@ -475,18 +517,27 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg)
         gptdata_close(d);
         return err_set(ERR_NOMEM, "out of memory");
     }
-    double wsum = 0;
-    for (int i = 0; i < d->n; i++) {
-        double w = cfg->weights ? cfg->weights[i] : 1.0;
-        if (!(w > 0) || isinf(w)) {
-            gptdata_close(d);
-            return err_set(ERR_USAGE, "--data-path: weight %g of %s must be positive", w, cfg->paths[i]);
+    /* Megatron's BlendedMegatronDatasetBuilder (megatron/core/datasets/
+     * blended_megatron_dataset_builder.py) has three cases:
+     *   one prefix, no weight: the dataset itself, asked for the split's target;
+     *   weights (even one prefix, '1.0 A'): normalize(weights); dataset i asked
+     *     for ceil(ceil(t * w_i) * 1.005) samples; the blend holds
+     *     sum_i ceil(t * w_i) samples, chosen with normalize(w) again (the
+     *     BlendedDataset normalises what the builder gives it);
+     *   several prefixes, no weights: each dataset one epoch of its split, the
+     *     blend weighted by the datasets' sizes, min(t, sum of sizes) samples. */
+    d->blended = cfg->weights != NULL || d->n > 1;
+    if (cfg->weights) {
+        for (int i = 0; i < d->n; i++) {
+            double w = cfg->weights[i];
+            if (!(w > 0) || isinf(w)) {
+                gptdata_close(d);
+                return err_set(ERR_USAGE, "--data-path: weight %g of %s must be positive", w, cfg->paths[i]);
+            }
+            d->weights[i] = w;
         }
-        d->weights[i] = w;
-        wsum += w;
+        gptdata_normalize(d->weights, d->n);
     }
-    for (int i = 0; i < d->n; i++)
-        d->weights[i] /= wsum;
     for (int i = 0; i < d->n; i++) {
         rc = mmidx_open(&d->ds[i], cfg->paths[i]);
         if (rc) {
@@ -500,6 +551,7 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg)
         if (target <= 0)
             continue;
         int usable = 1;
+        int64_t blend_size = 0;
         for (int i = 0; i < d->n; i++) {
             /* Split by sequence, as Megatron does (see gptdata.h). */
             int64_t b[4];
@@ -513,12 +565,19 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg)
                                    cfg->paths[i], cfg->split ? cfg->split : "969,30,1", (long long)nseq);
                 }
                 if (!cfg->quiet)
-                    fprintf(stderr, "note: %s: the %s split holds no sequences; no %s evaluation\n", cfg->paths[i],
-                            split_names[k], split_names[k]);
+                    fprintf(stderr, "note: %s: the %s split holds no sequences; no %s evaluation%s\n", cfg->paths[i],
+                            split_names[k], split_names[k],
+                            d->n > 1 ? " (Megatron-LM stops on an assertion in this case)" : "");
                 break;
             }
-            /* Megatron: ceil(target * weight * (1 + 0.005)) samples per dataset when blending. */
-            int64_t ns = d->n == 1 ? target : (int64_t)ceil((double)target * d->weights[i] * (1.0 + 0.005));
+            int64_t ns = target;
+            if (cfg->weights) {
+                int64_t want = gptdata_blend_share(target, d->weights[i]);
+                ns = (int64_t)ceil((double)want * (1.0 + 0.005));
+                blend_size += want;
+            } else if (d->n > 1) {
+                ns = 1; /* Megatron's num_samples None: one epoch, never a separate final one */
+            }
             rc = build_cached(&d->idx[i][k], &d->ds[i], k, b[k], b[k + 1], ns, cfg->seq_length, cfg->seed,
                               cfg->cache_dir, cfg->quiet);
             if (rc) {
@@ -528,18 +587,47 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg)
         }
         if (!usable)
             continue;
-        if (d->n == 1) {
+        if (!d->blended) {
             d->size[k] = d->idx[0][k].n_samples;
             continue;
         }
-        d->blend_ds[k] = malloc((size_t)target);
-        d->blend_sample[k] = malloc((size_t)target * sizeof(int64_t));
+        double *w = d->bw[k] = malloc((size_t)d->n * sizeof *w);
+        if (!w) {
+            gptdata_close(d);
+            return err_set(ERR_NOMEM, "out of memory");
+        }
+        if (cfg->weights) {
+            memcpy(w, d->weights, (size_t)d->n * sizeof *w);
+        } else {
+            int64_t sum = 0;
+            for (int i = 0; i < d->n; i++) {
+                w[i] = (double)d->idx[i][k].n_samples;
+                sum += d->idx[i][k].n_samples;
+            }
+            blend_size = target < sum ? target : sum;
+        }
+        gptdata_normalize(w, d->n);
+        d->blend_ds[k] = malloc((size_t)blend_size);
+        d->blend_sample[k] = malloc((size_t)blend_size * sizeof(int64_t));
         if (!d->blend_ds[k] || !d->blend_sample[k]) {
             gptdata_close(d);
             return err_set(ERR_NOMEM, "out of memory for the blending index");
         }
-        gptdata_blend(d->weights, d->n, target, d->blend_ds[k], d->blend_sample[k]);
-        d->size[k] = target;
+        gptdata_blend(w, d->n, blend_size, d->blend_ds[k], d->blend_sample[k]);
+        /* Megatron's BlendedDataset refuses a blend that asks a dataset for
+         * more samples than it has (it can with the 0.5% margin); so do we. */
+        for (int i = 0; i < d->n; i++) {
+            int64_t used = 0;
+            for (int64_t s = 0; s < blend_size; s++)
+                used += d->blend_ds[k][s] == i;
+            if (used > d->idx[i][k].n_samples) {
+                rc = err_set(ERR_USAGE, "%s: the %s blend asks %lld samples of it, which has %lld", cfg->paths[i],
+                             split_names[k], (long long)used, (long long)d->idx[i][k].n_samples);
+                gptdata_close(d);
+                return rc;
+            }
+        }
+        d->size[k] = blend_size;
     }
     return 0;
 }
@@ -547,7 +635,7 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg)
 void gptdata_get(const gptdata *d, int split, int64_t i, int32_t *out)
 {
     int k = 0;
-    if (d->n > 1) {
+    if (d->blended) {
         k = d->blend_ds[split][i];
         i = d->blend_sample[split][i];
     }

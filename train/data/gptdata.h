@@ -16,9 +16,13 @@
  *   sample_index [S+1][2]: (position in document_index, token offset), each
  *     sample L+1 tokens, consecutive samples sharing one token;
  *   shuffle_index: arange(S) shuffled by the same generator.
- * Several prefixes are blended with normalised weights: each dataset is asked
- * for ceil(w * n * 1.005) samples and Megatron's greedy error-minimising
- * blending index chooses which dataset serves each sample.
+ * Blends follow Megatron-LM's BlendedMegatronDatasetBuilder (checked against
+ * megatron-core 0.16.1, scripts/megatron_fixtures.py): with weights (one
+ * prefix or several) dataset i is asked for ceil(ceil(t * w_i) * 1.005)
+ * samples and the blend holds sum_i ceil(t * w_i); several prefixes without
+ * weights give one epoch of each, blended by their sizes, min(t, sum) samples.
+ * Megatron's greedy error-minimising blending index chooses which dataset
+ * serves each sample.
  *
  * The three index arrays are cached next to the data (or in cache_dir) in a
  * file with a magic, a version, the hash of everything they depend on and an
@@ -66,6 +70,8 @@ typedef struct {
     double *weights;           /* [n], normalised */
     gptidx (*idx)[3];          /* [n][3] */
     int seq_length;
+    int blended;               /* a BlendedDataset over the datasets (weights given, or several prefixes) */
+    double *bw[3];             /* [n]: the blend's normalised weights per split (blended only) */
     int64_t size[3];           /* samples available per split (0: no such split) */
     uint8_t *blend_ds[3];      /* [size]: dataset serving sample i (blended only) */
     int64_t *blend_sample[3];  /* [size]: sample of that dataset */
@@ -92,6 +98,10 @@ uint64_t gptidx_config_hash(const mmidx *ds, int split, int64_t lo, int64_t hi, 
 int gptidx_cache_load(gptidx *g, const mmidx *ds, int64_t lo, int64_t hi, int64_t ns, int L, const char *path,
                       uint64_t h);
 
+/* numpy's w / numpy.sum(w) (pairwise summation), Megatron's normalize(). */
+void gptdata_normalize(double *w, int n);
+/* ceil(target * w): the samples a weighted blend takes from a dataset of weight w. */
+int64_t gptdata_blend_share(int64_t target, double w);
 /* Megatron's build_blending_indices(). */
 void gptdata_blend(const double *weights, int n, int64_t size, uint8_t *ds_out, int64_t *sample_out);
 

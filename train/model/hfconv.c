@@ -7,6 +7,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -256,6 +257,11 @@ int hf_export(const gpt_model *m, const char *dir, const char *vocab, const char
     return rc;
 }
 
+/* The largest value a size in config.json may take: every product of two of
+ * them fits in 62 bits, and the model the sizes describe is checked against
+ * what model.safetensors holds before anything is allocated. */
+#define HF_MAX_DIM (1 << 30)
+
 static int cfg_int(const cJSON *o, const char *key, const char *path, int *out, int required)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
@@ -264,8 +270,10 @@ static int cfg_int(const cJSON *o, const char *key, const char *path, int *out, 
             return err_set(ERR_FORMAT, "%s: no \"%s\"", path, key);
         return 1;
     }
-    if (!cJSON_IsNumber(v) || v->valuedouble < 1 || v->valuedouble != (int)v->valuedouble)
-        return err_set(ERR_FORMAT, "%s: \"%s\" is not a positive integer", path, key);
+    /* bounded before the cast (a double past INT_MAX converted to int is undefined) */
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= 1 && v->valuedouble <= (double)HF_MAX_DIM) ||
+        v->valuedouble != floor(v->valuedouble))
+        return err_set(ERR_FORMAT, "%s: \"%s\" is not a whole number from 1 to %d", path, key, HF_MAX_DIM);
     *out = (int)v->valuedouble;
     return 0;
 }
@@ -324,38 +332,43 @@ int hf_import(gpt_model *m, const char *dir)
     if (rc)
         return rc;
     c.padded_vocab_size = gpt_padded_vocab(c.vocab_size);
-    if ((rc = gpt_config_check(&c)) || (rc = gpt_alloc(m, &c)))
+    if ((rc = gpt_config_check(&c)))
         return rc;
     snprintf(p, sizeof p, "%s/model.safetensors", dir);
     st_file f;
-    if ((rc = st_open(&f, p))) {
-        gpt_free(m);
+    if ((rc = st_open(&f, p)))
+        return rc;
+    /* Every tensor the config describes must be in the file, with its shape,
+     * before the model is allocated: a config's sizes are bounded by what the
+     * file holds, not trusted (n_layer 10^9 would otherwise ask for 50 TB). */
+    int L = c.num_layers, C = c.channels;
+    if ((int64_t)L * HF_NMAP + 4 > (int64_t)f.n) {
+        rc = err_set(ERR_FORMAT, "%s: config.json's n_layer %d needs %lld tensors; %s holds %d", dir, L,
+                     (long long)L * HF_NMAP + 4, p, f.n);
+        st_close(&f);
         return rc;
     }
-    int L = c.num_layers, C = c.channels;
-    memset(m->params, 0, m->num_params * sizeof(float)); /* the padded vocabulary rows stay 0 */
+    const st_tensor **src = calloc((size_t)L * HF_NMAP + 4, sizeof *src);
+    if (!src) {
+        st_close(&f);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
     for (int k = -4; k < L * HF_NMAP && !rc; k++) {
         char name[128];
-        float *dst;
         size_t rows, cols;
         int tr = 0;
-        if (k == -4) {
-            snprintf(name, sizeof name, "transformer.wte.weight");
-            dst = gpt_tensor(m, GPT_WTE), rows = (size_t)c.vocab_size, cols = (size_t)C;
-        } else if (k == -3) {
-            snprintf(name, sizeof name, "transformer.wpe.weight");
-            dst = gpt_tensor(m, GPT_WPE), rows = (size_t)c.max_seq_len, cols = (size_t)C;
-        } else if (k == -2) {
-            snprintf(name, sizeof name, "transformer.ln_f.weight");
-            dst = gpt_tensor(m, GPT_LNFW), rows = (size_t)C, cols = 0;
-        } else if (k == -1) {
-            snprintf(name, sizeof name, "transformer.ln_f.bias");
-            dst = gpt_tensor(m, GPT_LNFB), rows = (size_t)C, cols = 0;
-        } else {
-            int l = k / HF_NMAP, j = k % HF_NMAP;
-            snprintf(name, sizeof name, hf_map[j].name, l);
+        if (k == -4)
+            snprintf(name, sizeof name, "transformer.wte.weight"), rows = (size_t)c.vocab_size, cols = (size_t)C;
+        else if (k == -3)
+            snprintf(name, sizeof name, "transformer.wpe.weight"), rows = (size_t)c.max_seq_len, cols = (size_t)C;
+        else if (k == -2)
+            snprintf(name, sizeof name, "transformer.ln_f.weight"), rows = (size_t)C, cols = 0;
+        else if (k == -1)
+            snprintf(name, sizeof name, "transformer.ln_f.bias"), rows = (size_t)C, cols = 0;
+        else {
+            int j = k % HF_NMAP;
+            snprintf(name, sizeof name, hf_map[j].name, k / HF_NMAP);
             layer_shape(&c, hf_map[j].t, &rows, &cols);
-            dst = gpt_tensor(m, hf_map[j].t) + (size_t)l * rows * (cols ? cols : 1);
             tr = hf_map[j].transposed;
         }
         const st_tensor *t = st_find(&f, name);
@@ -373,15 +386,49 @@ int hf_import(gpt_model *m, const char *dir)
                          (long long)er, cols ? ", " : "", cols ? (long long)ec : 0LL);
             break;
         }
+        if (strcmp(t->dtype, "F32") && strcmp(t->dtype, "F16") && strcmp(t->dtype, "BF16") && strcmp(t->dtype, "F64")) {
+            rc = err_set(ERR_FORMAT, "%s: tensor %s has dtype %s; a float type (F32, F16, BF16, F64) is needed", p,
+                         name, t->dtype);
+            break;
+        }
+        src[k + 4] = t;
+    }
+    if (!rc)
+        rc = gpt_alloc(m, &c);
+    if (rc) {
+        free(src);
+        st_close(&f);
+        return rc;
+    }
+    memset(m->params, 0, m->num_params * sizeof(float)); /* the padded vocabulary rows stay 0 */
+    for (int k = -4; k < L * HF_NMAP; k++) {
+        float *dst;
+        size_t rows, cols;
+        int tr = 0;
+        if (k == -4)
+            dst = gpt_tensor(m, GPT_WTE), rows = (size_t)c.vocab_size, cols = (size_t)C;
+        else if (k == -3)
+            dst = gpt_tensor(m, GPT_WPE), rows = (size_t)c.max_seq_len, cols = (size_t)C;
+        else if (k == -2)
+            dst = gpt_tensor(m, GPT_LNFW), rows = (size_t)C, cols = 0;
+        else if (k == -1)
+            dst = gpt_tensor(m, GPT_LNFB), rows = (size_t)C, cols = 0;
+        else {
+            int l = k / HF_NMAP, j = k % HF_NMAP;
+            layer_shape(&c, hf_map[j].t, &rows, &cols);
+            dst = gpt_tensor(m, hf_map[j].t) + (size_t)l * rows * (cols ? cols : 1);
+            tr = hf_map[j].transposed;
+        }
+        const st_tensor *t = src[k + 4];
         size_t n = rows * (cols ? cols : 1);
         if (!strcmp(t->dtype, "F32")) {
-            const float *src = (const float *)t->data;
+            const float *sp = (const float *)t->data;
             if (tr) {
                 for (size_t r = 0; r < rows; r++)
                     for (size_t q = 0; q < cols; q++)
-                        memcpy(&dst[r * cols + q], &src[q * rows + r], 4);
+                        memcpy(&dst[r * cols + q], &sp[q * rows + r], 4);
             } else {
-                memcpy(dst, src, n * 4);
+                memcpy(dst, sp, n * 4);
             }
         } else {
             /* F16, BF16, F64: converted element by element */
@@ -391,8 +438,7 @@ int hf_import(gpt_model *m, const char *dir)
             }
         }
     }
+    free(src);
     st_close(&f);
-    if (rc)
-        gpt_free(m);
-    return rc;
+    return 0;
 }

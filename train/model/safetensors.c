@@ -16,6 +16,9 @@
 #include "common/err.h"
 #include "common/io.h"
 
+/* The reference implementation refuses larger headers. */
+#define ST_MAX_HEADER 100000000
+
 static size_t dtype_size(const char *d)
 {
     if (!strcmp(d, "F32") || !strcmp(d, "I32") || !strcmp(d, "U32"))
@@ -29,6 +32,19 @@ static size_t dtype_size(const char *d)
     return 0;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+    return strcmp((*(st_tensor *const *)a)->name, (*(st_tensor *const *)b)->name);
+}
+
+static int cmp_offset(const void *a, const void *b)
+{
+    const st_tensor *x = *(st_tensor *const *)a, *y = *(st_tensor *const *)b;
+    if (x->data != y->data)
+        return x->data < y->data ? -1 : 1;
+    return x->nbytes < y->nbytes ? -1 : x->nbytes > y->nbytes; /* empty tensors first at one offset */
+}
+
 void st_close(st_file *f)
 {
     if (!f)
@@ -36,6 +52,7 @@ void st_close(st_file *f)
     for (int i = 0; i < f->n; i++)
         free(f->t[i].name);
     free(f->t);
+    free(f->by_name);
     if (f->map)
         munmap(f->map, f->size);
     cJSON_Delete(f->meta);
@@ -68,6 +85,11 @@ int st_open(st_file *f, const char *path)
         st_close(f);
         return err_set(ERR_FORMAT, "%s: header length %llu exceeds the file", path, (unsigned long long)hl);
     }
+    if (hl > ST_MAX_HEADER) { /* the reference reader's limit (safetensors' MAX_HEADER_SIZE) */
+        st_close(f);
+        return err_set(ERR_FORMAT, "%s: header length %llu is over the format's limit of %d bytes", path,
+                       (unsigned long long)hl, ST_MAX_HEADER);
+    }
     int nomem;
     cJSON *h = json_parse((const char *)f->map + 8, (size_t)hl, NULL, &nomem);
     if (nomem) {
@@ -81,41 +103,70 @@ int st_open(st_file *f, const char *path)
     }
     int n = cJSON_GetArraySize(h);
     f->t = calloc((size_t)n + 1, sizeof *f->t);
+    if (!f->t) {
+        cJSON_Delete(h);
+        st_close(f);
+        return err_set(ERR_NOMEM, "%s: out of memory", path);
+    }
     size_t base = 8 + (size_t)hl, dsize = f->size - base;
     int rc = 0;
     cJSON *e;
     cJSON_ArrayForEach(e, h)
     {
         if (!strcmp(e->string, "__metadata__")) {
+            if (!cJSON_IsObject(e)) {
+                rc = err_set(ERR_FORMAT, "%s: __metadata__ is not an object", path);
+                break;
+            }
             continue;
         }
         st_tensor *t = &f->t[f->n];
-        cJSON *dt = cJSON_GetObjectItem(e, "dtype"), *sh = cJSON_GetObjectItem(e, "shape"),
-              *of = cJSON_GetObjectItem(e, "data_offsets");
+        cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype"), *sh = cJSON_GetObjectItemCaseSensitive(e, "shape"),
+              *of = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
         if (!cJSON_IsString(dt) || !dtype_size(dt->valuestring) || !cJSON_IsArray(sh) ||
             cJSON_GetArraySize(sh) > 8 || !cJSON_IsArray(of) || cJSON_GetArraySize(of) != 2) {
             rc = err_set(ERR_FORMAT, "%s: tensor '%s': bad dtype, shape or data_offsets", path, e->string);
             break;
         }
         t->name = strdup(e->string);
+        if (!t->name) {
+            rc = err_set(ERR_NOMEM, "%s: out of memory", path);
+            break;
+        }
         f->n++;
         snprintf(t->dtype, sizeof t->dtype, "%s", dt->valuestring);
-        int64_t numel = 1;
+        /* The product of the dimensions, with overflow detected (a zero
+         * dimension makes an empty tensor whatever the others), must fit in
+         * the file's data. */
+        uint64_t numel = 1, esz = dtype_size(t->dtype);
+        int zero = 0, over = 0;
         cJSON *d;
         cJSON_ArrayForEach(d, sh)
         {
-            if (!cJSON_IsNumber(d) || d->valuedouble < 0 || d->valuedouble > 1e15) {
-                rc = err_set(ERR_FORMAT, "%s: tensor '%s': bad shape", path, t->name);
+            double v = cJSON_IsNumber(d) ? d->valuedouble : -1;
+            if (!(v >= 0 && v <= 9007199254740992.0 && v == floor(v))) {
+                rc = err_set(ERR_FORMAT, "%s: tensor '%s': bad shape (dimension %d is not a whole number >= 0)", path,
+                             t->name, t->ndim);
                 break;
             }
-            t->shape[t->ndim++] = (int64_t)d->valuedouble;
-            numel *= (int64_t)d->valuedouble;
+            uint64_t dim = (uint64_t)v;
+            t->shape[t->ndim++] = (int64_t)dim;
+            zero |= dim == 0;
+            over |= __builtin_mul_overflow(numel, dim, &numel);
         }
         if (rc)
             break;
-        double a = cJSON_GetArrayItem(of, 0)->valuedouble, b = cJSON_GetArrayItem(of, 1)->valuedouble;
-        if (!(a >= 0 && b >= a && b <= (double)dsize) ||
-            (size_t)(b - a) != (size_t)numel * dtype_size(t->dtype)) {
+        if (zero)
+            numel = 0;
+        else if (over || numel > dsize / esz) {
+            rc = err_set(ERR_FORMAT, "%s: tensor '%s': its shape needs more bytes than the file's %zu bytes of data",
+                         path, t->name, dsize);
+            break;
+        }
+        cJSON *oa = cJSON_GetArrayItem(of, 0), *ob = cJSON_GetArrayItem(of, 1);
+        double a = cJSON_IsNumber(oa) ? oa->valuedouble : -1, b = cJSON_IsNumber(ob) ? ob->valuedouble : -1;
+        if (!(a >= 0 && b >= a && b <= (double)dsize && a == floor(a) && b == floor(b)) ||
+            (uint64_t)(b - a) != numel * esz) {
             rc = err_set(ERR_FORMAT, "%s: tensor '%s': data_offsets [%.0f, %.0f] do not match its shape or the file",
                          path, t->name, a, b);
             break;
@@ -126,6 +177,40 @@ int st_open(st_file *f, const char *path)
     cJSON *meta = cJSON_DetachItemFromObject(h, "__metadata__");
     cJSON_Delete(h);
     f->meta = meta;
+    /* The format forbids two tensors of one name and holes or overlaps in the
+     * data (the reference reader refuses both): sort by offset and by name. */
+    if (!rc && f->n > 0) {
+        st_tensor **by = malloc((size_t)f->n * sizeof *by);
+        if (!by)
+            rc = err_set(ERR_NOMEM, "%s: out of memory", path);
+        for (int i = 0; by && i < f->n; i++)
+            by[i] = &f->t[i];
+        if (by) {
+            qsort(by, (size_t)f->n, sizeof *by, cmp_name);
+            for (int i = 1; i < f->n && !rc; i++)
+                if (!strcmp(by[i - 1]->name, by[i]->name))
+                    rc = err_set(ERR_FORMAT, "%s: tensor '%s' appears twice in the header", path, by[i]->name);
+            if (!rc && !(f->by_name = malloc((size_t)f->n * sizeof *by)))
+                rc = err_set(ERR_NOMEM, "%s: out of memory", path);
+            if (!rc)
+                memcpy(f->by_name, by, (size_t)f->n * sizeof *by);
+        }
+        if (by && !rc) {
+            qsort(by, (size_t)f->n, sizeof *by, cmp_offset);
+            const uint8_t *at = f->map + base;
+            for (int i = 0; i < f->n && !rc; i++) {
+                if (by[i]->data != at)
+                    rc = err_set(ERR_FORMAT, "%s: tensor '%s': its data at byte %zu %s the previous tensor's end (%zu)",
+                                 path, by[i]->name, (size_t)(by[i]->data - f->map - base),
+                                 by[i]->data > at ? "leaves a hole after" : "overlaps", (size_t)(at - f->map - base));
+                at = by[i]->data + by[i]->nbytes;
+            }
+            if (!rc && at != f->map + f->size)
+                rc = err_set(ERR_FORMAT, "%s: %zu bytes after the last tensor's data", path,
+                             (size_t)(f->map + f->size - at));
+        }
+        free(by);
+    }
     if (rc) {
         st_close(f);
         return rc;
@@ -135,9 +220,16 @@ int st_open(st_file *f, const char *path)
 
 const st_tensor *st_find(const st_file *f, const char *name)
 {
-    for (int i = 0; i < f->n; i++)
-        if (!strcmp(f->t[i].name, name))
-            return &f->t[i];
+    int lo = 0, hi = f->n - 1;
+    while (f->by_name && lo <= hi) {
+        int mid = lo + (hi - lo) / 2, c = strcmp(f->by_name[mid]->name, name);
+        if (!c)
+            return f->by_name[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
     return NULL;
 }
 
@@ -149,10 +241,7 @@ const char *st_meta(const st_file *f, const char *key)
 
 int64_t st_numel(const st_tensor *t)
 {
-    int64_t n = 1;
-    for (int i = 0; i < t->ndim; i++)
-        n *= t->shape[i];
-    return n;
+    return (int64_t)(t->nbytes / dtype_size(t->dtype)); /* shapes were checked against the data at open */
 }
 
 double st_get(const st_tensor *t, int64_t i)

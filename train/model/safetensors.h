@@ -27,12 +27,13 @@ typedef struct {
     size_t size;
     st_tensor *t;
     int n;
-    void *meta; /* cJSON object or NULL */
+    st_tensor **by_name; /* t sorted by name: st_find's binary search */
+    void *meta;          /* cJSON object or NULL */
 } st_file;
 
 int st_open(st_file *f, const char *path);
 void st_close(st_file *f);
-/* Tensor by name or NULL. */
+/* Tensor by name or NULL (O(log n)). */
 const st_tensor *st_find(const st_file *f, const char *name);
 /* Metadata string or NULL. */
 const char *st_meta(const st_file *f, const char *key);
