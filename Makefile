@@ -61,12 +61,12 @@ TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 
 # The trainer: train/ depends on common/ and tokenizer/ only.
 TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c train/convert_main.c,$(wildcard train/*.c train/*/*.c))
-# The communicator (train/dist) uses MPI when mpicc is found; the trainer and the tests
+# The communicator (train/parallel) uses MPI when mpicc is found; the trainer and the tests
 # that reach it link libmpi. The stamp rebuilds dist.o when MPI appears or goes.
 MPI_CFLAGS := $(if $(filter yes,$(HAVE_MPI)),-DWEBTEXT_MPI $(shell mpicc --showme:compile 2>/dev/null))
 MPI_LIBS := $(if $(filter yes,$(HAVE_MPI)),$(shell mpicc --showme:link 2>/dev/null))
-$(BUILD)/train/dist/dist.o: ALL_CFLAGS += $(MPI_CFLAGS)
-$(BUILD)/train/dist/dist.o: $(BUILD)/.mpi-$(HAVE_MPI)
+$(BUILD)/train/parallel/dist.o: ALL_CFLAGS += $(MPI_CFLAGS)
+$(BUILD)/train/parallel/dist.o: $(BUILD)/.mpi-$(HAVE_MPI)
 $(BUILD)/.mpi-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.mpi-*
@@ -76,7 +76,7 @@ TOOLS += train generate convert_checkpoint
 # (AVX2/AVX-512); `make TRAIN_ARCH=` builds a portable trainer.
 TRAIN_ARCH ?= -march=native
 # Fuzz targets are built without OpenMP; they reach only these trainer files.
-FUZZ_TRAIN_SRC := train/model/safetensors.c train/model/hfconv.c train/model/ckpt.c train/model/gpt.c train/cpu/kernels.c train/cpu/blas.c train/dist/dist.c \
+FUZZ_TRAIN_SRC := train/model/safetensors.c train/model/hfconv.c train/model/ckpt.c train/model/gpt.c train/cpu/kernels.c train/cpu/blas.c train/parallel/dist.c \
                   train/data/gptdata.c train/data/mt19937.c
 $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
 # Megatron's index arithmetic must round like its (FMA-free) C++ and numpy.
@@ -99,9 +99,9 @@ CUDNN_FE_INC := $(firstword $(wildcard build/third_party/cudnn_frontend-*/includ
 CUDNN_LIBDIR := $(patsubst %/libcudnn.so,%,$(firstword $(wildcard $(CUDA_HOME)/lib64/libcudnn.so $(CUDA_HOME)/lib/libcudnn.so \
   /usr/lib/x86_64-linux-gnu/libcudnn.so)))
 HAVE_CUDNN := $(if $(and $(filter yes,$(BUILD_CUDA)),$(CUDNN_FE_INC),$(CUDNN_LIBDIR)),yes,no)
-# NCCL (train/dist/nccl.cu: data parallelism on the CUDA backend) when nccl.h is found.
+# NCCL (train/parallel/nccl.cu: data parallelism on the CUDA backend) when nccl.h is found.
 BUILD_NCCL := $(if $(and $(filter yes,$(BUILD_CUDA)),$(filter yes,$(HAVE_NCCL))),yes,no)
-CUDA_SRC := $(if $(filter yes,$(BUILD_CUDA)),$(wildcard train/cuda/*.cu)) $(if $(filter yes,$(BUILD_NCCL)),train/dist/nccl.cu)
+CUDA_SRC := $(if $(filter yes,$(BUILD_CUDA)),$(wildcard train/cuda/*.cu)) $(if $(filter yes,$(BUILD_NCCL)),train/parallel/nccl.cu)
 CUDA_OBJ := $(CUDA_SRC:%.cu=$(BUILD)/%.o) $(if $(filter yes,$(HAVE_CUDNN)),$(BUILD)/train/cuda/cudnn_attention.o)
 NVCCFLAGS += $(if $(filter yes,$(HAVE_CUDNN)),-DWEBTEXT_CUDNN) $(if $(filter yes,$(BUILD_NCCL)),-DWEBTEXT_NCCL)
 CUDNN_LIBS_yes = -L$(CUDNN_LIBDIR) -Wl,-rpath,$(CUDNN_LIBDIR) -lcudnn -lnvrtc

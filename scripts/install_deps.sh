@@ -8,6 +8,10 @@
 #                                    zstd, GNU time, and the Python modules of the checks
 #   scripts/install_deps.sh --bench  also what `make bench` needs: GNU time, bc,
 #                                    and the peer tools (tiktoken, ftfy, ...)
+#   scripts/install_deps.sh --fixtures  also what regenerating the golden fixtures from
+#                                    the reference code needs (megatron-core, torch,
+#                                    transformers: scripts/megatron_fixtures.py,
+#                                    make_hf_fuzz_seeds.py); make test does not need it
 #
 # Debian packages: checked one by one; if any is missing and we are root,
 # `apt-get update` then `apt-get install`; otherwise the apt-get line to run is
@@ -23,7 +27,7 @@
 set -u
 cd "$(dirname "$0")/.."
 mode=${1:-}
-case "$mode" in "" | --test | --bench) ;; *) echo "usage: $0 [--test|--bench]" >&2; exit 2 ;; esac
+case "$mode" in "" | --test | --bench | --fixtures) ;; *) echo "usage: $0 [--test|--bench|--fixtures]" >&2; exit 2 ;; esac
 
 # pkg-config name -> Debian package
 pairs="libzstd:libzstd-dev libcjson:libcjson-dev libpcre2-8:libpcre2-dev libxxhash:libxxhash-dev
@@ -152,6 +156,13 @@ if [ "$mode" = --bench ]; then
   # scripts/check_hf_export.py: convert_checkpoint's output loaded by GPT2LMHeadModel).
   pip_install tiktoken=tiktoken==0.14.0 ftfy=ftfy==6.3.1 langdetect=langdetect==1.0.9 \
     datasketch=datasketch==2.0.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 transformers=transformers==5.23.0 || rc=1
+  exit $rc
+fi
+if [ "$mode" = --fixtures ]; then
+  # megatron-core 0.16.1 is the newest for this Python (3.11); its wheel carries the compiled
+  # dataset helpers. Its other requirements (torch, numpy, packaging) are pinned here.
+  pip_install torch=torch==2.15.0 transformers=transformers==5.23.0 packaging=packaging &&
+    pip_install megatron.core=megatron-core==0.16.1 || rc=1
   exit $rc
 fi
 exit 0

@@ -4,6 +4,7 @@ transformers (GPT2LMHeadModel and GPT2Model naming, fp32, fp16 and bf16) and by
 scripts/hf_gpt2_numpy.py, each as config.json + "\\0SAFETENSORS\\0" +
 model.safetensors (the fuzz target's input layout).
 
+  scripts/install_deps.sh --fixtures   (torch, transformers into build/venv)
   build/venv/bin/python scripts/make_hf_fuzz_seeds.py tests/fuzz/corpus_hfimport
 """
 import hashlib

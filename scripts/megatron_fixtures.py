@@ -11,7 +11,7 @@ dataset, each mid-level GPTDataset's document, sample and shuffle indices, the
 blend's dataset and sample index, the tokens of the first samples - and a
 hash of the tokens of every sample, so that the test compares all of them.
 
-  build/venv/bin/pip install megatron-core==0.16.1   (with torch and numpy)
+  scripts/install_deps.sh --fixtures     (megatron-core 0.16.1, torch, numpy into build/venv)
   build/venv/bin/python scripts/megatron_fixtures.py [--out tests/fixtures/gptdata/golden_megatron.json]
 
 The fixture is committed; `make test` needs neither torch nor megatron-core.

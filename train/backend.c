@@ -8,7 +8,7 @@
 #include "train/cuda/gpt_cuda.h"
 #endif
 #ifdef WEBTEXT_NCCL
-#include "train/dist/nccl.h"
+#include "train/parallel/nccl.h"
 #endif
 
 /* ---- CPU: train/model on train/cpu, data parallelism through ddp ---------- */

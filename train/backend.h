@@ -4,10 +4,10 @@
  *
  *   train_backend_cpu   the reference: train/model (the GPT with its parallel
  *                       layers) on train/cpu's kernels; data parallelism and
- *                       ZeRO-1 through train/dist/ddp over MPI.
+ *                       ZeRO-1 through train/parallel/ddp over MPI.
  *   train_backend_cuda  train/cuda (one GPU per rank): parameters, gradients,
  *                       moments and activations in device memory; data
- *                       parallelism through train/dist/nccl on the device.
+ *                       parallelism through train/parallel/nccl on the device.
  *
  * The host gpt_model is where checkpoints are read and written in both:
  * sync_host brings the backend's master weights and moments into it. Pipeline
@@ -17,8 +17,8 @@
 
 #include <stdint.h>
 
-#include "train/dist/ddp.h"
-#include "train/dist/dist.h"
+#include "train/parallel/ddp.h"
+#include "train/parallel/dist.h"
 #include "train/model/gpt.h"
 
 typedef struct train_backend train_backend;

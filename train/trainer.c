@@ -20,13 +20,13 @@
 #include "tokenizer/tokcli.h"
 #include "train/backend.h"
 #include "train/model/ckpt.h"
-#include "train/dist/ddp.h"
-#include "train/dist/dist.h"
+#include "train/parallel/ddp.h"
+#include "train/parallel/dist.h"
 #include "train/model/gpt.h"
 #include "train/data/gptdata.h"
 #include "train/cuda/gpt_cuda.h" /* declarations only: the functions exist with WEBTEXT_CUDA */
 #ifdef WEBTEXT_NCCL
-#include "train/dist/nccl.h"
+#include "train/parallel/nccl.h"
 #endif
 
 static volatile sig_atomic_t stop_signal;

@@ -1,12 +1,12 @@
-/* test_dist.c - unit tests of train/dist without a launcher: Megatron's rank
+/* test_dist.c - unit tests of train/parallel without a launcher: Megatron's rank
  * layout against the example of Megatron-LM's parallel_state.py (16 GPUs,
  * tensor 2, pipeline 4), a world of one (every collective a copy), and the
  * ddp bucket / shard arithmetic on one rank. The multi-rank paths run under
  * mpirun in tests/e2e/test_train_dist.sh. */
 #include "common/err.h"
 #include "tests/unit/check.h"
-#include "train/dist/ddp.h"
-#include "train/dist/dist.h"
+#include "train/parallel/ddp.h"
+#include "train/parallel/dist.h"
 
 #include <math.h>
 #include <stdlib.h>

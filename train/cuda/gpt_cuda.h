@@ -76,7 +76,7 @@ int gpt_cuda_device_count(void);
 /* The GPU this process uses (before gpt_cuda_create / gpt_cuda_device; default 0). */
 void gpt_cuda_set_device(int dev);
 /* The fp32 gradient buffer on the device [n] and the stream that writes it
- * (a cudaStream_t): data parallelism all-reduces it there (train/dist/nccl.h)
+ * (a cudaStream_t): data parallelism all-reduces it there (train/parallel/nccl.h)
  * between gpt_cuda_backward and gpt_cuda_grad_norm. */
 float *gpt_cuda_grad_buffer(gpt_cuda *g, size_t *n, void **stream);
 /* Logits of the last forward as fp32 [B*T, Vp] into out (tests). */

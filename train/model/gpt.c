@@ -23,7 +23,7 @@
 #include "common/err.h"
 #include "common/hash.h"
 #include "train/cpu/kernels.h"
-#include "train/dist/dist.h"
+#include "train/parallel/dist.h"
 
 const char *const gpt_tensor_names[GPT_NUM_TENSORS] = {
     "wte", "wpe", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb",

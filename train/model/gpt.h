@@ -111,7 +111,7 @@ typedef struct {
     size_t useg[GPT_NUM_TENSORS];
 } gpt_model;
 
-/* ZeRO stages 2 and 3 (train/dist/ddp.h) see the model in units: 0 the embedding
+/* ZeRO stages 2 and 3 (train/parallel/ddp.h) see the model in units: 0 the embedding
  * (wte, wpe), 1..nlayers this rank's layers (a layer's 12 tensors), nlayers + 1
  * the final LayerNorm; a unit's slices of its tensors packed one after another in
  * tensor order. With hooks set, the forward and backward ask grad_buf for a

@@ -25,8 +25,8 @@
  * one rank that the others cannot know about ends every rank through
  * dist_abort(), never a hang.
  */
-#ifndef TRAIN_DIST_H
-#define TRAIN_DIST_H
+#ifndef TRAIN_PARALLEL_DIST_H
+#define TRAIN_PARALLEL_DIST_H
 
 #include <stddef.h>
 #include <stdint.h>

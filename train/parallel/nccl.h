@@ -10,12 +10,12 @@
  * volume is the same figure whichever backend moved the bytes.
  *
  * Built with the CUDA backend when nccl.h is found (WEBTEXT_NCCL). */
-#ifndef TRAIN_DIST_NCCL_H
-#define TRAIN_DIST_NCCL_H
+#ifndef TRAIN_PARALLEL_NCCL_H
+#define TRAIN_PARALLEL_NCCL_H
 
 #include <stddef.h>
 
-#include "train/dist/dist.h"
+#include "train/parallel/dist.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,7 +1,7 @@
 /* nccl.cu - the NCCL backend of the communicator (see nccl.h). */
 extern "C" {
 #include "common/err.h"
-#include "train/dist/nccl.h"
+#include "train/parallel/nccl.h"
 }
 #include <cuda_runtime.h>
 #include <nccl.h>

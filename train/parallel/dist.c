@@ -7,7 +7,7 @@
  * which is also the ring all-reduce's own structure and cost; a double
  * all-reduce is a reduce to rank 0 and a broadcast.
  */
-#include "train/dist/dist.h"
+#include "train/parallel/dist.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -41,13 +41,13 @@
  * Every rank computes bit-identical parameters: a sum is made once, by the part's
  * owner, and gathered (dist.h).
  */
-#ifndef TRAIN_DDP_H
-#define TRAIN_DDP_H
+#ifndef TRAIN_PARALLEL_DDP_H
+#define TRAIN_PARALLEL_DDP_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "train/dist/dist.h"
+#include "train/parallel/dist.h"
 #include "train/model/gpt.h"
 
 /* Stages 2 and 3: unit u has n elements, per = ceil(n/dp) owned by each rank
