@@ -146,7 +146,15 @@ DEPS_STAMP := build/.deps-ok
 all: $(DEPS_STAMP)
 	@$(MAKE) --no-print-directory tools SAN=$(SAN)
 
-tools: probe $(TOOL_BINS)
+# Manual pages, made from each tool's --help by help2man (scripts/gen_man.sh) when it is
+# installed (scripts/install_deps.sh installs it); `make install` puts them in man1.
+HAVE_HELP2MAN := $(shell command -v help2man >/dev/null 2>&1 && echo yes || echo no)
+MAN_PAGES := $(if $(filter yes,$(HAVE_HELP2MAN)),$(TOOLS:%=$(BUILD)/man/%.1))
+$(BUILD)/man/%.1: $(BIN)/% scripts/gen_man.sh
+	@scripts/gen_man.sh $< $@
+
+tools: probe $(TOOL_BINS) $(MAN_PAGES)
+
 
 probe:
 	@echo "build: $(if $(filter 1,$(SAN)),ASan+UBSan,release) into $(BIN)/ | nvcc: $(HAVE_NVCC) (CUDA backend: $(BUILD_CUDA), cuDNN attention: $(HAVE_CUDNN)), NCCL: $(HAVE_NCCL), OpenMPI: $(HAVE_MPI), OpenMP: $(HAVE_OPENMP), libFuzzer: $(HAVE_FUZZ)"
@@ -264,24 +272,27 @@ DOCDIR = $(DESTDIR)$(PREFIX)/share/doc/webtext-gpt
 install: all
 	@$(MAKE) --no-print-directory install-files PREFIX=$(PREFIX) SAN=$(SAN)
 
-install-files:
+MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
+install-files: $(MAN_PAGES)
 	@for t in $(TOOLS); do [ -x $(BIN)/$$t ] || { echo "install: $(BIN)/$$t is missing; run make first" >&2; exit 2; }; done
-	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/gpt2 $(DOCDIR)
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/gpt2 $(DOCDIR)/docs
 	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 data/gpt2/encoder.json data/gpt2/vocab.bpe $(SHAREDIR)/gpt2/
 	install -m 644 README.md $(DOCDIR)/
+	install -m 644 docs/*.md $(DOCDIR)/docs/
 	@for t in $(TOOLS); do $(BIN)/$$t --help > $(DOCDIR)/$$t.txt 2>&1 || true; done
-	@echo "installed $(words $(TOOLS)) tools into $(DESTDIR)$(PREFIX)/bin, the GPT-2 vocabulary into $(SHAREDIR)/gpt2, help texts into $(DOCDIR)"
+	$(if $(MAN_PAGES),install -d $(MAN1DIR) && install -m 644 $(MAN_PAGES) $(MAN1DIR)/,@echo "install: help2man not found: no manual pages (scripts/install_deps.sh installs it)" >&2)
+	@echo "installed $(words $(TOOLS)) tools into $(DESTDIR)$(PREFIX)/bin, the GPT-2 vocabulary into $(SHAREDIR)/gpt2, help texts and docs into $(DOCDIR)$(if $(MAN_PAGES),, no) manual pages$(if $(MAN_PAGES), into $(MAN1DIR))"
 
 uninstall:
-	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%)
+	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(MAN1DIR)/%.1)
 	rm -rf $(SHAREDIR) $(DOCDIR)
 
-# The corpus pipeline on data/corpus (grows as the tools land): see README.
+# The corpus pipeline on data/corpus : see docs/pipeline.md.
 data: all
 	@BIN=$(BIN) scripts/make_data.sh
 
-# Train a small GPT-2 on what `make data` built, then sample from it: see README.
+# Train a small GPT-2 on what `make data` built, then sample from it: see docs/pipeline.md.
 train: all
 	@BIN=$(BIN) scripts/make_train.sh
 

@@ -47,6 +47,8 @@ done
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+# help2man: the manual pages, made from each tool's --help at build time (make install puts them in man1).
+command -v help2man >/dev/null 2>&1 || missing="$missing help2man"
 # OpenMPI: the trainer's communicator for data / tensor / pipeline parallelism (mpirun, srun).
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
@@ -54,6 +56,7 @@ if [ -n "$mode" ]; then
   # make test: the zstd command (fixtures), python3 with venv, clang + libFuzzer.
   command -v zstd >/dev/null 2>&1 || missing="$missing zstd"
   command -v pgrep >/dev/null 2>&1 || missing="$missing procps"
+  command -v man >/dev/null 2>&1 || missing="$missing man-db" # man -l on the generated pages
   [ -x /usr/bin/time ] || missing="$missing time" # GNU time: peak resident sizes in test_memory.sh
   command -v python3 >/dev/null 2>&1 || missing="$missing python3 python3-venv"
   command -v clang >/dev/null 2>&1 || missing="$missing clang"

@@ -5,7 +5,7 @@
 # I/O call, test_memory.sh, and test_pathological.sh with a 1 GB single-line
 # document and 10 million tiny documents (PATHO_LONG_MB, PATHO_TINY_DOCS).
 # Logs and tables go to build/reliability/; then scripts/reliability_report.sh
-# prints the table the README shows (with the fuzz campaign's figures when
+# prints the table docs/reliability.md shows (with the fuzz campaign's figures when
 # `make fuzz` has run). Takes about an hour on 2 cores.
 # RELIABILITY_STEPS="crash faults" runs some of the steps only.
 set -u

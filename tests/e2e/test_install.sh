@@ -12,6 +12,18 @@ for f in bin/tokenize bin/train bin/cleanup share/webtext-gpt/gpt2/encoder.json 
   [ -e "$WORK/inst/$f" ] || { fail install_layout "missing $f"; break; }
 done && pass install_layout
 grep -q '^Usage: train ' "$WORK/inst/share/doc/webtext-gpt/train.txt" && pass install_help_text || fail install_help_text
+# Manual pages (help2man, at build time) into share/man/man1, readable with man -l; docs/ beside the README.
+if command -v help2man >/dev/null 2>&1 && command -v man >/dev/null 2>&1; then
+  n=$(ls "$WORK/inst/share/man/man1/"*.1 2>/dev/null | wc -l)
+  if [ "$n" = 15 ] && MANPAGER=cat man -l "$WORK/inst/share/man/man1/cleanup.1" 2>/dev/null | grep -q -- '--min-tokens'; then
+    pass "install_man_pages ($n)"; else fail install_man_pages "$n pages"; fi
+else skip install_man_pages "help2man or man missing (scripts/install_deps.sh installs them)"; fi
+[ -e "$WORK/inst/share/doc/webtext-gpt/docs/train.md" ] && pass install_docs || fail install_docs
+# make uninstall takes all of it away again (a copy, so that the moved tree below is tested on the original).
+cp -r "$WORK/inst" "$WORK/inst2"
+make -s --no-print-directory -C "$ROOT" uninstall PREFIX="$WORK/inst2" >/dev/null 2>&1
+left=$(find "$WORK/inst2" -type f | wc -l)
+[ "$left" = 0 ] && pass uninstall_removes_all || fail uninstall_removes_all "$left files left: $(find "$WORK/inst2" -type f | head -3)"
 mv "$WORK/inst" "$WORK/moved"
 printf '{"text":"Hello world, the installed tokenizer."}\n' > "$WORK/in.jsonl"
 "$BIN/tokenize" "$WORK/in.jsonl" > "$WORK/ids.src" 2>/dev/null
