@@ -278,6 +278,38 @@ static int cfg_int(const cJSON *o, const char *key, const char *path, int *out, 
     return 0;
 }
 
+/* Tensor k of the import order (k = -4..-1: wte, wpe, ln_f weight and bias; then
+ * HF_NMAP per layer): its Hugging Face name, its shape as we store it ([rows,
+ * cols], cols 0 for a vector), whether the file holds it transposed, and where
+ * it goes in m (NULL m: the destination is not needed). */
+static float *hf_slot(const gpt_config *c, gpt_model *m, int k, char *name, size_t n, size_t *rows, size_t *cols,
+                      int *tr)
+{
+    size_t C = (size_t)c->channels;
+    *tr = 0;
+    switch (k) {
+    case -4:
+        snprintf(name, n, "transformer.wte.weight"), *rows = (size_t)c->vocab_size, *cols = C;
+        return m ? gpt_tensor(m, GPT_WTE) : NULL;
+    case -3:
+        snprintf(name, n, "transformer.wpe.weight"), *rows = (size_t)c->max_seq_len, *cols = C;
+        return m ? gpt_tensor(m, GPT_WPE) : NULL;
+    case -2:
+        snprintf(name, n, "transformer.ln_f.weight"), *rows = C, *cols = 0;
+        return m ? gpt_tensor(m, GPT_LNFW) : NULL;
+    case -1:
+        snprintf(name, n, "transformer.ln_f.bias"), *rows = C, *cols = 0;
+        return m ? gpt_tensor(m, GPT_LNFB) : NULL;
+    default: {
+        int l = k / HF_NMAP, j = k % HF_NMAP;
+        snprintf(name, n, hf_map[j].name, l);
+        layer_shape(c, hf_map[j].t, rows, cols);
+        *tr = hf_map[j].transposed;
+        return m ? gpt_tensor(m, hf_map[j].t) + (size_t)l * *rows * (*cols ? *cols : 1) : NULL;
+    }
+    }
+}
+
 int hf_import(gpt_model *m, const char *dir)
 {
     memset(m, 0, sizeof *m);
@@ -341,7 +373,7 @@ int hf_import(gpt_model *m, const char *dir)
     /* Every tensor the config describes must be in the file, with its shape,
      * before the model is allocated: a config's sizes are bounded by what the
      * file holds, not trusted (n_layer 10^9 would otherwise ask for 50 TB). */
-    int L = c.num_layers, C = c.channels;
+    int L = c.num_layers;
     if ((int64_t)L * HF_NMAP + 4 > (int64_t)f.n) {
         rc = err_set(ERR_FORMAT, "%s: config.json's n_layer %d needs %lld tensors; %s holds %d", dir, L,
                      (long long)L * HF_NMAP + 4, p, f.n);
@@ -356,21 +388,8 @@ int hf_import(gpt_model *m, const char *dir)
     for (int k = -4; k < L * HF_NMAP && !rc; k++) {
         char name[128];
         size_t rows, cols;
-        int tr = 0;
-        if (k == -4)
-            snprintf(name, sizeof name, "transformer.wte.weight"), rows = (size_t)c.vocab_size, cols = (size_t)C;
-        else if (k == -3)
-            snprintf(name, sizeof name, "transformer.wpe.weight"), rows = (size_t)c.max_seq_len, cols = (size_t)C;
-        else if (k == -2)
-            snprintf(name, sizeof name, "transformer.ln_f.weight"), rows = (size_t)C, cols = 0;
-        else if (k == -1)
-            snprintf(name, sizeof name, "transformer.ln_f.bias"), rows = (size_t)C, cols = 0;
-        else {
-            int j = k % HF_NMAP;
-            snprintf(name, sizeof name, hf_map[j].name, k / HF_NMAP);
-            layer_shape(&c, hf_map[j].t, &rows, &cols);
-            tr = hf_map[j].transposed;
-        }
+        int tr;
+        hf_slot(&c, NULL, k, name, sizeof name, &rows, &cols, &tr);
         const st_tensor *t = st_find(&f, name);
         if (!t && !strncmp(name, "transformer.", 12))
             t = st_find(&f, name + 12); /* checkpoints saved from GPT2Model have no prefix */
@@ -402,23 +421,10 @@ int hf_import(gpt_model *m, const char *dir)
     }
     memset(m->params, 0, m->num_params * sizeof(float)); /* the padded vocabulary rows stay 0 */
     for (int k = -4; k < L * HF_NMAP; k++) {
-        float *dst;
+        char name[128];
         size_t rows, cols;
-        int tr = 0;
-        if (k == -4)
-            dst = gpt_tensor(m, GPT_WTE), rows = (size_t)c.vocab_size, cols = (size_t)C;
-        else if (k == -3)
-            dst = gpt_tensor(m, GPT_WPE), rows = (size_t)c.max_seq_len, cols = (size_t)C;
-        else if (k == -2)
-            dst = gpt_tensor(m, GPT_LNFW), rows = (size_t)C, cols = 0;
-        else if (k == -1)
-            dst = gpt_tensor(m, GPT_LNFB), rows = (size_t)C, cols = 0;
-        else {
-            int l = k / HF_NMAP, j = k % HF_NMAP;
-            layer_shape(&c, hf_map[j].t, &rows, &cols);
-            dst = gpt_tensor(m, hf_map[j].t) + (size_t)l * rows * (cols ? cols : 1);
-            tr = hf_map[j].transposed;
-        }
+        int tr;
+        float *dst = hf_slot(&c, m, k, name, sizeof name, &rows, &cols, &tr);
         const st_tensor *t = src[k + 4];
         size_t n = rows * (cols ? cols : 1);
         if (!strcmp(t->dtype, "F32")) {
