@@ -2,6 +2,7 @@
  * Megatron's layout plus JSON lines, evaluation, checkpoints, signals. */
 #include "train/trainer.h"
 #include "train/cpu/blas.h"
+#include "train/parallel/schedules.h"
 
 #include <errno.h>
 #include <math.h>
@@ -187,8 +188,8 @@ static int get_batch(run *r, int split, uint64_t first, int mbs)
 
 /* ---- pipeline stages ------------------------------------------------------
  * Stage s of pp sends its output activations [mbs, L, C] to s+1 and the
- * gradient of its input back to s-1, inside the pipeline group. */
-enum { TAG_PIPE = 7 };
+ * gradient of its input back to s-1, inside the pipeline group; the schedules
+ * are in train/parallel/schedules.c. */
 
 static size_t stage_bytes(const run *r)
 {
@@ -197,8 +198,8 @@ static size_t stage_bytes(const run *r)
 }
 
 /* Whether the model chunk in use is the first or the last of the whole (virtual) pipeline. */
-static int first_virtual(const run *r) { return r->d.pp_rank == 0 && r->m.chunk == 0; }
-static int last_virtual(const run *r) { return r->d.pp_rank == r->d.pp - 1 && r->m.chunk == r->vpp - 1; }
+static int first_virtual(const run *r) { return pp_first_virtual(&r->d, &r->m); }
+static int last_virtual(const run *r) { return pp_last_virtual(&r->d, &r->m, r->vpp); }
 
 /* Forward of micro-batch `slot` on this stage's chunk in use (input in r->xrecv
  * unless it is the first); adds the loss / div on the last. */
@@ -225,166 +226,24 @@ static uint64_t micro_first(const run *r, uint64_t base, long long k)
     return base + (uint64_t)(k * mbs * r->d.dp + (long long)r->d.dp_rank * mbs);
 }
 
-/* Megatron's forward_backward_pipelining_without_interleaving (1F1B) over M
- * micro-batches: warm-up forwards, then one forward and one backward in turn,
- * then the remaining backwards. The paired transfers use one send-receive, so
- * two neighbouring stages never both wait in a send. Activations of the
- * micro-batches in flight (at most pp) live in slots k % pp. */
-static int pipeline_end(run *r, double *loss);
-
-static int pipeline_1f1b(run *r, uint64_t base, long long M, double *loss)
-{
-    dist_ctx *d = &r->d;
-    dist_group *g = &d->pipeline;
-    int S = d->pp, s = d->pp_rank, first = s == 0, last = s == S - 1, rc = 0;
-    size_t nb = stage_bytes(r);
-    float scale = 1.0f / (float)(M * d->dp); /* as gpt_backward is given without a pipeline */
-    double lscale = (double)(M * d->dp);
-    long long nw = S - s - 1 < M ? S - s - 1 : M, rem = M - nw;
-    for (long long i = 0; i < nw && !rc; i++) {
-        if (!first)
-            rc = dist_recv(d, g, r->xrecv, nb, s - 1, TAG_PIPE);
-        if (!rc)
-            rc = stage_forward(r, GPTDATA_TRAIN, micro_first(r, base, i), (int)(i % S), lscale, loss);
-        if (!rc && !last)
-            rc = dist_send(d, g, gpt_stage_output(&r->m), nb, s + 1, TAG_PIPE);
-    }
-    if (!rc && rem > 0 && !first)
-        rc = dist_recv(d, g, r->xrecv, nb, s - 1, TAG_PIPE);
-    for (long long i = 0; i < rem && !rc; i++) {
-        long long k = nw + i;
-        rc = stage_forward(r, GPTDATA_TRAIN, micro_first(r, base, k), (int)(k % S), lscale, loss);
-        if (!rc && !last)
-            rc = dist_sendrecv(d, g, gpt_stage_output(&r->m), nb, s + 1, r->grecv, nb, s + 1, TAG_PIPE);
-        if (!rc)
-            rc = gpt_use_slot(&r->m, (int)(i % S));
-        if (rc)
-            break;
-        gpt_backward_stage(&r->m, scale, last ? NULL : r->grecv);
-        if (first)
-            continue;
-        if (i == rem - 1)
-            rc = dist_send(d, g, gpt_stage_input_grad(&r->m), nb, s - 1, TAG_PIPE);
-        else
-            rc = dist_sendrecv(d, g, gpt_stage_input_grad(&r->m), nb, s - 1, r->xrecv, nb, s - 1, TAG_PIPE);
-    }
-    for (long long i = rem; i < M && !rc; i++) {
-        if (!last)
-            rc = dist_recv(d, g, r->grecv, nb, s + 1, TAG_PIPE);
-        if (!rc)
-            rc = gpt_use_slot(&r->m, (int)(i % S));
-        if (rc)
-            break;
-        gpt_backward_stage(&r->m, scale, last ? NULL : r->grecv);
-        if (!first)
-            rc = dist_send(d, g, gpt_stage_input_grad(&r->m), nb, s - 1, TAG_PIPE);
-    }
-    return rc ? rc : pipeline_end(r, loss);
-}
-
-/* After a pipeline's micro-batches: the tied word embedding's gradients added
- * between the first and the last stage; the loss, which lives on the last
- * stage, made known to all. */
-static int pipeline_end(run *r, double *loss)
-{
-    dist_ctx *d = &r->d;
-    int rc = 0;
-    if (d->in_embedding)
-        rc = dist_allreduce_f32(d, &d->embedding, gpt_grad(&r->m, GPT_WTE), r->m.sizes[GPT_WTE]);
-    if (!rc)
-        rc = dist_allreduce_f64(d, &d->pipeline, loss, 1);
-    return rc;
-}
-
-/* Megatron's forward_backward_pipelining_with_interleaving over M micro-batches
- * (a multiple of pp), each stage holding vpp model chunks: virtual micro-batch k
- * is micro-batch (k / (pp vpp)) pp + k % pp of chunk (k % (pp vpp)) / pp in the
- * forward, of chunk vpp - 1 - that in the backward. Warm-up forwards
- * ((pp - s - 1) 2 + (vpp - 1) pp; all of them when M = pp), then one forward and
- * one backward in turn, then the remaining backwards. Activations go to the next
- * stage (the last stage's to the first stage's next chunk), gradients to the
- * previous; sends never wait (dist_isend), so a stage waits only for what it
- * needs next, and the messages of one kind between two stages arrive in the
- * order they are used (forwards and backwards are tagged apart for pp = 2). */
-enum { TAG_FWD = 8, TAG_BWD = 9 };
+/* The pipeline schedules (train/parallel/schedules.c) reach the data through
+ * this: micro-batch b of the step starting at sample `base`. */
 typedef struct {
-    long long M;
-    int *slot;        /* [vpp * M]: the activation slot of (chunk, micro-batch) */
-    uint64_t busy;    /* slots in use */
-    double lscale;
-    float scale;
-} ilv_state;
+    run *r;
+    uint64_t base;
+} step_fwd;
 
-static int ilv_forward(run *r, ilv_state *q, uint64_t base, long long k, double *loss)
+static int step_forward(void *ctx, long long b, int slot, double div, double *loss)
 {
-    dist_ctx *d = &r->d;
-    int S = d->pp, v = r->vpp, c = (int)((k % ((long long)S * v)) / S), rc;
-    long long b = (k / ((long long)S * v)) * S + k % S;
-    size_t nb = stage_bytes(r);
-    if ((rc = gpt_use_chunk(&r->m, c)))
-        return rc;
-    if (!first_virtual(r) && (rc = dist_recv(d, &d->pipeline, r->xrecv, nb, (d->pp_rank + S - 1) % S, TAG_FWD)))
-        return rc;
-    int slot = 0;
-    while (slot < 64 && (q->busy >> slot & 1))
-        slot++;
-    if (slot == 64)
-        return err_set(ERR_INTERNAL, "interleaved pipeline: more than 64 micro-batches in flight");
-    q->busy |= 1ull << slot;
-    q->slot[(long long)c * q->M + b] = slot;
-    if ((rc = stage_forward(r, GPTDATA_TRAIN, micro_first(r, base, b), slot, q->lscale, loss)))
-        return rc;
-    if (!last_virtual(r))
-        rc = dist_isend(d, &d->pipeline, &r->sendq, gpt_stage_output(&r->m), nb, (d->pp_rank + 1) % S, TAG_FWD);
-    return rc;
+    step_fwd *f = ctx;
+    return stage_forward(f->r, GPTDATA_TRAIN, micro_first(f->r, f->base, b), slot, div, loss);
 }
 
-static int ilv_backward(run *r, ilv_state *q, long long k)
+static pp_sched sched_of(run *r, step_fwd *f)
 {
-    dist_ctx *d = &r->d;
-    int S = d->pp, v = r->vpp, c = v - 1 - (int)((k % ((long long)S * v)) / S), rc;
-    long long b = (k / ((long long)S * v)) * S + k % S;
-    size_t nb = stage_bytes(r);
-    if ((rc = gpt_use_chunk(&r->m, c)))
-        return rc;
-    int last = last_virtual(r);
-    if (!last && (rc = dist_recv(d, &d->pipeline, r->grecv, nb, (d->pp_rank + 1) % S, TAG_BWD)))
-        return rc;
-    int slot = q->slot[(long long)c * q->M + b];
-    if ((rc = gpt_use_slot(&r->m, slot)))
-        return rc;
-    gpt_backward_stage(&r->m, q->scale, last ? NULL : r->grecv);
-    q->busy &= ~(1ull << slot);
-    if (!first_virtual(r))
-        rc = dist_isend(d, &d->pipeline, &r->sendq, gpt_stage_input_grad(&r->m), nb, (d->pp_rank + S - 1) % S,
-                        TAG_BWD);
-    return rc;
-}
-
-static int pipeline_interleaved(run *r, uint64_t base, long long M, double *loss)
-{
-    dist_ctx *d = &r->d;
-    int S = d->pp, s = d->pp_rank, v = r->vpp, rc = 0;
-    long long total = M * v;
-    long long warm = M == S ? total : (long long)(S - s - 1) * 2 + (long long)(v - 1) * S;
-    warm = warm < total ? warm : total;
-    ilv_state q = {.M = M, .slot = malloc((size_t)total * sizeof(int)), .lscale = (double)(M * d->dp),
-                   .scale = 1.0f / (float)(M * d->dp)};
-    if (!q.slot)
-        return err_set(ERR_NOMEM, "out of memory");
-    for (long long k = 0; k < warm && !rc; k++)
-        rc = ilv_forward(r, &q, base, k, loss);
-    for (long long i = 0; i < total - warm && !rc; i++) {
-        rc = ilv_forward(r, &q, base, warm + i, loss);
-        if (!rc)
-            rc = ilv_backward(r, &q, i);
-    }
-    for (long long j = total - warm; j < total && !rc; j++)
-        rc = ilv_backward(r, &q, j);
-    free(q.slot);
-    if (!rc)
-        rc = dist_sendq_wait(&r->sendq);
-    return rc ? rc : pipeline_end(r, loss);
+    pp_sched p = {.d = &r->d, .m = &r->m, .vpp = r->vpp, .act_bytes = stage_bytes(r), .xrecv = r->xrecv,
+                  .grecv = r->grecv, .sendq = &r->sendq, .forward = step_forward, .ctx = f};
+    return p;
 }
 
 /* Mean loss over eval_iters global batches of a split, from *pos on; the
@@ -415,12 +274,12 @@ static int evaluate(run *r, int split, uint64_t *pos, double *loss)
             if ((rc = gpt_use_chunk(&r->m, c)))
                 break;
             if (!first_virtual(r))
-                rc = dist_recv(&r->d, &r->d.pipeline, r->xrecv, stage_bytes(r), (r->d.pp_rank + S - 1) % S, TAG_PIPE);
+                rc = dist_recv(&r->d, &r->d.pipeline, r->xrecv, stage_bytes(r), (r->d.pp_rank + S - 1) % S, PP_TAG_PIPE);
             if (!rc)
                 rc = stage_forward(r, split, f, 0, 1.0, &s);
             if (!rc && !last_virtual(r))
                 rc = dist_send(&r->d, &r->d.pipeline, gpt_stage_output(&r->m), stage_bytes(r), (r->d.pp_rank + 1) % S,
-                               TAG_PIPE);
+                               PP_TAG_PIPE);
         }
     }
     *pos += (uint64_t)(nmicro * mbs);
@@ -1079,8 +938,10 @@ int trainer_run(train_args *a)
         uint64_t bytes0 = r->d.bytes_sent;
         r->be.ops->zero_grad(&r->be);
         double loss = 0;
-        if (pp > 1 && (rc = r->vpp > 1 ? pipeline_interleaved(r, r->st.consumed_train, nmicro_rank, &loss)
-                                        : pipeline_1f1b(r, r->st.consumed_train, nmicro_rank, &loss)))
+        step_fwd sf = {r, r->st.consumed_train};
+        pp_sched ps = sched_of(r, &sf);
+        if (pp > 1 && (rc = r->vpp > 1 ? pp_forward_backward_interleaved(&ps, nmicro_rank, &loss)
+                                        : pp_forward_backward_1f1b(&ps, nmicro_rank, &loss)))
             goto out_fail;
         for (long long k = 0; pp == 1 && k < nmicro_rank; k++) {
             /* Megatron's sampler: each group of mbs x dp samples, this rank's mbs of them. */
