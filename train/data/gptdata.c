@@ -616,13 +616,13 @@ int gptdata_open(gptdata *d, const gptdata_config *cfg)
         gptdata_blend(w, d->n, blend_size, d->blend_ds[k], d->blend_sample[k]);
         /* Megatron's BlendedDataset refuses a blend that asks a dataset for
          * more samples than it has (it can with the 0.5% margin); so do we. */
+        int64_t used[256] = {0}; /* samples the blend takes from each dataset, in one pass */
+        for (int64_t s = 0; s < blend_size; s++)
+            used[d->blend_ds[k][s]]++;
         for (int i = 0; i < d->n; i++) {
-            int64_t used = 0;
-            for (int64_t s = 0; s < blend_size; s++)
-                used += d->blend_ds[k][s] == i;
-            if (used > d->idx[i][k].n_samples) {
+            if (used[i] > d->idx[i][k].n_samples) {
                 rc = err_set(ERR_USAGE, "%s: the %s blend asks %lld samples of it, which has %lld", cfg->paths[i],
-                             split_names[k], (long long)used, (long long)d->idx[i][k].n_samples);
+                             split_names[k], (long long)used[i], (long long)d->idx[i][k].n_samples);
                 gptdata_close(d);
                 return rc;
             }
