@@ -13,47 +13,16 @@
 #include "common/io.h"
 #include "common/utf8.h"
 #include "pretok.h"
+#include "bpe_int.h"
+#include <utf8proc.h>
 
 #define NO_RANK UINT32_MAX
 #define SHORT_PIECE 96 /* bytes; longer pieces use the heap */
 
 typedef struct {
-    uint64_t key;    /* (left id << 32) | right id; UINT64_MAX = empty */
-    uint32_t rank;
-    uint32_t merged;
-} pair_slot;
-
-struct bpe {
-    size_t n_ids;        /* max id + 1 */
-    size_t n_entries;    /* entries in encoder.json */
-    size_t n_merges;
-    int64_t eod;
-    uint64_t *tok_off;   /* [n_ids] offset into arena, UINT64_MAX if unused */
-    uint32_t *tok_len;
-    char *arena;
-    size_t arena_len;
-    uint32_t *tok_slots; /* bytes -> id+1, open addressing; 0 = empty */
-    size_t tok_mask;
-    pair_slot *pairs;
-    size_t pair_mask;
-    uint32_t byte_id[256];
-};
-
-typedef struct {
     uint32_t rank;
     uint32_t pos;
 } heap_ent;
-
-struct bpe_ctx {
-    const bpe *b;
-    char *clean;     /* sanitised copy of invalid input */
-    size_t clean_cap;
-    uint32_t *sym, *rk, *mg, *prev, *next;
-    size_t sym_cap;
-    heap_ent *heap;
-    size_t heap_cap;
-    int force_heap;
-};
 
 /* ---- bytes_to_unicode ---------------------------------------------------- */
 
@@ -142,9 +111,9 @@ static size_t pow2_at_least(size_t n)
     return s;
 }
 
-/* ---- loading ------------------------------------------------------------- */
+/* ---- the core's tables --------------------------------------------------- */
 
-static int slurp(const char *path, char **data, size_t *len)
+int bpe_slurp(const char *path, char **data, size_t *len)
 {
     io_reader *r;
     int rc = io_reader_open(&r, path);
@@ -171,22 +140,237 @@ static int slurp(const char *path, char **data, size_t *len)
     return 0;
 }
 
+int bpe_buf_reserve(char **buf, size_t *cap, size_t need)
+{
+    if (need <= *cap) return 0;
+    size_t nc = *cap ? *cap : 4096;
+    while (nc < need) {
+        if (nc > SIZE_MAX / 2) return err_set(ERR_NOMEM, "out of memory");
+        nc *= 2;
+    }
+    char *nb = realloc(*buf, nc);
+    if (!nb) return err_set(ERR_NOMEM, "out of memory");
+    *buf = nb;
+    *cap = nc;
+    return 0;
+}
+
+bpe *bpe_new(int family, const char *type, const char *file)
+{
+    b2u_init();
+    (void)pretok_class(0); /* build the class table now, not in a worker */
+    bpe *b = calloc(1, sizeof *b);
+    if (!b) return NULL;
+    b->family = family;
+    snprintf(b->type, sizeof b->type, "%s", type ? type : "");
+    snprintf(b->file, sizeof b->file, "%s", file ? file : "");
+    b->eod = b->bos = -1;
+    return b;
+}
+
 void bpe_free(bpe *b)
 {
     if (!b) return;
     free(b->tok_off);
     free(b->tok_len);
+    free(b->tok_flags);
     free(b->arena);
     free(b->tok_slots);
     free(b->pairs);
+    for (int i = 0; i < b->n_re; i++) pcre2_code_free(b->re[i]);
+    for (size_t i = 0; i < b->n_sp; i++) free(b->sp[i].s);
+    free(b->sp);
+    spm_free(b->spm);
     free(b);
 }
+
+int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens)
+{
+    if (n_ids == 0 || n_ids > ((size_t)1 << 31))
+        return err_set(ERR_FORMAT, "%s: %zu token ids (at most 2^31 are supported)", b->file, n_ids);
+    b->n_ids = n_ids;
+    b->tok_off = malloc(n_ids * sizeof *b->tok_off);
+    b->tok_len = calloc(n_ids, sizeof *b->tok_len);
+    b->tok_flags = calloc(n_ids, 1);
+    b->tok_mask = pow2_at_least(n_tokens * 2 + 2) - 1;
+    b->tok_slots = calloc(b->tok_mask + 1, sizeof *b->tok_slots);
+    if (!b->tok_off || !b->tok_len || !b->tok_flags || !b->tok_slots)
+        return err_set(ERR_NOMEM, "out of memory loading %s", b->file);
+    for (size_t i = 0; i < n_ids; i++) b->tok_off[i] = UINT64_MAX;
+    return 0;
+}
+
+int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what)
+{
+    if (id >= b->n_ids) return err_set(ERR_FORMAT, "%s: %s: id %u is out of range", b->file, what, id);
+    if (b->tok_off[id] != UINT64_MAX) return err_set(ERR_FORMAT, "%s: %s: id %u used twice", b->file, what, id);
+    if (n > UINT32_MAX) return err_set(ERR_FORMAT, "%s: %s: token too long", b->file, what);
+    if (hashed) {
+        if (n == 0) return err_set(ERR_FORMAT, "%s: %s: empty token", b->file, what);
+        if (bpe_lookup(b, s, n) >= 0)
+            return err_set(ERR_FORMAT, "%s: %s: the same bytes as another token", b->file, what);
+    }
+    int rc = bpe_buf_reserve(&b->arena, &b->arena_cap, b->arena_len + n + 1);
+    if (rc) return rc;
+    memcpy(b->arena + b->arena_len, s, n);
+    b->tok_off[id] = b->arena_len;
+    b->tok_len[id] = (uint32_t)n;
+    b->arena_len += n;
+    b->n_entries++;
+    if (hashed) {
+        if (b->n_entries * 2 > b->tok_mask) return err_set(ERR_FORMAT, "%s: more tokens than announced", b->file);
+        size_t h = (size_t)tok_hash(s, n) & b->tok_mask;
+        while (b->tok_slots[h]) h = (h + 1) & b->tok_mask;
+        b->tok_slots[h] = id + 1;
+    }
+    return 0;
+}
+
+int bpe_core_bytes(bpe *b)
+{
+    for (unsigned c = 0; c < 256; c++) {
+        char ch = (char)c;
+        int64_t id = bpe_lookup(b, &ch, 1);
+        if (id < 0)
+            return err_set(ERR_FORMAT, "%s: no token for byte 0x%02X: not a byte-level vocabulary", b->file, c);
+        b->byte_id[c] = (uint32_t)id;
+    }
+    return 0;
+}
+
+int bpe_core_pairs(bpe *b, const pair_slot *tmp, size_t n)
+{
+    b->n_merges = n;
+    b->pair_mask = pow2_at_least(n * 2 + 2) - 1;
+    b->pairs = malloc((b->pair_mask + 1) * sizeof *b->pairs);
+    if (!b->pairs) return err_set(ERR_NOMEM, "out of memory loading %s", b->file);
+    for (size_t i = 0; i <= b->pair_mask; i++) b->pairs[i].key = UINT64_MAX;
+    for (size_t i = 0; i < n; i++) {
+        size_t h = (size_t)hash_mix64(tmp[i].key) & b->pair_mask;
+        while (b->pairs[h].key != UINT64_MAX && b->pairs[h].key != tmp[i].key) h = (h + 1) & b->pair_mask;
+        if (b->pairs[h].key == tmp[i].key) {
+            if (tmp[i].rank < b->pairs[h].rank) b->pairs[h] = tmp[i]; /* a repeated pair: the lowest rank wins */
+            continue;
+        }
+        b->pairs[h] = tmp[i];
+    }
+    return 0;
+}
+
+int bpe_core_pairs_from_ranks(bpe *b, const uint32_t *rank_of)
+{
+    size_t cap = 1 << 16, n = 0;
+    pair_slot *tmp = malloc(cap * sizeof *tmp);
+    if (!tmp) return err_set(ERR_NOMEM, "out of memory loading %s", b->file);
+    for (size_t id = 0; id < b->n_ids; id++) {
+        if (rank_of[id] == UINT32_MAX || b->tok_off[id] == UINT64_MAX) continue;
+        const char *t = b->arena + b->tok_off[id];
+        size_t len = b->tok_len[id];
+        for (size_t k = 1; k < len; k++) {
+            int64_t l = bpe_lookup(b, t, k), r = l >= 0 ? bpe_lookup(b, t + k, len - k) : -1;
+            if (l < 0 || r < 0) continue;
+            if (n == cap) {
+                pair_slot *nt = realloc(tmp, cap * 2 * sizeof *tmp);
+                if (!nt) { free(tmp); return err_set(ERR_NOMEM, "out of memory loading %s", b->file); }
+                tmp = nt;
+                cap *= 2;
+            }
+            tmp[n++] = (pair_slot){((uint64_t)l << 32) | (uint64_t)r, rank_of[id], (uint32_t)id};
+        }
+    }
+    int rc = bpe_core_pairs(b, tmp, n);
+    free(tmp);
+    return rc;
+}
+
+/* \s and \S as Unicode White_Space (the Rust regex crate behind tiktoken and
+ * Oniguruma behind tokenizers agree on it; PCRE2 10.42 also counts U+180E). */
+#define WS_CLASS "\\t-\\r\\x{20}\\x{85}\\x{a0}\\x{1680}\\x{2000}-\\x{200a}\\x{2028}\\x{2029}\\x{202f}\\x{205f}\\x{3000}"
+
+int bpe_add_regex(bpe *b, const char *pat, const char *what)
+{
+    if (b->n_re == BPE_MAX_RE) return err_set(ERR_FORMAT, "%s: %s: more than %d split patterns", b->file, what, BPE_MAX_RE);
+    size_t n = strlen(pat);
+    char *out = malloc(n * 40 + 1);
+    if (!out) return err_set(ERR_NOMEM, "out of memory");
+    size_t o = 0;
+    int in_class = 0;
+    for (size_t i = 0; i < n; i++) {
+        char ch = pat[i];
+        if (ch == '\\' && i + 1 < n) {
+            char nx = pat[i + 1];
+            if (nx == 's' || nx == 'S') {
+                const char *cls = WS_CLASS;
+                if (in_class && nx == 's') o += (size_t)sprintf(out + o, "%s", cls);
+                else if (!in_class) o += (size_t)sprintf(out + o, nx == 's' ? "[%s]" : "[^%s]", cls);
+                else { memcpy(out + o, pat + i, 2); o += 2; } /* \S inside a class: left as PCRE2's */
+                i++;
+                continue;
+            }
+            out[o++] = ch;
+            out[o++] = nx;
+            i++;
+            continue;
+        }
+        if (!in_class && ch == '[') {
+            in_class = 1;
+            out[o++] = ch;
+            if (i + 1 < n && pat[i + 1] == '^') out[o++] = pat[++i];
+            if (i + 1 < n && pat[i + 1] == ']') out[o++] = pat[++i];
+            continue;
+        }
+        if (in_class && ch == ']') in_class = 0;
+        out[o++] = ch;
+    }
+    out[o] = 0;
+    int ec;
+    PCRE2_SIZE eo;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)out, o, PCRE2_UTF | PCRE2_UCP | b->re_flags, &ec, &eo, NULL);
+    free(out);
+    if (!re) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(ec, msg, sizeof msg);
+        return err_set(ERR_FORMAT, "%s: %s: PCRE2 cannot compile the pattern: %s", b->file, what, (const char *)msg);
+    }
+    pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter when JIT is unavailable */
+    b->re[b->n_re++] = re;
+    b->pre = PRE_REGEX;
+    return 0;
+}
+
+int bpe_add_special(bpe *b, const char *s, size_t n, uint32_t id, int lstrip, int rstrip)
+{
+    if (n == 0) return 0;
+    special_tok *ns = realloc(b->sp, (b->n_sp + 1) * sizeof *ns);
+    if (!ns) return err_set(ERR_NOMEM, "out of memory");
+    b->sp = ns;
+    char *c = malloc(n + 1);
+    if (!c) return err_set(ERR_NOMEM, "out of memory");
+    memcpy(c, s, n);
+    c[n] = 0;
+    b->sp[b->n_sp++] = (special_tok){c, n, id, lstrip, rstrip};
+    b->sp_first[(unsigned char)s[0]] = 1;
+    return 0;
+}
+
+static int sp_cmp(const void *a, const void *b)
+{
+    const special_tok *x = a, *y = b;
+    return x->n < y->n ? 1 : x->n > y->n ? -1 : memcmp(x->s, y->s, x->n);
+}
+
+void bpe_sort_specials(bpe *b)
+{
+    if (b->n_sp) qsort(b->sp, b->n_sp, sizeof *b->sp, sp_cmp);
+}
+
+/* ---- GPT-2's files ------------------------------------------------------- */
 
 static int load_encoder(bpe *b, const char *path)
 {
     char *data = NULL;
     size_t len = 0;
-    int rc = slurp(path, &data, &len);
+    int rc = bpe_slurp(path, &data, &len);
     if (rc) return rc;
     const char *end = NULL;
     int nomem;
@@ -202,7 +386,7 @@ static int load_encoder(bpe *b, const char *path)
         return err_set(ERR_FORMAT, "%s: not a JSON object of token -> id (parse error near byte %ld)", path, off);
     }
     free(data);
-    size_t n = 0, bytes = 0;
+    size_t n = 0;
     int64_t max_id = -1;
     for (cJSON *it = root->child; it; it = it->next) {
         if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble > 16777216.0 ||
@@ -212,69 +396,38 @@ static int load_encoder(bpe *b, const char *path)
                            it->string ? it->string : "");
         }
         if ((int64_t)it->valuedouble > max_id) max_id = (int64_t)it->valuedouble;
-        bytes += strlen(it->string);
         n++;
     }
     if (n == 0) { cJSON_Delete(root); return err_set(ERR_FORMAT, "%s: empty vocabulary", path); }
-    b->n_entries = n;
-    b->n_ids = (size_t)max_id + 1;
-    b->tok_off = malloc(b->n_ids * sizeof *b->tok_off);
-    b->tok_len = calloc(b->n_ids, sizeof *b->tok_len);
-    b->arena = malloc(bytes + 1);
-    b->tok_mask = pow2_at_least(n * 2) - 1;
-    b->tok_slots = calloc(b->tok_mask + 1, sizeof *b->tok_slots);
-    if (!b->tok_off || !b->tok_len || !b->arena || !b->tok_slots) {
-        cJSON_Delete(root);
-        return err_set(ERR_NOMEM, "out of memory loading %s", path);
-    }
-    for (size_t i = 0; i < b->n_ids; i++) b->tok_off[i] = UINT64_MAX;
-    b->eod = -1;
+    if ((rc = bpe_core_alloc(b, (size_t)max_id + 1, n))) { cJSON_Delete(root); return rc; }
+    char *buf = NULL;
+    size_t bcap = 0;
     size_t k = 0;
     for (cJSON *it = root->child; it; it = it->next, k++) {
         uint32_t id = (uint32_t)it->valuedouble;
         const char *s = it->string;
         size_t sl = strlen(s);
-        if (b->tok_off[id] != UINT64_MAX) {
-            cJSON_Delete(root);
-            return err_set(ERR_FORMAT, "%s: entry %zu (\"%s\"): id %u used twice", path, k + 1, s, id);
-        }
-        int special = strcmp(s, "<|endoftext|>") == 0;
-        long bl;
-        if (special) {
-            memcpy(b->arena + b->arena_len, s, sl);
-            bl = (long)sl;
+        char what[160];
+        snprintf(what, sizeof what, "entry %zu (\"%.100s\")", k + 1, s);
+        if ((rc = bpe_buf_reserve(&buf, &bcap, sl + 1))) break;
+        if (strcmp(s, "<|endoftext|>") == 0) {
+            if ((rc = bpe_core_set(b, id, s, sl, 0, what))) break;
+            b->tok_flags[id] |= TOKFL_SPECIAL;
             b->eod = id;
-        } else {
-            bl = unmap_string(s, sl, b->arena + b->arena_len);
-            if (bl <= 0) {
-                cJSON_Delete(root);
-                return err_set(ERR_FORMAT, "%s: entry %zu (\"%s\"): not a byte-level BPE token "
-                               "(a character outside GPT-2's bytes_to_unicode alphabet)", path, k + 1, s);
-            }
+            continue;
         }
-        b->tok_off[id] = b->arena_len;
-        b->tok_len[id] = (uint32_t)bl;
-        b->arena_len += (size_t)bl;
-        if (special) continue;
-        const char *tb = b->arena + b->tok_off[id];
-        if (bpe_lookup(b, tb, (size_t)bl) >= 0) {
-            cJSON_Delete(root);
-            return err_set(ERR_FORMAT, "%s: entry %zu (\"%s\"): the same bytes as another token", path, k + 1, s);
+        long bl = unmap_string(s, sl, buf);
+        if (bl <= 0) {
+            rc = err_set(ERR_FORMAT, "%s: %s: not a byte-level BPE token "
+                         "(a character outside GPT-2's bytes_to_unicode alphabet)", path, what);
+            break;
         }
-        size_t h = (size_t)tok_hash(tb, (size_t)bl) & b->tok_mask;
-        while (b->tok_slots[h]) h = (h + 1) & b->tok_mask;
-        b->tok_slots[h] = id + 1;
+        if ((rc = bpe_core_set(b, id, buf, (size_t)bl, 1, what))) break;
     }
+    free(buf);
     cJSON_Delete(root);
-    for (unsigned c = 0; c < 256; c++) {
-        char ch = (char)c;
-        int64_t id = bpe_lookup(b, &ch, 1);
-        if (id < 0)
-            return err_set(ERR_FORMAT, "%s: no token for byte 0x%02X (\"\\u%04x\"): not a byte-level vocabulary",
-                           path, c, bpe_byte_to_cp(c));
-        b->byte_id[c] = (uint32_t)id;
-    }
-    return 0;
+    if (!rc) rc = bpe_core_bytes(b);
+    return rc;
 }
 
 static int load_merges(bpe *b, const char *path)
@@ -283,7 +436,6 @@ static int load_merges(bpe *b, const char *path)
     int rc = io_reader_open(&r, path);
     if (rc) return rc;
     size_t cap = 1 << 16, n = 0;
-    b->pair_mask = 0;
     pair_slot *tmp = malloc(cap * sizeof *tmp); /* in rank order, then hashed */
     if (!tmp) { io_reader_close(r); return err_set(ERR_NOMEM, "out of memory loading %s", path); }
     char *line, buf[1024];
@@ -323,43 +475,42 @@ static int load_merges(bpe *b, const char *path)
     }
     io_reader_close(r);
     if (rc < 0) { free(tmp); return rc; }
-    b->n_merges = n;
-    b->pair_mask = pow2_at_least(n * 2 + 2) - 1;
-    b->pairs = malloc((b->pair_mask + 1) * sizeof *b->pairs);
-    if (!b->pairs) { free(tmp); return err_set(ERR_NOMEM, "out of memory loading %s", path); }
-    for (size_t i = 0; i <= b->pair_mask; i++) b->pairs[i].key = UINT64_MAX;
-    for (size_t i = 0; i < n; i++) {
-        size_t h = (size_t)hash_mix64(tmp[i].key) & b->pair_mask;
-        while (b->pairs[h].key != UINT64_MAX && b->pairs[h].key != tmp[i].key) h = (h + 1) & b->pair_mask;
-        if (b->pairs[h].key == tmp[i].key) continue; /* a repeated merge: the first (lowest rank) wins */
-        b->pairs[h] = tmp[i];
-    }
+    rc = bpe_core_pairs(b, tmp, n);
     free(tmp);
-    return 0;
+    return rc;
 }
 
 int bpe_load(bpe **out, const char *encoder_json, const char *vocab_bpe)
 {
-    b2u_init();
-    (void)pretok_class(0); /* build the class table now, not in a worker */
-    bpe *b = calloc(1, sizeof *b);
+    bpe *b = bpe_new(TOKF_GPT2, "GPT2BPETokenizer", encoder_json);
     if (!b) return err_set(ERR_NOMEM, "out of memory");
+    b->whole_first = 1;
     int rc = load_encoder(b, encoder_json);
     if (!rc) rc = load_merges(b, vocab_bpe);
     if (rc) { bpe_free(b); return rc; }
+    b->vocab_size = b->n_entries;
     *out = b;
     return 0;
 }
 
-size_t bpe_vocab_size(const bpe *b) { return b->n_entries; }
+size_t bpe_vocab_size(const bpe *b) { return b->vocab_size; }
+size_t bpe_n_ids(const bpe *b) { return b->n_ids; }
 size_t bpe_n_merges(const bpe *b) { return b->n_merges; }
 int64_t bpe_eod(const bpe *b) { return b->eod; }
+int64_t bpe_bos(const bpe *b) { return b->bos; }
+const char *bpe_type(const bpe *b) { return b->type; }
+int bpe_lossless(const bpe *b) { return b->family != TOKF_SPM && b->family != TOKF_NULL && !b->nfc; }
 
 const char *bpe_token_bytes(const bpe *b, uint32_t id, size_t *len)
 {
     if (id >= b->n_ids || b->tok_off[id] == UINT64_MAX) return NULL;
     *len = b->tok_len[id];
     return b->arena + b->tok_off[id];
+}
+
+int bpe_token_is_special(const bpe *b, uint32_t id)
+{
+    return id < b->n_ids && (b->tok_flags[id] & (TOKFL_SPECIAL | TOKFL_CONTROL));
 }
 
 /* ---- encoding ------------------------------------------------------------ */
@@ -413,6 +564,11 @@ void bpe_ctx_free(bpe_ctx *c)
     free(c->prev);
     free(c->next);
     free(c->heap);
+    free(c->nfc);
+    spm_scratch_free(c->spm_scratch);
+    if (c->md) pcre2_match_data_free(c->md);
+    if (c->mctx) pcre2_match_context_free(c->mctx);
+    if (c->jit) pcre2_jit_stack_free(c->jit);
     free(c);
 }
 
@@ -568,29 +724,18 @@ int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
     if (n == 0) return 0;
     const bpe *b = c->b;
     if (n == 1) return bpe_ids_push(out, b->byte_id[s[0]]);
-    int64_t whole = bpe_lookup(b, (const char *)s, n);
-    if (whole >= 0) return bpe_ids_push(out, (uint32_t)whole);
+    if (b->whole_first) {
+        int64_t whole = bpe_lookup(b, (const char *)s, n);
+        if (whole >= 0) return bpe_ids_push(out, (uint32_t)whole);
+    }
     int rc = ctx_reserve(c, n);
     if (rc) return rc;
     if (n <= SHORT_PIECE && !c->force_heap) return merge_short(c, s, n, out);
     return merge_long(c, s, n, out);
 }
 
-int bpe_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
+static int gpt2_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
-    const unsigned char *s = (const unsigned char *)text;
-    size_t v = utf8_valid_prefix(text, n);
-    if (v < n) {
-        if (n > (SIZE_MAX - 16) / 3) return err_set(ERR_NOMEM, "text too large");
-        if (c->clean_cap < 3 * n) {
-            free(c->clean);
-            c->clean = malloc(3 * n);
-            c->clean_cap = c->clean ? 3 * n : 0;
-            if (!c->clean) return err_set(ERR_NOMEM, "out of memory");
-        }
-        n = utf8_sanitize(text, n, c->clean);
-        s = (const unsigned char *)c->clean;
-    }
     size_t i = 0;
     while (i < n) {
         size_t j = pretok_next(s, n, i);
@@ -601,20 +746,186 @@ int bpe_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
     return 0;
 }
 
+static int leaf_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    return c->b->byte_level_regex ? gpt2_split(c, s, n, out) : bpe_encode_piece(c, s, n, out);
+}
+
+static int ctx_regex(bpe_ctx *c)
+{
+    if (c->md) return 0;
+    c->md = pcre2_match_data_create(1, NULL);
+    c->jit = pcre2_jit_stack_create(32 * 1024, 8 * 1024 * 1024, NULL);
+    c->mctx = pcre2_match_context_create(NULL);
+    if (!c->md || !c->jit || !c->mctx) return err_set(ERR_NOMEM, "out of memory");
+    pcre2_jit_stack_assign(c->mctx, NULL, c->jit);
+    return 0;
+}
+
+/* Pattern `level` of the split sequence over s[0..n): matches are pieces;
+ * what lies between them is a piece too (HF Split, behavior Isolated) or
+ * dropped (tiktoken's find_iter). The last level hands pieces to the BPE. */
+static int regex_split(bpe_ctx *c, int level, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
+    if (level == b->n_re) return leaf_piece(c, s, n, out);
+    int rc = ctx_regex(c);
+    if (rc) return rc;
+    size_t pos = 0, gap = 0;
+    while (pos < n) {
+        int m = pcre2_match(b->re[level], s, n, pos, PCRE2_NO_UTF_CHECK, c->md, c->mctx);
+        if (m == PCRE2_ERROR_NOMATCH) break;
+        if (m < 0) {
+            PCRE2_UCHAR msg[200];
+            pcre2_get_error_message(m, msg, sizeof msg);
+            return err_set(ERR_LIMIT, "%s: split pattern %d failed on a text: %s", b->file, level + 1, (const char *)msg);
+        }
+        PCRE2_SIZE *ov = pcre2_get_ovector_pointer(c->md);
+        size_t ms = ov[0], me = ov[1];
+        if (me == ms) { /* an empty match splits nothing: step over one character */
+            pos = ms + 1;
+            while (pos < n && (s[pos] & 0xC0) == 0x80) pos++;
+            continue;
+        }
+        if (ms > gap && b->keep_gaps && (rc = regex_split(c, level + 1, s + gap, ms - gap, out))) return rc;
+        if ((rc = regex_split(c, level + 1, s + ms, me - ms, out))) return rc;
+        pos = gap = me;
+    }
+    if (n > gap && b->keep_gaps && (rc = regex_split(c, level + 1, s + gap, n - gap, out))) return rc;
+    return 0;
+}
+
+static int encode_segment(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    if (n == 0) return 0;
+    switch (c->b->pre) {
+    case PRE_GPT2: return gpt2_split(c, s, n, out);
+    case PRE_REGEX: return regex_split(c, 0, s, n, out);
+    default: return spm_encode(c, (const char *)s, n, out);
+    }
+}
+
+static inline int is_ws_at(const unsigned char *s, size_t n, size_t i, size_t *len)
+{
+    uint32_t cp;
+    int k = utf8_decode(s + i, n - i, &cp);
+    if (k < 0 || !utf8_is_white_space(cp)) return 0;
+    *len = (size_t)k;
+    return 1;
+}
+
+/* Split on the special tokens (leftmost, then longest), encoding the text
+ * between them; lstrip/rstrip take the adjacent whitespace with the token. */
+static int encode_specials(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
+    size_t start = 0, i = 0;
+    while (i < n) {
+        if (!b->sp_first[s[i]]) { i++; continue; }
+        const special_tok *hit = NULL;
+        for (size_t k = 0; k < b->n_sp; k++)
+            if (b->sp[k].n <= n - i && memcmp(b->sp[k].s, s + i, b->sp[k].n) == 0) { hit = &b->sp[k]; break; }
+        if (!hit) { i++; continue; }
+        size_t seg_end = i, after = i + hit->n, wl;
+        if (hit->lstrip)
+            while (seg_end > start) {
+                size_t k = seg_end - 1;
+                while (k > start && (s[k] & 0xC0) == 0x80) k--;
+                if (!is_ws_at(s, n, k, &wl) || k + wl != seg_end) break;
+                seg_end = k;
+            }
+        if (hit->rstrip)
+            while (after < n && is_ws_at(s, n, after, &wl)) after += wl;
+        int rc = encode_segment(c, s + start, seg_end - start, out);
+        if (!rc) rc = bpe_ids_push(out, hit->id);
+        if (rc) return rc;
+        start = i = after;
+    }
+    return encode_segment(c, s + start, n - start, out);
+}
+
+static int null_encode(bpe_ctx *c, const char *s, size_t n, bpe_ids *out)
+{
+    /* Megatron's NullTokenizer: [int(x) for x in text.split(' ')] */
+    const bpe *b = c->b;
+    size_t i = 0, field = 0;
+    for (;;) {
+        size_t j = i;
+        while (j < n && s[j] != ' ') j++;
+        field++;
+        size_t k = i;
+        while (k < j && (s[k] == '\t' || s[k] == '\n' || s[k] == '\r')) k++; /* int() strips whitespace */
+        size_t e = j;
+        while (e > k && (s[e - 1] == '\t' || s[e - 1] == '\n' || s[e - 1] == '\r')) e--;
+        uint64_t v = 0;
+        int neg = 0;
+        if (k < e && (s[k] == '+' || s[k] == '-')) neg = s[k++] == '-';
+        if (k == e) return err_set(ERR_FORMAT, "token %zu: \"%.*s\" is not an integer id", field, (int)(j - i > 40 ? 40 : j - i), s + i);
+        for (; k < e; k++) {
+            if (s[k] < '0' || s[k] > '9' || v > UINT32_MAX)
+                return err_set(ERR_FORMAT, "token %zu: \"%.*s\" is not an integer id", field, (int)(j - i > 40 ? 40 : j - i), s + i);
+            v = v * 10 + (uint64_t)(s[k] - '0');
+        }
+        if (neg && v) return err_set(ERR_FORMAT, "token %zu: id -%llu is negative", field, (unsigned long long)v);
+        if (v >= b->null_vocab)
+            return err_set(ERR_FORMAT, "token %zu: id %llu is out of range (--vocab-size %u)", field,
+                           (unsigned long long)v, b->null_vocab);
+        int rc = bpe_ids_push(out, (uint32_t)v);
+        if (rc) return rc;
+        if (j >= n) break;
+        i = j + 1;
+    }
+    return 0;
+}
+
+int bpe_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
+    if (b->family == TOKF_NULL) return n ? null_encode(c, text, n, out) : 0;
+    if (b->prepend_bos && b->bos >= 0) {
+        int rc = bpe_ids_push(out, (uint32_t)b->bos);
+        if (rc) return rc;
+    }
+    const unsigned char *s = (const unsigned char *)text;
+    size_t v = utf8_valid_prefix(text, n);
+    if (v < n) { /* as Python's bytes.decode("utf-8", "replace") before the library sees the text */
+        if (n > (SIZE_MAX - 16) / 3) return err_set(ERR_NOMEM, "text too large");
+        int rc = bpe_buf_reserve(&c->clean, &c->clean_cap, 3 * n + 1);
+        if (rc) return rc;
+        n = utf8_sanitize(text, n, c->clean);
+        s = (const unsigned char *)c->clean;
+    }
+    if (b->nfc && n) {
+        utf8proc_uint8_t *o = NULL;
+        utf8proc_ssize_t r = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &o,
+                                          UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+        if (r < 0) { free(o); return err_set(ERR_NOMEM, "NFC: %s", utf8proc_errmsg(r)); }
+        int rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, (size_t)r + 1);
+        if (rc) { free(o); return rc; }
+        memcpy(c->nfc, o, (size_t)r);
+        free(o);
+        s = (const unsigned char *)c->nfc;
+        n = (size_t)r;
+    }
+    if (b->n_sp) return encode_specials(c, s, n, out);
+    return encode_segment(c, s, n, out);
+}
+
 int bpe_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *len, size_t *cap)
 {
+    if (b->family == TOKF_SPM) return spm_decode(b, ids, n, buf, len, cap);
     for (size_t i = 0; i < n; i++) {
         size_t tl;
-        const char *t = bpe_token_bytes(b, ids[i], &tl);
-        if (!t) return err_set(ERR_FORMAT, "token id %u is not in the vocabulary (%zu ids)", ids[i], b->n_ids);
-        if (*len + tl + 1 > *cap) {
-            size_t nc = *cap ? *cap * 2 : 4096;
-            while (nc < *len + tl + 1) nc *= 2;
-            char *nb = realloc(*buf, nc);
-            if (!nb) return err_set(ERR_NOMEM, "out of memory");
-            *buf = nb;
-            *cap = nc;
-        }
+        const char *t;
+        char num[16];
+        if (b->family == TOKF_NULL) {
+            if (ids[i] > b->null_vocab) return err_set(ERR_FORMAT, "token id %u is not in the vocabulary (%u ids)", ids[i], b->null_vocab + 1);
+            tl = (size_t)snprintf(num, sizeof num, i ? " %u" : "%u", ids[i]);
+            t = num;
+        } else if (!(t = bpe_token_bytes(b, ids[i], &tl)))
+            return err_set(ERR_FORMAT, "token id %u is not in the vocabulary (%zu ids)", ids[i], b->n_ids);
+        int rc = bpe_buf_reserve(buf, cap, *len + tl + 1);
+        if (rc) return rc;
         memcpy(*buf + *len, t, tl);
         *len += tl;
     }

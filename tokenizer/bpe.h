@@ -1,4 +1,16 @@
-/* bpe.h - byte-level BPE (GPT-2), encode and decode.
+/* bpe.h - the tokenizer interface: encode, decode, vocabulary size, special
+ * tokens, EOD/BOS ids, for every family the tools know (Megatron's
+ * --tokenizer-type names):
+ *   GPT2BPETokenizer                 encoder.json + vocab.bpe (this file's loader);
+ *   TikTokenizer                     .tiktoken files: cl100k, o200k, Llama 3, Qwen2 (tiktoken.c);
+ *   HuggingFaceTokenizer             tokenizer.json, byte-level BPE (hftok.c);
+ *   SentencePieceTokenizer, GPTSentencePieceTokenizer, Llama2Tokenizer
+ *                                    SentencePiece .model, BPE type (spm.c);
+ *   NullTokenizer                    the text is already ids (tokcli.c).
+ * They share one BPE merge core (below) through bpe_int.h; tokcli.h opens
+ * the right one from the command line's flags.
+ *
+ * The GPT-2 family:
  *
  * Loads the GPT-2 files: encoder.json (token string -> id, strings written in
  * the bytes_to_unicode alphabet) and vocab.bpe (merges, lowest line = highest
@@ -34,9 +46,19 @@ typedef struct {
 int bpe_load(bpe **out, const char *encoder_json, const char *vocab_bpe);
 void bpe_free(bpe *b);
 
-size_t bpe_vocab_size(const bpe *b);  /* number of entries in encoder.json */
+/* Megatron's tokenizer.vocab_size: what the model's embedding must hold
+ * before padding (entries in encoder.json for GPT-2; every id otherwise). */
+size_t bpe_vocab_size(const bpe *b);
+size_t bpe_n_ids(const bpe *b);        /* largest id + 1 */
+int64_t bpe_bos(const bpe *b);        /* beginning-of-text id, or -1 */
+const char *bpe_type(const bpe *b);   /* the --tokenizer-type it was opened as */
+/* decode(encode(x)) == x for valid UTF-8 x (not SentencePiece, NFC or Null) */
+int bpe_lossless(const bpe *b);
+/* A special/control token (never produced from ordinary text by tiktoken;
+ * skipped by decoders that skip specials). */
+int bpe_token_is_special(const bpe *b, uint32_t id);
 size_t bpe_n_merges(const bpe *b);
-int64_t bpe_eod(const bpe *b);        /* id of <|endoftext|>, or -1 */
+int64_t bpe_eod(const bpe *b);        /* the end-of-document id (<|endoftext|>, </s>...), or -1 */
 /* The bytes of token id (NULL if no such id). */
 const char *bpe_token_bytes(const bpe *b, uint32_t id, size_t *len);
 /* Token id of an exact byte string, or -1. */

@@ -148,7 +148,8 @@ static int encode_whole(const bpe *b, const char *const *inputs, size_t n, io_wr
 
 int main(int argc, char **argv)
 {
-    const char *output = NULL, *vocab = NULL, *merges = NULL, *ttype = NULL, *key = "text";
+    const char *output = NULL, *key = "text";
+    tokcli_spec ts = {0};
     long long workers = 1;
     int decode = 0, text = 0, eod = 0, strict = 0;
     const arg_opt opts[] = {
@@ -156,24 +157,27 @@ int main(int argc, char **argv)
         { "json-key", 'k', ARG_STR, &key, "KEY", "JSON key holding the text (default text; a.b reaches into objects)" },
         { "text", 't', ARG_FLAG, &text, NULL, "the whole input is one raw text (not JSON lines)" },
         { "decode", 'd', ARG_FLAG, &decode, NULL, "input lines are ids separated by spaces; print their text" },
-        { "append-eod", 0, ARG_FLAG, &eod, NULL, "append <|endoftext|> to every non-empty document" },
+        { "append-eod", 0, ARG_FLAG, &eod, NULL, "append the tokenizer's EOD id to every non-empty document" },
         { "workers", 'j', ARG_INT, &workers, "N", "encoding threads (default 1); output is the same for any N" },
         { "strict", 0, ARG_FLAG, &strict, NULL, "stop at the first bad record instead of writing an empty line" },
-        { "vocab-file", 0, ARG_STR, &vocab, "FILE", "encoder.json (default: data/gpt2/encoder.json)" },
-        { "merge-file", 0, ARG_STR, &merges, "FILE", "vocab.bpe (default: data/gpt2/vocab.bpe)" },
-        { "tokenizer-type", 0, ARG_STR, &ttype, "NAME", "GPT2BPETokenizer (the only one)" },
+        TOKCLI_OPTS(ts),
+        { "vocab-size", 0, ARG_INT, &ts.vocab_size, "N", "NullTokenizer: ids are below N (EOD is N)" },
         { NULL, 0, 0, NULL, NULL, NULL },
     };
     const arg_spec spec = {
         "tokenize", "[OPTION]... [INPUT]...",
         "Encode JSON-lines documents (plain, .zst or .gz; none or '-' for stdin) with GPT-2's byte-level\n"
-        "BPE, one output line of space-separated token ids per input record, in input order. Gives the\n"
-        "same ids as tiktoken's \"gpt2\" encoding (encode_ordinary). Invalid UTF-8 becomes U+FFFD first.",
+        "BPE or another tokenizer (--tokenizer-type), one output line of space-separated token ids per\n"
+        "input record, in input order. Gives the same ids as the tokenizer's own library (tiktoken's\n"
+        "encode_ordinary, tokenizers' encode, sentencepiece's encode). Invalid UTF-8 becomes U+FFFD first.",
         opts,
         "Examples:\n"
         "  echo -n 'hello world' | tokenize --text          # 31373 995\n"
         "  tokenize -j 2 docs.jsonl.zst -o ids.txt\n"
-        "  echo 31373 995 | tokenize --decode               # hello world\n",
+        "  echo 31373 995 | tokenize --decode               # hello world\n"
+        "  tokenize --tokenizer-type TikTokenizer --tokenizer-model cl100k_base.tiktoken --text < a.txt\n"
+        "  tokenize --tokenizer-type HuggingFaceTokenizer --tokenizer-model path/to/tokenizer.json docs.jsonl\n"
+        "  tokenize --tokenizer-type GPTSentencePieceTokenizer --tokenizer-model tokenizer.model docs.jsonl\n",
     };
     char **pos;
     int npos;
@@ -192,7 +196,7 @@ int main(int argc, char **argv)
     tk_state s = {.strict = strict};
     docenc_stats st = {0};
     double t0 = progress_now();
-    rc = tokcli_load(&b, ttype, vocab, merges);
+    rc = tokcli_open(&b, &ts);
     if (!rc) rc = io_writer_open(&w, output, NULL);
     s.w = w;
     if (!rc) {

@@ -1,0 +1,137 @@
+/* bpe_int.h - what the tokenizer families (bpe.c: GPT-2 files; tiktoken.c;
+ * hftok.c: Hugging Face tokenizer.json; spm.c: SentencePiece .model; nulltok
+ * in tokcli.c) share: the `bpe` object behind bpe.h's interface and the
+ * helpers that fill it. Not for use outside tokenizer/.
+ *
+ * One object holds every family: a token table (id -> bytes, bytes -> id),
+ * a merge table ((left id, right id) -> rank and merged id) that the one BPE
+ * core (merge_short / merge_long in bpe.c) runs on, and how a text becomes
+ * the pieces that core merges: the normaliser (NFC), special tokens matched
+ * in the text, the pre-tokeniser (GPT-2's hand-written splitter, a sequence
+ * of PCRE2 JIT patterns, or none) and, for SentencePiece, its own normaliser
+ * and score-ordered merging (spm.c).
+ */
+#ifndef TOKENIZER_BPE_INT_H
+#define TOKENIZER_BPE_INT_H
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+
+#include "bpe.h"
+
+enum { TOKF_GPT2 = 0, TOKF_TIKTOKEN, TOKF_HF, TOKF_SPM, TOKF_NULL };
+enum { PRE_GPT2 = 0, PRE_REGEX = 1, PRE_NONE = 2 };
+#define BPE_MAX_RE 8
+
+typedef struct {
+    uint64_t key; /* (left id << 32) | right id; UINT64_MAX = empty */
+    uint32_t rank;
+    uint32_t merged;
+} pair_slot;
+
+/* A token matched in the text before pre-tokenisation (HF added tokens,
+ * Megatron's SentencePieceTokenizer specials). */
+typedef struct {
+    char *s;
+    size_t n;
+    uint32_t id;
+    int lstrip, rstrip; /* swallow whitespace on that side (HF AddedToken) */
+} special_tok;
+
+typedef struct spm_model spm_model;
+
+struct bpe {
+    int family;            /* TOKF_* */
+    char type[48];         /* Megatron's --tokenizer-type name */
+    char file[512];        /* what it was loaded from (messages) */
+    size_t n_ids;          /* max id + 1 */
+    size_t n_entries;      /* ids that have a token */
+    size_t vocab_size;     /* what the model must hold: Megatron's tokenizer.vocab_size */
+    size_t n_merges;
+    int64_t eod, bos;
+    int prepend_bos;       /* Megatron's tokenize() puts BOS first (Llama2Tokenizer, HF templates) */
+    int whole_first;       /* a piece that is a token is that token (tiktoken, HF ignore_merges) */
+    int nfc;               /* NFC first (Qwen2, HF normalizer NFC) */
+    int pre;               /* PRE_* */
+    int keep_gaps;         /* PRE_REGEX: text between matches is a piece (HF Split Isolated); tiktoken drops it */
+    int byte_level_regex;  /* PRE_REGEX: then GPT-2's pattern on each piece (HF ByteLevel use_regex) */
+    int n_re;
+    uint32_t re_flags;     /* extra PCRE2 options: DOLLAR_ENDONLY (tiktoken: Rust regex's $), MULTILINE (Oniguruma's $) */
+    pcre2_code *re[BPE_MAX_RE];
+    uint64_t *tok_off;     /* [n_ids] offset into arena, UINT64_MAX if unused */
+    uint32_t *tok_len;
+    uint8_t *tok_flags;    /* [n_ids] TOKFL_* */
+    char *arena;
+    size_t arena_len, arena_cap;
+    uint32_t *tok_slots;   /* bytes -> id+1, open addressing; 0 = empty */
+    size_t tok_mask;
+    pair_slot *pairs;
+    size_t pair_mask;
+    uint32_t byte_id[256];
+    special_tok *sp;       /* matched in text, longest first at a position */
+    size_t n_sp;
+    uint8_t sp_first[256]; /* first bytes of the specials */
+    spm_model *spm;
+    uint32_t null_vocab;   /* NullTokenizer: ids < null_vocab; EOD = null_vocab */
+};
+
+enum { TOKFL_SPECIAL = 1, TOKFL_BYTE = 2, TOKFL_CONTROL = 4, TOKFL_UNKNOWN = 8 };
+
+/* The core. */
+bpe *bpe_new(int family, const char *type, const char *file);
+/* Room for ids [0, n_ids) and a lookup table for about n_tokens entries. */
+int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens);
+/* Give id the bytes s[0..n). hashed: also findable by its bytes (the BPE
+ * alphabet); specials and SentencePiece control pieces are not. Error when
+ * the id or (hashed) the bytes are taken. */
+int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what);
+/* byte_id[] from the one-byte tokens; error naming file when one is missing. */
+int bpe_core_bytes(bpe *b);
+/* Build the pair table from tmp[0..n) (rank order not required; on a repeated
+ * pair the lowest rank wins). Frees nothing. */
+int bpe_core_pairs(bpe *b, const pair_slot *tmp, size_t n);
+/* tiktoken's rule: every split of a token t into two tokens is a pair of rank
+ * rank_of[t] merging into t. rank_of: per id, UINT32_MAX for none. */
+int bpe_core_pairs_from_ranks(bpe *b, const uint32_t *rank_of);
+/* Compile a pattern for the PRE_REGEX pipeline (PCRE2 UTF+UCP, JIT); \s and
+ * \S are rewritten to Unicode White_Space as the Rust/Oniguruma engines of
+ * tiktoken and tokenizers mean them. what names the source in errors. */
+int bpe_add_regex(bpe *b, const char *pattern, const char *what);
+/* Add a special token matched in text. */
+int bpe_add_special(bpe *b, const char *s, size_t n, uint32_t id, int lstrip, int rstrip);
+void bpe_sort_specials(bpe *b);
+
+/* Slurp a file (any io.h compression). */
+int bpe_slurp(const char *path, char **data, size_t *len);
+
+/* Family loaders (each in its own file). */
+int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num_special, const char *type);
+int hftok_load(bpe **out, const char *path, const char *type);
+int spm_load(bpe **out, const char *path, const char *type);
+void spm_free(spm_model *m);
+void spm_scratch_free(void *p);
+/* SentencePiece encode of text[0..n) (raw, not normalised) into out. */
+int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
+int spm_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *len, size_t *cap);
+
+/* Scratch shared with the families. */
+struct bpe_ctx {
+    const bpe *b;
+    char *clean;     /* sanitised / normalised copy of the input */
+    size_t clean_cap;
+    char *nfc;
+    size_t nfc_cap;
+    uint32_t *sym, *rk, *mg, *prev, *next;
+    size_t sym_cap;
+    void *heap;
+    size_t heap_cap;
+    int force_heap;
+    pcre2_match_data *md;
+    pcre2_jit_stack *jit;
+    pcre2_match_context *mctx;
+    void *spm_scratch;       /* spm.c */
+    size_t spm_scratch_cap;
+};
+
+int bpe_buf_reserve(char **buf, size_t *cap, size_t need);
+
+#endif

@@ -1,0 +1,581 @@
+/* spm.c - SentencePiece `.model` files of the BPE type (Llama 2, Mistral v1
+ * and v3, any `spm_train --model_type=bpe` model), read and run without
+ * libsentencepiece or libprotobuf.
+ *
+ * The file is a ModelProto; we read the fields that decide ids: pieces
+ * (piece, score, type), trainer_spec (model_type, byte_fallback,
+ * treat_whitespace_as_suffix) and normalizer_spec (name, precompiled_charsmap,
+ * add_dummy_prefix, remove_extra_whitespaces, escape_whitespaces). Unknown
+ * fields are skipped by wire type, as protobuf does; every length is checked
+ * against the bytes that are left, so a hostile file is refused, not read past.
+ *
+ * Encoding follows sentencepiece 0.2 (normalizer.cc, bpe_model.cc,
+ * sentencepiece_processor.cc):
+ *  - normalise: the precompiled charsmap (a Darts-clone double array mapping
+ *    the longest matching prefix to its replacement; empty for "identity"),
+ *    each invalid UTF-8 byte becoming U+FFFD; user-defined pieces pass
+ *    through; optional removal of leading, trailing and repeated spaces; the
+ *    dummy "▁" prefix; spaces escaped to "▁";
+ *  - split into characters (user-defined pieces whole and frozen), then merge
+ *    the adjacent pair whose concatenation is a piece with the highest score,
+ *    leftmost on ties, until none is left;
+ *  - a symbol that is no piece becomes its bytes as <0xXX> pieces with
+ *    byte_fallback, else the unknown id (adjacent unknowns fused).
+ * Unigram models are refused with a message. Pieces of type UNUSED are
+ * treated as ordinary pieces (sentencepiece re-splits them; the shipped
+ * models have none).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpe_int.h"
+#include "common/err.h"
+#include "common/utf8.h"
+
+enum { SP_NORMAL = 1, SP_UNKNOWN = 2, SP_CONTROL = 3, SP_USER = 4, SP_UNUSED = 5, SP_BYTE = 6 };
+
+struct spm_model {
+    float *score;        /* [n_ids] */
+    uint8_t *type;       /* [n_ids] */
+    int byte_fallback;
+    int add_dummy_prefix, remove_extra_ws, escape_ws;
+    int64_t unk;
+    uint32_t byte_piece[256];
+    int have_bytes;
+    uint32_t *trie;      /* charsmap double array */
+    size_t trie_units;
+    char *norm;          /* charsmap replacement strings */
+    size_t norm_len;
+    char **user;         /* user-defined pieces, longest first */
+    size_t *user_len;
+    size_t n_user;
+    uint8_t user_first[256];
+};
+
+void spm_free(spm_model *m)
+{
+    if (!m) return;
+    free(m->score);
+    free(m->type);
+    free(m->trie);
+    free(m->norm);
+    for (size_t i = 0; i < m->n_user; i++) free(m->user[i]);
+    free(m->user);
+    free(m->user_len);
+    free(m);
+}
+
+/* ---- protobuf ------------------------------------------------------------ */
+
+typedef struct {
+    const unsigned char *p, *end, *base;
+} pb;
+
+static int pb_varint(pb *r, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (int sh = 0; sh < 64; sh += 7) {
+        if (r->p >= r->end) return -1;
+        unsigned char c = *r->p++;
+        x |= (uint64_t)(c & 0x7F) << sh;
+        if (!(c & 0x80)) { *v = x; return 0; }
+    }
+    return -1;
+}
+
+/* Next field: number, wire type, and for wire type 2 the payload. */
+static int pb_next(pb *r, uint32_t *field, int *wt, uint64_t *val, const unsigned char **data, size_t *len)
+{
+    uint64_t key;
+    if (pb_varint(r, &key)) return -1;
+    *field = (uint32_t)(key >> 3);
+    *wt = (int)(key & 7);
+    switch (*wt) {
+    case 0: return pb_varint(r, val);
+    case 1:
+        if (r->end - r->p < 8) return -1;
+        memcpy(val, r->p, 8);
+        r->p += 8;
+        return 0;
+    case 5: {
+        if (r->end - r->p < 4) return -1;
+        uint32_t w;
+        memcpy(&w, r->p, 4);
+        *val = w;
+        r->p += 4;
+        return 0;
+    }
+    case 2: {
+        uint64_t l;
+        if (pb_varint(r, &l) || l > (uint64_t)(r->end - r->p)) return -1;
+        *data = r->p;
+        *len = (size_t)l;
+        r->p += l;
+        return 0;
+    }
+    default: return -1;
+    }
+}
+
+#define BAD(...) return err_set(ERR_FORMAT, __VA_ARGS__)
+
+static int user_cmp(const void *a, const void *b)
+{
+    size_t x = strlen(*(char *const *)a), y = strlen(*(char *const *)b);
+    return x < y ? 1 : x > y ? -1 : 0;
+}
+
+int spm_load(bpe **out, const char *path, const char *type)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = bpe_slurp(path, &data, &len);
+    if (rc) return rc;
+    bpe *b = bpe_new(TOKF_SPM, type ? type : "SentencePieceTokenizer", path);
+    spm_model *m = calloc(1, sizeof *m);
+    if (!b || !m) { free(data); bpe_free(b); free(m); return err_set(ERR_NOMEM, "out of memory"); }
+    b->spm = m;
+    b->pre = PRE_NONE;
+    m->add_dummy_prefix = m->remove_extra_ws = m->escape_ws = 1;
+    m->unk = -1;
+    int model_type = 1, ws_suffix = 0;
+    const char *norm_name = NULL;
+    size_t norm_name_len = 0;
+    const unsigned char *cmap = NULL;
+    size_t cmap_len = 0;
+    pb r = {(const unsigned char *)data, (const unsigned char *)data + len, (const unsigned char *)data};
+    /* pass 1: count the pieces and read the specs */
+    size_t n_pieces = 0;
+    while (r.p < r.end) {
+        uint32_t f;
+        int wt;
+        uint64_t v;
+        const unsigned char *d = NULL;
+        size_t dl = 0;
+        size_t at = (size_t)(r.p - r.base);
+        if (pb_next(&r, &f, &wt, &v, &d, &dl)) { rc = err_set(ERR_FORMAT, "%s: byte %zu: not a protobuf field (truncated or corrupt .model)", path, at); goto fail; }
+        if (f == 1 && wt == 2) n_pieces++;
+        else if ((f == 2 || f == 3) && wt == 2) {
+            pb s = {d, d + dl, r.base};
+            while (s.p < s.end) {
+                uint32_t g;
+                int gw;
+                uint64_t gv = 0;
+                const unsigned char *gd = NULL;
+                size_t gl = 0;
+                size_t gat = (size_t)(s.p - s.base);
+                if (pb_next(&s, &g, &gw, &gv, &gd, &gl)) { rc = err_set(ERR_FORMAT, "%s: byte %zu: corrupt %s", path, gat, f == 2 ? "trainer_spec" : "normalizer_spec"); goto fail; }
+                if (f == 2 && gw == 0) {
+                    if (g == 3) model_type = (int)gv;
+                    else if (g == 35) m->byte_fallback = gv != 0;
+                    else if (g == 24) ws_suffix = gv != 0;
+                } else if (f == 3) {
+                    if (g == 1 && gw == 2) norm_name = (const char *)gd, norm_name_len = gl;
+                    else if (g == 2 && gw == 2) cmap = gd, cmap_len = gl;
+                    else if (g == 3 && gw == 0) m->add_dummy_prefix = gv != 0;
+                    else if (g == 4 && gw == 0) m->remove_extra_ws = gv != 0;
+                    else if (g == 5 && gw == 0) m->escape_ws = gv != 0;
+                }
+            }
+        }
+    }
+    if (model_type != 2) {
+        rc = err_set(ERR_FORMAT, "%s: a SentencePiece %s model: only the BPE type is supported", path,
+                     model_type == 1 ? "Unigram" : model_type == 3 ? "WORD" : model_type == 4 ? "CHAR" : "unknown-type");
+        goto fail;
+    }
+    if (ws_suffix) { rc = err_set(ERR_FORMAT, "%s: treat_whitespace_as_suffix is not supported", path); goto fail; }
+    if (n_pieces == 0) { rc = err_set(ERR_FORMAT, "%s: no pieces (not a SentencePiece model)", path); goto fail; }
+    (void)norm_name;
+    (void)norm_name_len;
+    if (cmap_len) { /* uint32 trie size, the trie, then the replacement strings */
+        uint32_t ts;
+        if (cmap_len < 4) { rc = err_set(ERR_FORMAT, "%s: precompiled_charsmap: truncated", path); goto fail; }
+        memcpy(&ts, cmap, 4);
+        if (ts % 4 || ts > cmap_len - 4 || ts == 0) { rc = err_set(ERR_FORMAT, "%s: precompiled_charsmap: trie size %u does not fit its %zu bytes", path, ts, cmap_len); goto fail; }
+        m->trie_units = ts / 4;
+        m->trie = malloc(ts);
+        m->norm_len = cmap_len - 4 - ts;
+        m->norm = malloc(m->norm_len + 1);
+        if (!m->trie || !m->norm) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
+        memcpy(m->trie, cmap + 4, ts);
+        memcpy(m->norm, cmap + 4 + ts, m->norm_len);
+        m->norm[m->norm_len] = 0;
+    }
+    if ((rc = bpe_core_alloc(b, n_pieces, n_pieces))) goto fail;
+    m->score = calloc(n_pieces, sizeof *m->score);
+    m->type = calloc(n_pieces, 1);
+    m->user = calloc(n_pieces, sizeof *m->user);
+    m->user_len = calloc(n_pieces, sizeof *m->user_len);
+    if (!m->score || !m->type || !m->user || !m->user_len) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
+    /* pass 2: the pieces */
+    r.p = r.base;
+    uint32_t id = 0;
+    while (r.p < r.end) {
+        uint32_t f;
+        int wt;
+        uint64_t v;
+        const unsigned char *d = NULL;
+        size_t dl = 0;
+        pb_next(&r, &f, &wt, &v, &d, &dl);
+        if (!(f == 1 && wt == 2)) continue;
+        pb s = {d, d + dl, r.base};
+        const unsigned char *pc = NULL;
+        size_t pl = 0;
+        int ptype = SP_NORMAL;
+        float score = 0;
+        while (s.p < s.end) {
+            uint32_t g;
+            int gw;
+            uint64_t gv = 0;
+            const unsigned char *gd = NULL;
+            size_t gl = 0;
+            if (pb_next(&s, &g, &gw, &gv, &gd, &gl)) { rc = err_set(ERR_FORMAT, "%s: piece %u: corrupt", path, id); goto fail; }
+            if (g == 1 && gw == 2) pc = gd, pl = gl;
+            else if (g == 2 && gw == 5) { uint32_t w = (uint32_t)gv; memcpy(&score, &w, 4); }
+            else if (g == 3 && gw == 0) ptype = (int)gv;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "piece %u", id);
+        if (!pc || pl == 0) { rc = err_set(ERR_FORMAT, "%s: %s: empty", path, what); goto fail; }
+        if (ptype < SP_NORMAL || ptype > SP_BYTE) { rc = err_set(ERR_FORMAT, "%s: %s: unknown type %d", path, what, ptype); goto fail; }
+        if (!utf8_valid((const char *)pc, pl)) { rc = err_set(ERR_FORMAT, "%s: %s: not UTF-8", path, what); goto fail; }
+        int hashed = ptype == SP_NORMAL || ptype == SP_USER || ptype == SP_UNUSED;
+        if ((rc = bpe_core_set(b, id, (const char *)pc, pl, hashed, what))) goto fail;
+        m->score[id] = score;
+        m->type[id] = (uint8_t)ptype;
+        if (ptype == SP_CONTROL) b->tok_flags[id] |= TOKFL_CONTROL;
+        if (ptype == SP_UNKNOWN) { b->tok_flags[id] |= TOKFL_UNKNOWN; if (m->unk < 0) m->unk = id; }
+        if (ptype == SP_BYTE) {
+            unsigned byte;
+            char hex[8];
+            if (pl != 6 || sscanf((const char *)pc, "<0x%2X>", &byte) != 1 || (snprintf(hex, sizeof hex, "<0x%02X>", byte), memcmp(hex, pc, 6))) {
+                rc = err_set(ERR_FORMAT, "%s: %s: a BYTE piece that is not <0xXX>", path, what);
+                goto fail;
+            }
+            b->tok_flags[id] |= TOKFL_BYTE;
+            m->byte_piece[byte] = id + 1;
+        }
+        if (ptype == SP_USER) {
+            m->user[m->n_user] = strndup((const char *)pc, pl);
+            if (!m->user[m->n_user]) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
+            m->user_first[pc[0]] = 1;
+            m->n_user++;
+        }
+        if (ptype == SP_CONTROL && pl == 3 && !memcmp(pc, "<s>", 3)) b->bos = id;
+        if (ptype == SP_CONTROL && pl == 4 && !memcmp(pc, "</s>", 4)) b->eod = id;
+        id++;
+    }
+    if (m->unk < 0) { rc = err_set(ERR_FORMAT, "%s: no piece of type UNKNOWN", path); goto fail; }
+    if (m->byte_fallback) {
+        for (int i = 0; i < 256; i++)
+            if (!m->byte_piece[i]) { rc = err_set(ERR_FORMAT, "%s: byte_fallback without the piece <0x%02X>", path, i); goto fail; }
+        m->have_bytes = 1;
+    }
+    qsort(m->user, m->n_user, sizeof *m->user, user_cmp);
+    for (size_t i = 0; i < m->n_user; i++) m->user_len[i] = strlen(m->user[i]);
+    free(data);
+    b->vocab_size = b->n_ids;
+    *out = b;
+    return 0;
+fail:
+    free(data);
+    bpe_free(b);
+    return rc;
+}
+
+/* ---- normaliser ---------------------------------------------------------- */
+
+static size_t user_match(const spm_model *m, const unsigned char *s, size_t n)
+{
+    if (!m->n_user || !m->user_first[s[0]]) return 0;
+    for (size_t i = 0; i < m->n_user; i++)
+        if (m->user_len[i] <= n && !memcmp(m->user[i], s, m->user_len[i])) return m->user_len[i];
+    return 0;
+}
+
+/* Darts-clone commonPrefixSearch: the longest key that prefixes s; returns
+ * its length and sets *value, or 0. */
+static size_t trie_longest(const spm_model *m, const unsigned char *s, size_t n, uint32_t *value)
+{
+    const uint32_t *a = m->trie;
+    size_t units = m->trie_units, best = 0;
+    size_t pos = 0;
+    uint32_t u = a[0];
+    pos ^= (size_t)((u >> 10) << ((u & (1u << 9)) >> 6));
+    for (size_t i = 0; i < n; i++) {
+        pos ^= s[i];
+        if (pos >= units) break;
+        u = a[pos];
+        if ((u & ((1u << 31) | 0xFF)) != s[i]) break;
+        pos ^= (size_t)((u >> 10) << ((u & (1u << 9)) >> 6));
+        if (pos >= units) break;
+        if ((u >> 8) & 1) {
+            *value = a[pos] & ((1u << 31) - 1);
+            best = i + 1;
+        }
+    }
+    return best;
+}
+
+/* One normalised prefix of s: sets rep and rep_len, returns the bytes consumed. */
+static size_t norm_prefix(const spm_model *m, const unsigned char *s, size_t n, const char **rep, size_t *rep_len)
+{
+    size_t u = user_match(m, s, n);
+    if (u) { *rep = (const char *)s; *rep_len = u; return u; }
+    if (m->trie) {
+        uint32_t v = 0;
+        size_t l = trie_longest(m, s, n, &v);
+        if (l && v < m->norm_len) {
+            *rep = m->norm + v;
+            *rep_len = strlen(m->norm + v);
+            return l;
+        }
+    }
+    uint32_t cp;
+    int k = utf8_decode(s, n, &cp);
+    if (k < 0) { *rep = "\xEF\xBF\xBD"; *rep_len = 3; return 1; }
+    *rep = (const char *)s;
+    *rep_len = (size_t)k;
+    return (size_t)k;
+}
+
+#define SPACE_SYM "\xE2\x96\x81"
+
+/* into c->nfc (SentencePiece has no NFC step; c->clean may hold the input) */
+static int normalize(bpe_ctx *c, const spm_model *m, const unsigned char *s, size_t n, size_t *out_len)
+{
+    size_t o = 0;
+    int rc;
+    const char *rep;
+    size_t rl;
+    if (m->remove_extra_ws)
+        while (n) {
+            size_t k = norm_prefix(m, s, n, &rep, &rl);
+            if (!(rl == 1 && rep[0] == ' ')) break;
+            s += k, n -= k;
+        }
+    if (!n) { *out_len = 0; return 0; }
+    if ((rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, 3 * n + 16))) return rc;
+    if (m->add_dummy_prefix) {
+        if (m->escape_ws) memcpy(c->nfc, SPACE_SYM, 3), o = 3;
+        else c->nfc[o++] = ' ';
+    }
+    int prev_space = m->remove_extra_ws;
+    while (n) {
+        size_t k = norm_prefix(m, s, n, &rep, &rl);
+        if (prev_space) while (rl && rep[0] == ' ') rep++, rl--;
+        if (rl) {
+            if ((rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, o + 3 * rl + 16))) return rc;
+            for (size_t i = 0; i < rl; i++) {
+                if (m->escape_ws && rep[i] == ' ') memcpy(c->nfc + o, SPACE_SYM, 3), o += 3;
+                else c->nfc[o++] = rep[i];
+            }
+            prev_space = rep[rl - 1] == ' ';
+        }
+        s += k, n -= k;
+        if (!m->remove_extra_ws) prev_space = 0;
+    }
+    if (m->remove_extra_ws) {
+        const char *sp = m->escape_ws ? SPACE_SYM : " ";
+        size_t sl = m->escape_ws ? 3 : 1;
+        while (o >= sl && !memcmp(c->nfc + o - sl, sp, sl)) o -= sl;
+    }
+    *out_len = o;
+    return 0;
+}
+
+/* ---- BPE by score -------------------------------------------------------- */
+
+typedef struct {
+    uint32_t start, len;
+    int32_t prev, next;
+    int freeze;
+} sym_t;
+
+typedef struct {
+    float score;
+    uint32_t left, right, size;
+} agenda_t;
+
+/* max-heap: higher score first, then the leftmost */
+static inline int ag_before(const agenda_t *a, const agenda_t *b)
+{
+    return a->score > b->score || (a->score == b->score && a->left < b->left);
+}
+
+typedef struct {
+    sym_t *sym;
+    size_t sym_cap;
+    agenda_t *ag;
+    size_t ag_n, ag_cap;
+} spm_scratch;
+
+void spm_scratch_free(void *p)
+{
+    spm_scratch *w = p;
+    if (!w) return;
+    free(w->sym);
+    free(w->ag);
+    free(w);
+}
+
+static int ag_push(spm_scratch *w, agenda_t e)
+{
+    if (w->ag_n == w->ag_cap) {
+        size_t nc = w->ag_cap ? w->ag_cap * 2 : 256;
+        agenda_t *na = realloc(w->ag, nc * sizeof *na);
+        if (!na) return err_set(ERR_NOMEM, "out of memory");
+        w->ag = na;
+        w->ag_cap = nc;
+    }
+    size_t i = w->ag_n++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (!ag_before(&e, &w->ag[p])) break;
+        w->ag[i] = w->ag[p];
+        i = p;
+    }
+    w->ag[i] = e;
+    return 0;
+}
+
+static agenda_t ag_pop(spm_scratch *w)
+{
+    agenda_t top = w->ag[0], e = w->ag[--w->ag_n];
+    size_t n = w->ag_n, i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n) break;
+        size_t k = (l + 1 < n && ag_before(&w->ag[l + 1], &w->ag[l])) ? l + 1 : l;
+        if (!ag_before(&w->ag[k], &e)) break;
+        w->ag[i] = w->ag[k];
+        i = k;
+    }
+    if (n) w->ag[i] = e;
+    return top;
+}
+
+static int maybe_pair(const bpe *b, spm_scratch *w, const char *t, int32_t l, int32_t r)
+{
+    if (l < 0 || r < 0 || w->sym[l].freeze || w->sym[r].freeze) return 0;
+    uint32_t size = w->sym[l].len + w->sym[r].len;
+    int64_t id = bpe_lookup(b, t + w->sym[l].start, size);
+    if (id < 0) return 0;
+    return ag_push(w, (agenda_t){b->spm->score[id], (uint32_t)l, (uint32_t)r, size});
+}
+
+static int emit(const bpe *b, const char *t, size_t len, bpe_ids *out, int *prev_unk)
+{
+    const spm_model *m = b->spm;
+    int64_t id = bpe_lookup(b, t, len);
+    if (id >= 0) { *prev_unk = 0; return bpe_ids_push(out, (uint32_t)id); }
+    if (m->have_bytes) {
+        *prev_unk = 0;
+        for (size_t i = 0; i < len; i++) {
+            int rc = bpe_ids_push(out, m->byte_piece[(unsigned char)t[i]] - 1);
+            if (rc) return rc;
+        }
+        return 0;
+    }
+    if (*prev_unk) return 0; /* adjacent unknowns are one */
+    *prev_unk = 1;
+    return bpe_ids_push(out, (uint32_t)m->unk);
+}
+
+int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
+    const spm_model *m = b->spm;
+    size_t nl;
+    int rc = normalize(c, m, (const unsigned char *)text, n, &nl);
+    if (rc || nl == 0) return rc;
+    const char *t = c->nfc;
+    if (!c->spm_scratch) {
+        c->spm_scratch = calloc(1, sizeof(spm_scratch));
+        if (!c->spm_scratch) return err_set(ERR_NOMEM, "out of memory");
+    }
+    spm_scratch *w = c->spm_scratch;
+    if (w->sym_cap < nl) {
+        sym_t *ns = realloc(w->sym, nl * sizeof *ns);
+        if (!ns) return err_set(ERR_NOMEM, "out of memory");
+        w->sym = ns;
+        w->sym_cap = nl;
+    }
+    size_t ns = 0;
+    for (size_t i = 0; i < nl;) {
+        size_t u = user_match(m, (const unsigned char *)t + i, nl - i), k = u;
+        if (!k) {
+            uint32_t cp;
+            int d = utf8_decode((const unsigned char *)t + i, nl - i, &cp);
+            k = d < 0 ? 1 : (size_t)d;
+        }
+        w->sym[ns] = (sym_t){(uint32_t)i, (uint32_t)k, (int32_t)ns - 1, i + k < nl ? (int32_t)ns + 1 : -1, u > 0};
+        ns++;
+        i += k;
+    }
+    w->ag_n = 0;
+    for (size_t i = 0; i + 1 < ns; i++)
+        if ((rc = maybe_pair(b, w, t, (int32_t)i, (int32_t)i + 1))) return rc;
+    while (w->ag_n) {
+        agenda_t top = ag_pop(w);
+        sym_t *L = &w->sym[top.left], *R = &w->sym[top.right];
+        if (L->len == 0 || R->len == 0 || L->len + R->len != top.size || L->next != (int32_t)top.right) continue;
+        L->len += R->len;
+        L->next = R->next;
+        if (R->next >= 0) w->sym[R->next].prev = (int32_t)top.left;
+        R->len = 0;
+        if ((rc = maybe_pair(b, w, t, L->prev, (int32_t)top.left))) return rc;
+        if ((rc = maybe_pair(b, w, t, (int32_t)top.left, L->next))) return rc;
+    }
+    int prev_unk = 0;
+    for (int32_t i = 0; i >= 0; i = w->sym[i].next)
+        if ((rc = emit(b, t + w->sym[i].start, w->sym[i].len, out, &prev_unk))) return rc;
+    return 0;
+}
+
+/* ---- decoding ------------------------------------------------------------ */
+
+int spm_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *len, size_t *cap)
+{
+    const spm_model *m = b->spm;
+    int first = 1, rc;
+    size_t i = 0;
+    while (i < n) {
+        uint32_t id = ids[i];
+        if (id >= b->n_ids || b->tok_off[id] == UINT64_MAX)
+            return err_set(ERR_FORMAT, "token id %u is not in the vocabulary (%zu ids)", id, b->n_ids);
+        int ty = m->type[id];
+        if (ty == SP_CONTROL) { i++; continue; }
+        if (ty == SP_BYTE) { /* a run of byte pieces is UTF-8, each invalid byte U+FFFD */
+            size_t j = i;
+            char tmp[64];
+            size_t tn = 0;
+            if ((rc = bpe_buf_reserve(buf, cap, *len + 3 * 64 + 1))) return rc;
+            while (j < n && ids[j] < b->n_ids && m->type[ids[j]] == SP_BYTE && tn < sizeof tmp) {
+                unsigned v;
+                sscanf(b->arena + b->tok_off[ids[j]] + 1, "0x%2X", &v);
+                tmp[tn++] = (char)v;
+                j++;
+            }
+            *len += utf8_sanitize(tmp, tn, *buf + *len);
+            first = 0;
+            i = j;
+            continue;
+        }
+        const char *p = b->arena + b->tok_off[id];
+        size_t pl = b->tok_len[id];
+        if (ty == SP_UNKNOWN) p = " \xE2\x81\x87 ", pl = 5;
+        if (first && (m->add_dummy_prefix || m->remove_extra_ws) && pl >= 3 && !memcmp(p, SPACE_SYM, 3)) p += 3, pl -= 3;
+        first = 0;
+        if ((rc = bpe_buf_reserve(buf, cap, *len + pl + 1))) return rc;
+        for (size_t k = 0; k < pl;) {
+            if (k + 3 <= pl && !memcmp(p + k, SPACE_SYM, 3)) { (*buf)[(*len)++] = ' '; k += 3; }
+            else (*buf)[(*len)++] = p[k++];
+        }
+        i++;
+    }
+    if (*buf) (*buf)[*len] = 0;
+    return 0;
+}

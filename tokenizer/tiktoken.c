@@ -1,0 +1,291 @@
+/* tiktoken.c - tiktoken BPE files (`.tiktoken`: "base64-token rank" per line)
+ * with their split patterns: cl100k_base, o200k_base, p50k_base/r50k_base,
+ * Llama 3's tokenizer.model, Qwen2's qwen.tiktoken, and Megatron's
+ * TikTokenizer layout (--tiktoken-pattern v1/v2: num_special_tokens special
+ * ids first, then the ranks shifted up by that many).
+ *
+ * A token's id is its rank (plus the shift). tiktoken merges the adjacent
+ * pair whose concatenation has the lowest rank, leftmost on ties, and takes a
+ * piece that is a token whole; the pair table built from every split of
+ * every token (bpe_core_pairs_from_ranks) makes the shared BPE core do exactly
+ * that. Text between pattern matches is dropped, as tiktoken's find_iter
+ * does (the shipped patterns match every character). Special tokens are not
+ * recognised in text (encode_ordinary, what Megatron's TikTokenizer calls);
+ * EOD is appended by the caller.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpe_int.h"
+#include "common/err.h"
+
+typedef struct {
+    const char *name;
+    size_t n_ranks;       /* ranks in the shipped file: how "auto" recognises it */
+    const char *pattern;
+    int nfc;
+    const char *eod, *bos; /* special token names */
+} tt_encoding;
+
+#define PAT_R50K "'(?:[sdmt]|ll|ve|re)| ?\\p{L}++| ?\\p{N}++| ?[^\\s\\p{L}\\p{N}]++|\\s++$|\\s+(?!\\S)|\\s"
+#define PAT_CL100K \
+    "'(?i:[sdmt]|ll|ve|re)|[^\\r\\n\\p{L}\\p{N}]?+\\p{L}++|\\p{N}{1,3}+| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*+|\\s++$|\\s*[\\r\\n]|\\s+(?!\\S)|\\s"
+#define PAT_O200K                                                                                         \
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|" \
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|" \
+    "\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"
+#define PAT_LLAMA3 \
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"
+#define PAT_QWEN2 \
+    "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"
+/* Megatron-LM's PATTERN_TIKTOKEN and PATTERN_TIKTOKEN_V2 */
+#define PAT_V1 "[^\\r\\n\\p{L}\\p{N}]?+\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]++[\\r\\n]*|\\s*[\\r\\n]|\\s+(?!\\S)|\\s+"
+#define PAT_V2                                                                                 \
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]*[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]+|" \
+    "[^\\r\\n\\p{L}\\p{N}]?[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]+[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]*|" \
+    "\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n/]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+"
+
+static const tt_encoding encodings[] = {
+    {"cl100k_base", 100256, PAT_CL100K, 0, "<|endoftext|>", NULL},
+    {"o200k_base", 199998, PAT_O200K, 0, "<|endoftext|>", NULL},
+    {"p50k_base", 50281, PAT_R50K, 0, "<|endoftext|>", NULL},
+    {"r50k_base", 50256, PAT_R50K, 0, "<|endoftext|>", NULL},
+    {"llama3", 128000, PAT_LLAMA3, 0, "<|end_of_text|>", "<|begin_of_text|>"},
+    {"qwen2", 151643, PAT_QWEN2, 1, "<|endoftext|>", NULL},
+    {"v1", 0, PAT_V1, 0, "</s>", "<s>"},
+    {"v2", 0, PAT_V2, 0, "</s>", "<s>"},
+};
+#define N_ENC (sizeof encodings / sizeof *encodings)
+
+/* The special tokens that follow the ranks in the named encodings. */
+static int named_specials(const tt_encoding *e, size_t n_ranks, char ***names, uint32_t **ids_out, size_t *n_names)
+{
+    static const char *const cl100k[] = {"<|endoftext|>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>"};
+    size_t cap = 512, n = 0;
+    char **v = calloc(cap, sizeof *v);
+    uint32_t *ids = calloc(cap, sizeof *ids);
+    if (!v || !ids) { free(v); free(ids); return err_set(ERR_NOMEM, "out of memory"); }
+#define ADD(id_, ...)                                                   \
+    do {                                                                \
+        char t_[64];                                                    \
+        snprintf(t_, sizeof t_, __VA_ARGS__);                           \
+        v[n] = strdup(t_);                                              \
+        ids[n++] = (uint32_t)(id_);                                     \
+    } while (0)
+    if (!strcmp(e->name, "cl100k_base")) {
+        for (int i = 0; i < 4; i++) ADD(100257 + i, "%s", cl100k[i]);
+        ADD(100276, "<|endofprompt|>");
+    } else if (!strcmp(e->name, "o200k_base")) {
+        ADD(199999, "<|endoftext|>");
+        ADD(200018, "<|endofprompt|>");
+    } else if (!strcmp(e->name, "p50k_base") || !strcmp(e->name, "r50k_base")) {
+        ADD(50256, "<|endoftext|>");
+    } else if (!strcmp(e->name, "llama3")) {
+        static const char *const first[] = {"<|begin_of_text|>", "<|end_of_text|>", "<|reserved_special_token_0|>",
+                                            "<|reserved_special_token_1|>", "<|finetune_right_pad_id|>", "<|step_id|>",
+                                            "<|start_header_id|>", "<|end_header_id|>", "<|eom_id|>", "<|eot_id|>",
+                                            "<|python_tag|>", "<|image|>"};
+        for (size_t i = 0; i < 12; i++) ADD(n_ranks + i, "%s", first[i]);
+        for (size_t i = 12; i < 256; i++) ADD(n_ranks + i, "<|reserved_special_token_%zu|>", i - 10);
+    } else if (!strcmp(e->name, "qwen2")) {
+        ADD(151643, "<|endoftext|>");
+        ADD(151644, "<|im_start|>");
+        ADD(151645, "<|im_end|>");
+        for (int i = 0; i < 205; i++) ADD(151646 + i, "<|extra_%d|>", i);
+    }
+#undef ADD
+    int rc = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!v[i]) rc = err_set(ERR_NOMEM, "out of memory");
+    if (rc) {
+        for (size_t i = 0; i < n; i++) free(v[i]);
+        free(v);
+        free(ids);
+        return rc;
+    }
+    *names = v;
+    *ids_out = ids;
+    *n_names = n;
+    return 0;
+}
+
+static int b64val(int c)
+{
+    if (c >= 'A' && c <= 'Z') return c - 'A';
+    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+    if (c >= '0' && c <= '9') return c - '0' + 52;
+    if (c == '+') return 62;
+    if (c == '/') return 63;
+    return -1;
+}
+
+/* Standard base64 with padding; returns the decoded length or -1. */
+static long b64decode(const char *s, size_t n, unsigned char *out)
+{
+    if (n == 0 || n % 4) return -1;
+    size_t o = 0;
+    for (size_t i = 0; i < n; i += 4) {
+        int v[4], pad = 0;
+        for (int k = 0; k < 4; k++) {
+            if (s[i + k] == '=' && i + 4 == n && k >= 2) { v[k] = 0; pad++; continue; }
+            if (pad) return -1;
+            if ((v[k] = b64val((unsigned char)s[i + k])) < 0) return -1;
+        }
+        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+        out[o++] = (unsigned char)(w >> 16);
+        if (pad < 2) out[o++] = (unsigned char)(w >> 8);
+        if (pad < 1) out[o++] = (unsigned char)w;
+    }
+    return (long)o;
+}
+
+int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num_special, const char *type)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = bpe_slurp(path, &data, &len);
+    if (rc) return rc;
+    bpe *b = bpe_new(TOKF_TIKTOKEN, type ? type : "TikTokenizer", path);
+    if (!b) { free(data); return err_set(ERR_NOMEM, "out of memory"); }
+    /* pass 1: count lines, check the format, find the largest rank */
+    size_t n_lines = 0;
+    uint64_t max_rank = 0;
+    char *p = data, *end = data + len;
+    size_t lineno = 0;
+    while (p < end) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *le = nl ? nl : end;
+        lineno++;
+        size_t ll = (size_t)(le - p);
+        if (ll && p[ll - 1] == '\r') ll--;
+        if (ll == 0) { p = le + 1; continue; }
+        char *sp = memchr(p, ' ', ll);
+        if (!sp || sp == p || sp + 1 >= p + ll) {
+            rc = err_set(ERR_FORMAT, "%s:%zu: not a tiktoken line \"BASE64 RANK\"", path, lineno);
+            goto fail;
+        }
+        uint64_t r = 0;
+        for (char *q = sp + 1; q < p + ll; q++) {
+            if (*q < '0' || *q > '9' || r > ((uint64_t)1 << 31)) {
+                rc = err_set(ERR_FORMAT, "%s:%zu: the rank is not an integer below 2^31", path, lineno);
+                goto fail;
+            }
+            r = r * 10 + (uint64_t)(*q - '0');
+        }
+        if (r >= ((uint64_t)1 << 31)) {
+            rc = err_set(ERR_FORMAT, "%s:%zu: rank %llu: at most 2^31 ids are supported", path, lineno, (unsigned long long)r);
+            goto fail;
+        }
+        if (r > max_rank) max_rank = r;
+        n_lines++;
+        p = le + 1;
+    }
+    if (n_lines == 0) { rc = err_set(ERR_FORMAT, "%s: no tokens (an empty tiktoken file)", path); goto fail; }
+    const tt_encoding *e = NULL;
+    if (!pattern_name || !strcmp(pattern_name, "auto")) {
+        for (size_t i = 0; i < N_ENC; i++)
+            if (encodings[i].n_ranks == n_lines && max_rank + 1 == n_lines) e = &encodings[i];
+        if (!e) {
+            rc = err_set(ERR_USAGE, "%s: %zu ranks: not a vocabulary this tool knows by its size; name its split "
+                         "pattern with --tiktoken-pattern (cl100k_base, o200k_base, p50k_base, r50k_base, llama3, "
+                         "qwen2, v1, v2)", path, n_lines);
+            goto fail;
+        }
+    } else {
+        for (size_t i = 0; i < N_ENC; i++)
+            if (!strcmp(encodings[i].name, pattern_name)) e = &encodings[i];
+        if (!e) {
+            rc = err_set(ERR_USAGE, "--tiktoken-pattern %s: not one of cl100k_base, o200k_base, p50k_base, r50k_base, "
+                         "llama3, qwen2, v1, v2", pattern_name);
+            goto fail;
+        }
+    }
+    int megatron = !strcmp(e->name, "v1") || !strcmp(e->name, "v2");
+    size_t shift = 0;
+    char **names = NULL;
+    uint32_t *sp_ids = NULL;
+    size_t n_names = 0;
+    if (megatron) {
+        if (num_special < 3) {
+            rc = err_set(ERR_USAGE, "--tiktoken-num-special-tokens %d: Megatron's layout needs at least 3 (<unk>, <s>, </s>)", num_special);
+            goto fail;
+        }
+        shift = (size_t)num_special;
+    } else if ((rc = named_specials(e, (size_t)max_rank + 1, &names, &sp_ids, &n_names))) {
+        goto fail;
+    }
+    size_t n_ids = (size_t)max_rank + 1 + shift;
+    for (size_t i = 0; i < n_names; i++)
+        if (sp_ids[i] + (size_t)1 > n_ids) n_ids = sp_ids[i] + (size_t)1;
+    if ((rc = bpe_core_alloc(b, n_ids, n_lines))) goto fail_names;
+    uint32_t *rank_of = malloc(n_ids * sizeof *rank_of);
+    unsigned char *tok = malloc(len + 4);
+    if (!rank_of || !tok) { free(rank_of); free(tok); rc = err_set(ERR_NOMEM, "out of memory"); goto fail_names; }
+    for (size_t i = 0; i < n_ids; i++) rank_of[i] = UINT32_MAX;
+    /* pass 2: the tokens */
+    p = data;
+    lineno = 0;
+    while (p < end && !rc) {
+        char *nl = memchr(p, '\n', (size_t)(end - p));
+        char *le = nl ? nl : end;
+        lineno++;
+        size_t ll = (size_t)(le - p);
+        if (ll && p[ll - 1] == '\r') ll--;
+        if (ll) {
+            char *sp = memchr(p, ' ', ll);
+            uint32_t r = (uint32_t)strtoul(sp + 1, NULL, 10);
+            long tl = b64decode(p, (size_t)(sp - p), tok);
+            char what[64];
+            snprintf(what, sizeof what, "line %zu (rank %u)", lineno, r);
+            if (tl <= 0) rc = err_set(ERR_FORMAT, "%s:%zu: the token is not base64", path, lineno);
+            else if (!(rc = bpe_core_set(b, r + (uint32_t)shift, (const char *)tok, (size_t)tl, 1, what)))
+                rank_of[r + shift] = r;
+        }
+        p = le + 1;
+    }
+    free(tok);
+    if (!rc) rc = bpe_core_bytes(b);
+    if (!rc) rc = bpe_core_pairs_from_ranks(b, rank_of);
+    free(rank_of);
+    if (rc) goto fail_names;
+    b->whole_first = 1;
+    b->nfc = e->nfc;
+    b->re_flags = PCRE2_DOLLAR_ENDONLY;
+    if ((rc = bpe_add_regex(b, e->pattern, e->name))) goto fail_names;
+    if (megatron) {
+        static const char *const base[3] = {"<unk>", "<s>", "</s>"};
+        for (int i = 0; i < num_special; i++) {
+            char t[48];
+            if (i < 3) snprintf(t, sizeof t, "%s", base[i]);
+            else snprintf(t, sizeof t, "<SPECIAL_%d>", i);
+            if ((rc = bpe_core_set(b, (uint32_t)i, t, strlen(t), 0, t))) goto fail_names;
+            b->tok_flags[i] |= TOKFL_SPECIAL;
+        }
+        b->bos = 1;
+        b->eod = 2;
+    } else {
+        for (size_t i = 0; i < n_names; i++) {
+            uint32_t id = sp_ids[i];
+            if ((rc = bpe_core_set(b, id, names[i], strlen(names[i]), 0, names[i]))) goto fail_names;
+            b->tok_flags[id] |= TOKFL_SPECIAL;
+            if (e->eod && !strcmp(names[i], e->eod)) b->eod = id;
+            if (e->bos && !strcmp(names[i], e->bos)) b->bos = id;
+        }
+    }
+    for (size_t i = 0; i < n_names; i++) free(names[i]);
+    free(names);
+    free(sp_ids);
+    free(data);
+    b->vocab_size = b->n_ids;
+    *out = b;
+    return 0;
+fail_names:
+    for (size_t i = 0; i < n_names; i++) free(names[i]);
+    free(names);
+    free(sp_ids);
+fail:
+    free(data);
+    bpe_free(b);
+    return rc;
+}
