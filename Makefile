@@ -39,7 +39,7 @@ HAVE_FUZZ := $(shell command -v clang >/dev/null 2>&1 && printf '%s\n' '#include
 
 COMMON_SRC := $(wildcard common/*.c)
 PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c
-TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
+TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
 TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \
   tokenizer/merge_datasets.c tokenizer/inspect_dataset.c tokenizer/train_bpe.c)))

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """check_hf_export.py - the proof of convert_checkpoint --to hf with the real
-thing: transformers' GPT2LMHeadModel and GPT2TokenizerFast load the exported
+thing: transformers' GPT2LMHeadModel and AutoTokenizer load the exported
 directory (CPU, float32); their logits on the prompt are compared with ours
 (generate --logits-out) and they generate text.
 
@@ -15,7 +15,7 @@ import argparse, sys
 
 import numpy as np
 import torch
-from transformers import GPT2LMHeadModel, GPT2TokenizerFast
+from transformers import AutoTokenizer, GPT2LMHeadModel
 
 if "--make-random" in sys.argv:
     import os, shutil
@@ -35,8 +35,15 @@ if "--make-random" in sys.argv:
     sys.exit(0)
 ap = argparse.ArgumentParser()
 ap.add_argument("dir"); ap.add_argument("prompt"); ap.add_argument("logits"); ap.add_argument("--tol", type=float, default=1e-4)
+ap.add_argument("--expect-ids", help="our ids of the prompt (tokenize --text): the exported tokenizer must give them")
 a = ap.parse_args()
-tok = GPT2TokenizerFast.from_pretrained(a.dir)
+tok = AutoTokenizer.from_pretrained(a.dir)
+if a.expect_ids is not None:
+    got = tok(a.prompt).input_ids
+    want = [int(x) for x in a.expect_ids.split()]
+    print(f"transformers {type(tok).__name__}: prompt ids {'equal ours' if got == want else 'DIFFER: %s vs ours %s' % (got[:12], want[:12])}")
+    if got != want:
+        sys.exit(1)
 model = GPT2LMHeadModel.from_pretrained(a.dir, torch_dtype=torch.float32).eval()
 ids = tok(a.prompt, return_tensors="pt").input_ids
 with torch.no_grad():

@@ -177,7 +177,7 @@ void bpe_free(bpe *b)
     free(b->arena);
     free(b->tok_slots);
     free(b->pairs);
-    for (int i = 0; i < b->n_re; i++) pcre2_code_free(b->re[i]);
+    for (int i = 0; i < b->n_re; i++) pcre2_code_free(b->re[i]), free(b->re_src[i]);
     for (size_t i = 0; i < b->n_sp; i++) free(b->sp[i].s);
     free(b->sp);
     spm_free(b->spm);
@@ -188,6 +188,9 @@ int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens)
 {
     if (n_ids == 0 || n_ids > ((size_t)1 << 31))
         return err_set(ERR_FORMAT, "%s: %zu token ids (at most 2^31 are supported)", b->file, n_ids);
+    if (n_ids > 2 * n_tokens + 65536) /* a small file naming id 2^30 would otherwise cost gigabytes */
+        return err_set(ERR_FORMAT, "%s: ids up to %zu for %zu tokens: ids this sparse are refused", b->file, n_ids - 1,
+                       n_tokens);
     b->n_ids = n_ids;
     b->tok_off = malloc(n_ids * sizeof *b->tok_off);
     b->tok_len = calloc(n_ids, sizeof *b->tok_len);
@@ -333,6 +336,7 @@ int bpe_add_regex(bpe *b, const char *pat, const char *what)
         return err_set(ERR_FORMAT, "%s: %s: PCRE2 cannot compile the pattern: %s", b->file, what, (const char *)msg);
     }
     pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter when JIT is unavailable */
+    b->re_src[b->n_re] = strdup(pat);
     b->re[b->n_re++] = re;
     b->pre = PRE_REGEX;
     return 0;
@@ -499,6 +503,7 @@ size_t bpe_n_merges(const bpe *b) { return b->n_merges; }
 int64_t bpe_eod(const bpe *b) { return b->eod; }
 int64_t bpe_bos(const bpe *b) { return b->bos; }
 const char *bpe_type(const bpe *b) { return b->type; }
+const char *bpe_file(const bpe *b) { return b->file; }
 int bpe_lossless(const bpe *b) { return b->family != TOKF_SPM && b->family != TOKF_NULL && !b->nfc; }
 
 const char *bpe_token_bytes(const bpe *b, uint32_t id, size_t *len)
@@ -913,14 +918,19 @@ int bpe_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
 
 int bpe_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *len, size_t *cap)
 {
-    if (b->family == TOKF_SPM) return spm_decode(b, ids, n, buf, len, cap);
+    return bpe_decode_more(b, ids, n, 0, buf, len, cap);
+}
+
+int bpe_decode_more(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap)
+{
+    if (b->family == TOKF_SPM) return spm_decode(b, ids, n, continuing, buf, len, cap);
     for (size_t i = 0; i < n; i++) {
         size_t tl;
         const char *t;
         char num[16];
         if (b->family == TOKF_NULL) {
             if (ids[i] > b->null_vocab) return err_set(ERR_FORMAT, "token id %u is not in the vocabulary (%u ids)", ids[i], b->null_vocab + 1);
-            tl = (size_t)snprintf(num, sizeof num, i ? " %u" : "%u", ids[i]);
+            tl = (size_t)snprintf(num, sizeof num, i || continuing ? " %u" : "%u", ids[i]);
             t = num;
         } else if (!(t = bpe_token_bytes(b, ids[i], &tl)))
             return err_set(ERR_FORMAT, "token id %u is not in the vocabulary (%zu ids)", ids[i], b->n_ids);

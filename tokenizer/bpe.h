@@ -77,6 +77,15 @@ void bpe_ctx_force_heap(bpe_ctx *c, int on);
 /* Append the bytes of ids to (*buf, *len, *cap) (realloc'd). Unknown ids are
  * ERR_FORMAT. */
 int bpe_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *len, size_t *cap);
+/* The same for ids that continue a text already decoded (streaming): no
+ * start-of-text rule (SentencePiece drops the first piece's leading space). */
+int bpe_decode_more(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap);
+
+/* Write a byte-level BPE tokenizer (GPT-2, tiktoken, tokenizer.json
+ * families) as a Hugging Face tokenizer.json (hfwrite.c), atomically. */
+int bpe_write_tokenizer_json(const bpe *b, const char *path);
+/* The file it was loaded from. */
+const char *bpe_file(const bpe *b);
 
 int bpe_ids_push(bpe_ids *o, uint32_t id);
 void bpe_ids_free(bpe_ids *o);

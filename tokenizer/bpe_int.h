@@ -57,6 +57,7 @@ struct bpe {
     int n_re;
     uint32_t re_flags;     /* extra PCRE2 options: DOLLAR_ENDONLY (tiktoken: Rust regex's $), MULTILINE (Oniguruma's $) */
     pcre2_code *re[BPE_MAX_RE];
+    char *re_src[BPE_MAX_RE]; /* the patterns as given (for writing tokenizer.json) */
     uint64_t *tok_off;     /* [n_ids] offset into arena, UINT64_MAX if unused */
     uint32_t *tok_len;
     uint8_t *tok_flags;    /* [n_ids] TOKFL_* */
@@ -111,7 +112,7 @@ void spm_free(spm_model *m);
 void spm_scratch_free(void *p);
 /* SentencePiece encode of text[0..n) (raw, not normalised) into out. */
 int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
-int spm_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *len, size_t *cap);
+int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap);
 
 /* Scratch shared with the families. */
 struct bpe_ctx {

@@ -58,14 +58,14 @@ static int print_doc(const mmidx *d, const bpe *b, uint64_t k, int ids_only)
 int main(int argc, char **argv)
 {
     args_list docs = {0};
-    const char *vocab = NULL, *merges = NULL;
+    tokcli_spec ts = {0};
     int ids_only = 0;
     const arg_opt opts[] = {
         { "doc", 'd', ARG_LIST, &docs, "N", "decode document N (0-based; negative counts from the end) to stdout;\n"
           "                                repeatable; the statistics then go to stderr" },
         { "ids", 0, ARG_FLAG, &ids_only, NULL, "with --doc: print the token ids instead of text" },
-        { "vocab-file", 0, ARG_STR, &vocab, "FILE", "encoder.json for decoding (default: data/gpt2/encoder.json)" },
-        { "merge-file", 0, ARG_STR, &merges, "FILE", "vocab.bpe (default: data/gpt2/vocab.bpe)" },
+        TOKCLI_OPTS(ts),
+        { "vocab-size", 0, ARG_INT, &ts.vocab_size, "N", "NullTokenizer's vocabulary size" },
         { NULL, 0, 0, NULL, NULL, NULL },
     };
     const arg_spec spec = {
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
     mmidx d;
     rc = mmidx_open(&d, prefix);
     bpe *b = NULL;
-    if (!rc && docs.n && !ids_only) rc = tokcli_load(&b, NULL, vocab, merges);
+    if (!rc && docs.n && !ids_only) rc = tokcli_open(&b, &ts);
     FILE *sf = docs.n ? stderr : stdout;
     if (!rc) {
         uint64_t nd = d.n_doc_idx - 1, empty = 0, tokens = 0;

@@ -88,23 +88,24 @@ static void remove_pair(const char *prefix)
 int main(int argc, char **argv)
 {
     args_list inputs = {0}, keys = {0};
-    const char *out = NULL, *vocab = NULL, *merges = NULL, *ttype = NULL, *impl = NULL;
+    const char *out = NULL, *impl = NULL;
+    tokcli_spec ts = {0};
     long long workers = 1, partitions = 1, log_interval = 0;
     int eod = 0, strict = 0, split = 0, keep_nl = 0, keep_seq = 0;
     const arg_opt opts[] = {
         { "input", 'i', ARG_NARGS, &inputs, "PATH", "JSON-lines input: file, directory or glob (.zst/.gz ok); repeatable" },
         { "output-prefix", 'o', ARG_STR, &out, "PREFIX", "write PREFIX_KEY_document.bin/.idx (required)" },
         { "json-keys", 0, ARG_NARGS, &keys, "KEY", "keys to extract, one dataset each (default: text)" },
-        { "append-eod", 0, ARG_FLAG, &eod, NULL, "append <|endoftext|> to every non-empty document" },
+        { "append-eod", 0, ARG_FLAG, &eod, NULL, "append the tokenizer's EOD id to every non-empty document" },
         { "workers", 'j', ARG_INT, &workers, "N", "encoding threads (default 1); output is identical for any N" },
         { "partitions", 0, ARG_INT, &partitions, "N", "Megatron's partitions: documents are dealt round-robin to N\n"
           "                                parts, merged in part order (default 1: input order)" },
         { "keep-sequential-samples", 0, ARG_FLAG, &keep_seq, NULL, "with --partitions: deal blocks of 1,000,000 documents" },
         { "log-interval", 0, ARG_INT, &log_interval, "N", "print a progress line every N documents (default: a live\n"
           "                                line on a terminal only)" },
-        { "tokenizer-type", 0, ARG_STR, &ttype, "NAME", "GPT2BPETokenizer (the only one)" },
-        { "vocab-file", 0, ARG_STR, &vocab, "FILE", "encoder.json (default: the project's data/gpt2/encoder.json)" },
-        { "merge-file", 0, ARG_STR, &merges, "FILE", "vocab.bpe (default: the project's data/gpt2/vocab.bpe)" },
+        TOKCLI_OPTS(ts),
+        { "vocab-size", 0, ARG_INT, &ts.vocab_size, "N", "NullTokenizer: the input is space-separated ids below N;\n"
+          "                                EOD is N" },
         { "dataset-impl", 0, ARG_STR, &impl, "IMPL", "mmap (the only one; accepted for compatibility)" },
         { "split-sentences", 0, ARG_FLAG, &split, NULL, "not supported (Megatron uses NLTK punkt)" },
         { "keep-newlines", 0, ARG_FLAG, &keep_nl, NULL, "accepted for compatibility (only matters with sentence splitting)" },
@@ -113,14 +114,21 @@ int main(int argc, char **argv)
     };
     const arg_spec spec = {
         "preprocess_data", "--input PATH... --output-prefix PREFIX [OPTION]...",
-        "Tokenize JSON-lines documents with GPT-2's byte-level BPE into Megatron-LM's mmap indexed\n"
-        "dataset (FORMATS.md section 1): one document per line, one sequence per document (a list of\n"
-        "strings gives one sequence per non-empty string), uint16 tokens for GPT-2's 50257-token vocabulary.\n"
+        "Tokenize JSON-lines documents into Megatron-LM's mmap indexed dataset (FORMATS.md section 1)\n"
+        "with GPT-2's byte-level BPE or another tokenizer (--tokenizer-type: tiktoken files, Hugging Face\n"
+        "tokenizer.json, SentencePiece .model, NullTokenizer), ids equal to the tokenizer's own library.\n"
+        "One document per line, one sequence per document (a list of strings gives one sequence per\n"
+        "non-empty string); tokens are uint16 when the vocabulary has fewer than 65,500 entries, else\n"
+        "int32 (Megatron's rule).\n"
         "Records that are not JSON, lack a key, or hold a non-string are dropped, counted and reported.",
         opts,
         "Examples:\n"
         "  preprocess_data --input corpus.jsonl.zst --output-prefix data/gpt2 --append-eod --workers 2\n"
         "  preprocess_data --input 'shards/*.jsonl.zst' --output-prefix out/web --json-keys text title\n"
+        "  preprocess_data --input c.jsonl --output-prefix data/llama3 --append-eod \\\n"
+        "    --tokenizer-type TikTokenizer --tokenizer-model build/tokenizers/llama3.tiktoken\n"
+        "  preprocess_data --input c.jsonl --output-prefix data/ds --tokenizer-type HuggingFaceTokenizer \\\n"
+        "    --tokenizer-model build/tokenizers/deepseek_v3      # a folder holding tokenizer.json\n"
         "Positional arguments are inputs too. Megatron's form, which works unchanged:\n"
         "  python tools/preprocess_data.py --input X --output-prefix P --vocab-file gpt2-vocab.json \\\n"
         "    --merge-file gpt2-merges.txt --tokenizer-type GPT2BPETokenizer --append-eod --workers 2\n"
@@ -167,7 +175,9 @@ int main(int argc, char **argv)
     s.prefix = calloc(nb, sizeof *s.prefix);
     int dtype = 0;
     if (!rc && (!s.b || !s.prefix || !final_prefix)) rc = err_set(ERR_NOMEM, "out of memory");
-    if (!rc) rc = tokcli_load(&b, ttype, vocab, merges);
+    if (!rc) rc = tokcli_open(&b, &ts);
+    if (!rc && eod && bpe_eod(b) < 0)
+        rc = err_set(ERR_USAGE, "--append-eod: the tokenizer %s has no end-of-document token", ts.model ? ts.model : "");
     if (!rc) dtype = mmidx_dtype_for_vocab(bpe_vocab_size(b));
     for (size_t k = 0; k < nk && !rc; k++)
         if (!(final_prefix[k] = fmt_prefix(out, "", key_v[k]))) rc = err_set(ERR_NOMEM, "out of memory");

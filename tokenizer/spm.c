@@ -537,10 +537,10 @@ int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
 
 /* ---- decoding ------------------------------------------------------------ */
 
-int spm_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *len, size_t *cap)
+int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap)
 {
     const spm_model *m = b->spm;
-    int first = 1, rc;
+    int first = !continuing, rc;
     size_t i = 0;
     while (i < n) {
         uint32_t id = ids[i];

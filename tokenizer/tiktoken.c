@@ -218,7 +218,7 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     size_t n_ids = (size_t)max_rank + 1 + shift;
     for (size_t i = 0; i < n_names; i++)
         if (sp_ids[i] + (size_t)1 > n_ids) n_ids = sp_ids[i] + (size_t)1;
-    if ((rc = bpe_core_alloc(b, n_ids, n_lines))) goto fail_names;
+    if ((rc = bpe_core_alloc(b, n_ids, n_lines + shift + n_names))) goto fail_names;
     uint32_t *rank_of = malloc(n_ids * sizeof *rank_of);
     unsigned char *tok = malloc(len + 4);
     if (!rank_of || !tok) { free(rank_of); free(tok); rc = err_set(ERR_NOMEM, "out of memory"); goto fail_names; }

@@ -12,14 +12,15 @@
 
 int main(int argc, char **argv)
 {
-    const char *load = NULL, *to = NULL, *from = NULL, *save = NULL, *vocab = NULL, *merges = NULL;
+    const char *load = NULL, *to = NULL, *from = NULL, *save = NULL;
+    tokcli_spec ts = {0};
     const arg_opt opts[] = {
         {"load", 0, ARG_STR, &load, "CKPT", "our checkpoint: a --save directory (its latest), iter_N/ or a model.ckpt"},
         {"to", 0, ARG_STR, &to, "hf", "export format: hf (Hugging Face GPT-2)"},
         {"from", 0, ARG_STR, &from, "hf", "import format: hf"},
         {"save", 0, ARG_STR, &save, "DIR", "with --from: the checkpoint directory to write (iteration 0)"},
-        {"vocab-file", 0, ARG_STR, &vocab, "FILE", "GPT-2 encoder.json shipped as vocab.json (default: the project's)"},
-        {"merge-file", 0, ARG_STR, &merges, "FILE", "GPT-2 vocab.bpe shipped as merges.txt (default: the project's)"},
+        TOKCLI_OPTS(ts),
+        {"vocab-size", 0, ARG_INT, &ts.vocab_size, "N", "NullTokenizer (no tokenizer files are written)"},
         {NULL, 0, 0, NULL, NULL, NULL},
     };
     const arg_spec spec = {
@@ -62,8 +63,17 @@ int main(int argc, char **argv)
             rc = ERR_USAGE;
         if (!rc && !(rc = ckpt_read_header(path, &cfg, &st)) && !(rc = gpt_alloc(&m, &cfg)))
             rc = ckpt_load(path, &m, &st);
-        if (!rc)
-            rc = hf_export(&m, pos[0], vocab ? vocab : tokcli_default_vocab(), merges ? merges : tokcli_default_merges());
+        {
+            bpe *tok = NULL;
+            if (!rc && !(rc = tokcli_open(&tok, &ts)) && (int)bpe_vocab_size(tok) != cfg.vocab_size)
+                rc = err_set(ERR_USAGE, "the checkpoint has a vocabulary of %d, the tokenizer %zu: give the one it was "
+                             "trained with (--tokenizer-type/--tokenizer-model, or --vocab-file)", cfg.vocab_size,
+                             bpe_vocab_size(tok));
+            if (!rc)
+                rc = hf_export(&m, pos[0], tok, ts.vocab_file ? ts.vocab_file : tokcli_default_vocab(),
+                               ts.merge_file ? ts.merge_file : tokcli_default_merges());
+            bpe_free(tok);
+        }
         if (!rc)
             printf("convert_checkpoint: %s (iteration %llu, %zu parameters) -> %s (Hugging Face GPT-2)\n", path,
                    (unsigned long long)st.iteration, m.num_params, pos[0]);

@@ -15,6 +15,7 @@ typedef struct {
     const bpe *tok;
     char *buf;
     size_t len, cap;
+    int started;
 } emit_ctx;
 
 static void emit(int32_t t, void *p)
@@ -22,7 +23,7 @@ static void emit(int32_t t, void *p)
     emit_ctx *e = p;
     uint32_t id = (uint32_t)t;
     e->len = 0;
-    if (bpe_decode(e->tok, &id, 1, &e->buf, &e->len, &e->cap) == 0) {
+    if (bpe_decode_more(e->tok, &id, 1, e->started++ > 0, &e->buf, &e->len, &e->cap) == 0) {
         fwrite(e->buf, 1, e->len, stdout);
         fflush(stdout);
     }
@@ -30,7 +31,8 @@ static void emit(int32_t t, void *p)
 
 int main(int argc, char **argv)
 {
-    const char *load = NULL, *prompt = NULL, *vocab = NULL, *merges = NULL, *ttype = NULL, *logits_out = NULL;
+    const char *load = NULL, *prompt = NULL, *logits_out = NULL;
+    tokcli_spec ts = {0};
     long long max_tokens = 64, top_k = 0, seed = 1234, nsamples = 1;
     double temperature = 1.0, top_p = 0.0;
     int ignore_eod = 0, no_kv_cache = 0;
@@ -51,9 +53,8 @@ int main(int argc, char **argv)
                                                           "reference the KV cache is tested against)"},
         {"logits-out", 0, ARG_STR, &logits_out, "FILE", "write the prompt's logits (float32, [tokens, vocab]) to FILE\n"
                                                      "and exit: for comparing with other implementations"},
-        {"vocab-file", 0, ARG_STR, &vocab, "FILE", "GPT-2 encoder.json (default: the project's data/gpt2)"},
-        {"merge-file", 0, ARG_STR, &merges, "FILE", "GPT-2 vocab.bpe (default: the project's data/gpt2)"},
-        {"tokenizer-type", 0, ARG_STR, &ttype, "NAME", "GPT2BPETokenizer (the only one)"},
+        TOKCLI_OPTS(ts),
+        {"vocab-size", 0, ARG_INT, &ts.vocab_size, "N", "NullTokenizer's vocabulary size (ids in, ids out)"},
         {NULL, 0, 0, NULL, NULL, NULL}};
     arg_spec spec = {"generate", "--load DIR [--prompt TEXT] [options]",
                      "Print the prompt and a sampled continuation from a checkpoint written by train.", opts,
@@ -72,10 +73,6 @@ int main(int argc, char **argv)
                                                       "0 <= top-p <= 1, num-samples >= 1");
         return EXIT_USAGE;
     }
-    if (ttype && strcmp(ttype, "GPT2BPETokenizer")) {
-        fprintf(stderr, "generate: --tokenizer-type: only GPT2BPETokenizer is supported\n");
-        return EXIT_USAGE;
-    }
     char *path = NULL;
     if ((rc = ckpt_resolve(load, &path)) != 0) {
         fprintf(stderr, "generate: %s\n", err_msg());
@@ -91,13 +88,14 @@ int main(int argc, char **argv)
         return err_exit_code(rc);
     }
     free(path);
-    if ((rc = tokcli_load(&tok, NULL, vocab, merges))) {
+    if ((rc = tokcli_open(&tok, &ts))) {
         fprintf(stderr, "generate: %s\n", err_msg());
         gpt_free(&m);
         return err_exit_code(rc);
     }
     if ((int)bpe_vocab_size(tok) != cfg.vocab_size) {
-        fprintf(stderr, "generate: the checkpoint has a vocabulary of %d, the tokenizer %zu (--vocab-file)\n",
+        fprintf(stderr, "generate: the checkpoint has a vocabulary of %d, the tokenizer %zu (give the tokenizer it was\n"
+                "  trained with: --tokenizer-type/--tokenizer-model, or --vocab-file)\n",
                 cfg.vocab_size, bpe_vocab_size(tok));
         bpe_free(tok);
         gpt_free(&m);
@@ -139,7 +137,7 @@ int main(int argc, char **argv)
     }
     int32_t *buf = malloc(((size_t)n + (size_t)max_tokens + 1) * sizeof *buf);
     gen_opts o = {temperature, (int)top_k, top_p, no_kv_cache};
-    emit_ctx e = {tok, NULL, 0, 0};
+    emit_ctx e = {tok, NULL, 0, 0, 0};
     for (long long s = 0; s < nsamples && !rc && buf; s++) {
         for (int i = 0; i < n; i++)
             buf[i] = (int32_t)ids.v[i];
@@ -147,6 +145,7 @@ int main(int argc, char **argv)
             printf("%s=== sample %lld ===\n", s ? "\n" : "", s + 1);
         if (prompt)
             fputs(prompt, stdout);
+        e.started = prompt && *prompt; /* a continuation: no start-of-text rule */
         int got = gen_run(&m, buf, n, (int)max_tokens, ignore_eod ? -1 : eod, &o, (uint64_t)seed + (uint64_t)s,
                           emit, &e);
         if (got < 0)

@@ -6,6 +6,7 @@
 
 #include "common/args.h"
 #include "common/err.h"
+#include "tokenizer/tokcli.h"
 #include "train/trainer.h"
 
 int main(int argc, char **argv)
@@ -13,7 +14,7 @@ int main(int argc, char **argv)
     train_args a;
     train_args_defaults(&a);
     args_list data = {0};
-    const char *ttype = NULL, *ffn = NULL, *adrop = NULL, *hdrop = NULL, *pos_emb = NULL,
+    const char *ffn = NULL, *adrop = NULL, *hdrop = NULL, *pos_emb = NULL,
                *norm = NULL, *ign_s = NULL;
     int ign_f = 0;
     const arg_opt opts[] = {
@@ -48,9 +49,16 @@ int main(int argc, char **argv)
         {"split", 0, ARG_STR, &a.split, "S", "train,valid,test split of the sequences (default \"969, 30, 1\")"},
         {"data-cache-path", 0, ARG_STR, &a.data_cache_path, "DIR", "where the sample-index cache goes (default: next\n"
                                                                   "                                to each dataset)"},
+        {"tokenizer-type", 0, ARG_STR, &a.tokenizer_type, "NAME", "the tokenizer the data was made with (default\n"
+                                                                "                                GPT2BPETokenizer): " TOKCLI_TYPES},
+        {"tokenizer-model", 0, ARG_STR, &a.tokenizer_model, "FILE", "its vocabulary (.tiktoken, tokenizer.json, .model)"},
         {"vocab-file", 0, ARG_STR, &a.vocab_file, "FILE", "GPT-2 encoder.json (default: the project's data/gpt2)"},
         {"merge-file", 0, ARG_STR, &a.merge_file, "FILE", "GPT-2 vocab.bpe (default: the project's data/gpt2)"},
-        {"tokenizer-type", 0, ARG_STR, &ttype, "NAME", "GPT2BPETokenizer (the only one)"},
+        {"tiktoken-pattern", 0, ARG_STR, &a.tiktoken_pattern, "NAME", "TikTokenizer: as preprocess_data's"},
+        {"tiktoken-num-special-tokens", 0, ARG_INT, &a.tiktoken_num_special, "N", "TikTokenizer v1/v2: as preprocess_data's"},
+        {"vocab-size", 0, ARG_INT, &a.vocab_size, "N", "NullTokenizer: ids below N (the vocabulary is N + 1 with EOD)"},
+        {"make-vocab-size-divisible-by", 0, ARG_INT, &a.make_vocab_size_divisible_by, "N", "pad the vocabulary to a multiple\n"
+                                                                "                                of N x tensor-parallel size (default 128)"},
         {"eval-interval", 0, ARG_INT, &a.eval_interval, "N", "validate every N iterations (default 1000)"},
         {"eval-iters", 0, ARG_INT, &a.eval_iters, "N", "global batches per validation (default 100; 0: none)"},
         {"log-interval", 0, ARG_INT, &a.log_interval, "N", "print a log line every N iterations (default 100)"},
@@ -148,8 +156,6 @@ int main(int argc, char **argv)
     const char *usage = NULL;
     if (npos)
         usage = "unexpected positional argument (datasets go after --data-path)";
-    else if (ttype && strcmp(ttype, "GPT2BPETokenizer"))
-        usage = "--tokenizer-type: only GPT2BPETokenizer is supported";
     else if (ffn && atoll(ffn) != 4 * a.hidden_size)
         usage = "--ffn-hidden-size must be 4 x --hidden-size (GPT-2)";
     else if (pos_emb && strcmp(pos_emb, "learned_absolute"))

@@ -40,6 +40,7 @@ static void on_signal(int sig)
 void train_args_defaults(train_args *a)
 {
     memset(a, 0, sizeof *a);
+    a->make_vocab_size_divisible_by = 128;
     a->init_method_std = 0.02;
     a->micro_batch_size = 1;
     a->lr = 3e-4;
@@ -157,7 +158,7 @@ typedef struct {
     float *xrecv, *grecv;   /* pipeline: activations from the previous stage, gradients from the next */
     int vpp;                /* interleaved pipeline: model chunks per stage (1: none) */
     dist_sendq sendq;       /* its sends, which never wait for the receiver */
-    int V;
+    int V, Vp; /* vocabulary, padded (Megatron's padded_vocab_size) */
     FILE *json;
     const char *json_path;
     double unigram;
@@ -592,13 +593,24 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--save-interval needs --save DIR");
     if (a->lr_warmup_iters && a->lr_warmup_fraction > 0)
         return err_set(ERR_USAGE, "give --lr-warmup-iters or --lr-warmup-fraction, not both");
-    /* Vocabulary size from the tokenizer files (as Megatron does). */
+    /* Vocabulary size from the tokenizer (as Megatron does), padded to a
+     * multiple of --make-vocab-size-divisible-by x tensor-parallel size. */
+    if (a->make_vocab_size_divisible_by < 1 || a->make_vocab_size_divisible_by > 1 << 20)
+        return err_set(ERR_USAGE, "--make-vocab-size-divisible-by %lld: must be in 1..2^20", a->make_vocab_size_divisible_by);
+    tokcli_spec ts = {.type = a->tokenizer_type, .model = a->tokenizer_model, .vocab_file = a->vocab_file,
+                      .merge_file = a->merge_file, .tiktoken_pattern = a->tiktoken_pattern,
+                      .tiktoken_num_special = a->tiktoken_num_special, .vocab_size = a->vocab_size};
     bpe *tok;
-    int rc = tokcli_load(&tok, NULL, a->vocab_file, a->merge_file);
+    int rc = tokcli_open(&tok, &ts);
     if (rc)
         return rc;
-    r->V = (int)bpe_vocab_size(tok);
+    size_t v = bpe_vocab_size(tok);
     bpe_free(tok);
+    size_t vp = tokcli_padded_vocab(v, a->make_vocab_size_divisible_by, a->tensor_parallel > 0 ? a->tensor_parallel : 1);
+    if (vp > (size_t)1 << 30)
+        return err_set(ERR_USAGE, "a vocabulary of %zu (padded %zu) is too large for the model", v, vp);
+    r->V = (int)v;
+    r->Vp = (int)vp;
     return 0;
 }
 
@@ -639,7 +651,7 @@ int trainer_run(train_args *a)
     int L = (int)a->seq_length, mbs = (int)a->micro_batch_size;
     long long gbs = a->global_batch_size, nmicro = gbs / mbs;
     gpt_config cfg = {.max_seq_len = (int)a->max_position_embeddings, .vocab_size = r->V,
-                      .padded_vocab_size = gpt_padded_vocab(r->V), .num_layers = (int)a->num_layers,
+                      .padded_vocab_size = r->Vp, .num_layers = (int)a->num_layers,
                       .num_heads = (int)a->num_heads, .channels = (int)a->hidden_size};
     /* This rank's part of the model (all of it without tensor parallelism). */
     int tp = r->d.tp, pp = r->d.pp, part = tp > 1 || pp > 1;

@@ -31,6 +31,9 @@ typedef struct {
     const char **data_path; /* as given: "0.7 a 0.3 b" or "a" */
     int n_data_path;
     const char *split, *vocab_file, *merge_file, *data_cache_path;
+    /* the tokenizer the data was made with (Megatron's flags): its vocabulary size sizes the model */
+    const char *tokenizer_type, *tokenizer_model, *tiktoken_pattern;
+    long long tiktoken_num_special, vocab_size, make_vocab_size_divisible_by;
     /* evaluation, logging, checkpoints */
     long long eval_interval, eval_iters, log_interval, save_interval, max_consecutive_skips;
     const char *save, *load, *log_json, *device;

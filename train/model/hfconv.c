@@ -1,5 +1,6 @@
 /* hfconv.c - see hfconv.h. */
 #include "train/model/hfconv.h"
+#include "tokenizer/bpe.h"
 #include "common/fault.h"
 #include "common/jsonl.h"
 #include "common/io.h"
@@ -97,7 +98,14 @@ static int write_json(const char *path, cJSON *o)
     return rc;
 }
 
-int hf_export(const gpt_model *m, const char *dir, const char *vocab, const char *merges)
+static char *token_str(const bpe *tok, int64_t id)
+{
+    size_t n;
+    const char *t = id >= 0 ? bpe_token_bytes(tok, (uint32_t)id, &n) : NULL;
+    return t ? strndup(t, n) : NULL;
+}
+
+int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *vocab, const char *merges)
 {
     const gpt_config *c = &m->cfg;
     int L = c->num_layers, C = c->channels, V = c->vocab_size;
@@ -210,44 +218,64 @@ int hf_export(const gpt_model *m, const char *dir, const char *vocab, const char
         cJSON_AddNumberToObject(o, "embd_pdrop", 0);
         cJSON_AddNumberToObject(o, "attn_pdrop", 0);
         cJSON_AddBoolToObject(o, "scale_attn_weights", 1);
-        cJSON_AddNumberToObject(o, "bos_token_id", V - 1); /* GPT-2's <|endoftext|> is its last id */
-        cJSON_AddNumberToObject(o, "eos_token_id", V - 1);
+        int64_t eid = tok && bpe_eod(tok) >= 0 ? bpe_eod(tok) : V - 1; /* GPT-2's <|endoftext|> is its last id */
+        int64_t bid = tok && bpe_bos(tok) >= 0 ? bpe_bos(tok) : eid;
+        cJSON_AddNumberToObject(o, "bos_token_id", (double)bid);
+        cJSON_AddNumberToObject(o, "eos_token_id", (double)eid);
         cJSON_AddStringToObject(o, "torch_dtype", "float32");
         snprintf(p, sizeof p, "%s/config.json", tmp);
         rc = write_json(p, o);
     }
-    if (!rc) {
+    const char *ty = tok ? bpe_type(tok) : "NullTokenizer";
+    int gpt2 = !strcmp(ty, "GPT2BPETokenizer"), null = !strcmp(ty, "NullTokenizer");
+    int spm = !strcmp(ty, "SentencePieceTokenizer") || !strcmp(ty, "GPTSentencePieceTokenizer") || !strcmp(ty, "Llama2Tokenizer");
+    char *bos = tok ? token_str(tok, bpe_bos(tok) >= 0 ? bpe_bos(tok) : bpe_eod(tok)) : NULL;
+    char *eos = tok ? token_str(tok, bpe_eod(tok)) : NULL;
+    if (!rc && gpt2) {
         snprintf(p, sizeof p, "%s/vocab.json", tmp);
         rc = copy_file(vocab, p);
+        if (!rc) {
+            snprintf(p, sizeof p, "%s/merges.txt", tmp);
+            rc = copy_file(merges, p);
+        }
+    } else if (!rc && spm) {
+        snprintf(p, sizeof p, "%s/tokenizer.model", tmp);
+        rc = copy_file(bpe_file(tok), p);
+    } else if (!rc && !null) {
+        snprintf(p, sizeof p, "%s/tokenizer.json", tmp);
+        rc = bpe_write_tokenizer_json(tok, p);
     }
-    if (!rc) {
-        snprintf(p, sizeof p, "%s/merges.txt", tmp);
-        rc = copy_file(merges, p);
-    }
-    if (!rc) {
+    if (!rc && !null) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "tokenizer_class", "GPT2Tokenizer");
+        cJSON_AddStringToObject(o, "tokenizer_class", gpt2 ? "GPT2Tokenizer" : spm ? "LlamaTokenizer" : "PreTrainedTokenizerFast");
         cJSON_AddNumberToObject(o, "model_max_length", c->max_seq_len);
-        cJSON_AddStringToObject(o, "bos_token", "<|endoftext|>");
-        cJSON_AddStringToObject(o, "eos_token", "<|endoftext|>");
-        cJSON_AddStringToObject(o, "unk_token", "<|endoftext|>");
-        cJSON_AddBoolToObject(o, "add_prefix_space", 0);
+        if (bos) cJSON_AddStringToObject(o, "bos_token", bos);
+        if (eos) cJSON_AddStringToObject(o, "eos_token", eos);
+        if (gpt2) cJSON_AddStringToObject(o, "unk_token", "<|endoftext|>");
+        if (gpt2) cJSON_AddBoolToObject(o, "add_prefix_space", 0);
+        if (spm) {
+            cJSON_AddBoolToObject(o, "add_bos_token", !strcmp(ty, "Llama2Tokenizer"));
+            cJSON_AddBoolToObject(o, "add_eos_token", 0);
+            cJSON_AddBoolToObject(o, "legacy", 1);
+        }
         snprintf(p, sizeof p, "%s/tokenizer_config.json", tmp);
         rc = write_json(p, o);
     }
-    if (!rc) {
+    if (!rc && !null) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "bos_token", "<|endoftext|>");
-        cJSON_AddStringToObject(o, "eos_token", "<|endoftext|>");
-        cJSON_AddStringToObject(o, "unk_token", "<|endoftext|>");
+        if (bos) cJSON_AddStringToObject(o, "bos_token", bos);
+        if (eos) cJSON_AddStringToObject(o, "eos_token", eos);
+        if (gpt2) cJSON_AddStringToObject(o, "unk_token", "<|endoftext|>");
         snprintf(p, sizeof p, "%s/special_tokens_map.json", tmp);
         rc = write_json(p, o);
     }
+    free(bos);
+    free(eos);
     if (!rc && fault_rename(tmp, dir) != 0)
         rc = err_set(ERR_IO, "renaming %s to %s: %s", tmp, dir, strerror(errno));
     if (rc) {
         const char *files[] = {"model.safetensors", "config.json", "vocab.json", "merges.txt", "tokenizer_config.json",
-                               "special_tokens_map.json"};
+                               "special_tokens_map.json", "tokenizer.json", "tokenizer.model"};
         for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
             snprintf(p, sizeof p, "%s/%s", tmp, files[i]);
             unlink(p);

@@ -8,10 +8,14 @@
 
 #include "train/model/gpt.h"
 
+struct bpe;
 /* Write m (a whole model) into the new directory dir (refused if it exists and
  * is not empty), built under a temporary name and renamed when complete.
- * vocab/merges: the GPT-2 encoder.json / vocab.bpe to ship with it. */
-int hf_export(const gpt_model *m, const char *dir, const char *vocab, const char *merges);
+ * tok: the tokenizer the model was trained with; GPT-2's ships as its
+ * vocab.json/merges.txt (vocab/merges, the files it was read from), other
+ * byte-level BPEs as a tokenizer.json, a SentencePiece model as its
+ * tokenizer.model; NULL or a NullTokenizer: no tokenizer files. */
+int hf_export(const gpt_model *m, const char *dir, const struct bpe *tok, const char *vocab, const char *merges);
 /* Read dir's config.json and model.safetensors into *m (allocated here). */
 int hf_import(gpt_model *m, const char *dir);
 
