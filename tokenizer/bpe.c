@@ -188,7 +188,7 @@ int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens)
 {
     if (n_ids == 0 || n_ids > ((size_t)1 << 31))
         return err_set(ERR_FORMAT, "%s: %zu token ids (at most 2^31 are supported)", b->file, n_ids);
-    if (n_ids > 2 * n_tokens + 65536) /* a small file naming id 2^30 would otherwise cost gigabytes */
+    if (n_ids > 2 * n_tokens + ((size_t)1 << 20)) /* a small file naming id 2^30 would otherwise cost gigabytes */
         return err_set(ERR_FORMAT, "%s: ids up to %zu for %zu tokens: ids this sparse are refused", b->file, n_ids - 1,
                        n_tokens);
     b->n_ids = n_ids;
@@ -569,6 +569,7 @@ void bpe_ctx_free(bpe_ctx *c)
     free(c->prev);
     free(c->next);
     free(c->heap);
+    free(c->pcache);
     free(c->nfc);
     spm_scratch_free(c->spm_scratch);
     if (c->md) pcre2_match_data_free(c->md);
@@ -578,6 +579,7 @@ void bpe_ctx_free(bpe_ctx *c)
 }
 
 void bpe_ctx_force_heap(bpe_ctx *c, int on) { c->force_heap = on; }
+void bpe_ctx_force_regex(bpe_ctx *c, int on) { c->force_regex = on; }
 
 static int ctx_reserve(bpe_ctx *c, size_t n)
 {
@@ -724,11 +726,38 @@ static int merge_long(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out
     return 0;
 }
 
+static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out);
+
 int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
     if (n == 0) return 0;
     const bpe *b = c->b;
     if (n == 1) return bpe_ids_push(out, b->byte_id[s[0]]);
+    if (n > PCACHE_MAXLEN || c->force_heap) return encode_piece_uncached(c, s, n, out);
+    if (!c->pcache && !(c->pcache = calloc(PCACHE_SLOTS, sizeof *c->pcache))) return err_set(ERR_NOMEM, "out of memory");
+    uint64_t h = hash64(s, n, 0x70636163686521ull);
+    pcache_ent *e = &c->pcache[h & (PCACHE_SLOTS - 1)];
+    if (e->h == h && e->len == n && !memcmp(e->s, s, n)) {
+        int rc = ids_reserve(out, e->nids);
+        if (rc) return rc;
+        memcpy(out->v + out->n, e->ids, e->nids * sizeof *e->ids);
+        out->n += e->nids;
+        return 0;
+    }
+    size_t before = out->n;
+    int rc = encode_piece_uncached(c, s, n, out);
+    if (rc || out->n - before > PCACHE_MAXIDS) return rc;
+    e->h = h;
+    e->len = (uint8_t)n;
+    e->nids = (uint8_t)(out->n - before);
+    memcpy(e->s, s, n);
+    memcpy(e->ids, out->v + before, e->nids * sizeof *e->ids);
+    return 0;
+}
+
+static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
     if (b->whole_first) {
         int64_t whole = bpe_lookup(b, (const char *)s, n);
         if (whole >= 0) return bpe_ids_push(out, (uint32_t)whole);
@@ -800,11 +829,25 @@ static int regex_split(bpe_ctx *c, int level, const unsigned char *s, size_t n, 
     return 0;
 }
 
+static int tiktoken_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
+    size_t i = 0;
+    while (i < n) {
+        size_t j = pretok_tiktoken_next(s, n, i, b->fast_digits, b->fast_cl100k);
+        int rc = bpe_encode_piece(c, s + i, j - i, out);
+        if (rc) return rc;
+        i = j;
+    }
+    return 0;
+}
+
 static int encode_segment(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
     if (n == 0) return 0;
     switch (c->b->pre) {
     case PRE_GPT2: return gpt2_split(c, s, n, out);
+    case PRE_TIKTOKEN: return c->force_regex ? regex_split(c, 0, s, n, out) : tiktoken_split(c, s, n, out);
     case PRE_REGEX: return regex_split(c, 0, s, n, out);
     default: return spm_encode(c, (const char *)s, n, out);
     }
@@ -901,16 +944,34 @@ int bpe_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
         s = (const unsigned char *)c->clean;
     }
     if (b->nfc && n) {
-        utf8proc_uint8_t *o = NULL;
-        utf8proc_ssize_t r = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &o,
-                                          UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-        if (r < 0) { free(o); return err_set(ERR_NOMEM, "NFC: %s", utf8proc_errmsg(r)); }
-        int rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, (size_t)r + 1);
-        if (rc) { free(o); return rc; }
-        memcpy(c->nfc, o, (size_t)r);
-        free(o);
+        /* NFC never composes across a following ASCII character, nor changes
+         * one: only the non-ASCII runs (with the ASCII character before each,
+         * which may take a combining mark) go through utf8proc. */
+        int rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, n + 1);
+        if (rc) return rc;
+        size_t o = 0, i = 0;
+        while (i < n) {
+            size_t a = i;
+            while (i < n && s[i] < 0x80) i++;
+            if (i == n) {
+                memcpy(c->nfc + o, s + a, i - a), o += i - a;
+                break;
+            }
+            size_t start = i > a ? i - 1 : i; /* the ASCII character before the run */
+            memcpy(c->nfc + o, s + a, start - a), o += start - a;
+            size_t q = i;
+            while (q < n && s[q] >= 0x80) q++;
+            utf8proc_uint8_t *m = NULL;
+            utf8proc_ssize_t r = utf8proc_map((const utf8proc_uint8_t *)s + start, (utf8proc_ssize_t)(q - start), &m,
+                                              UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+            if (r < 0) { free(m); return err_set(ERR_NOMEM, "NFC: %s", utf8proc_errmsg(r)); }
+            if ((rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, o + (size_t)r + (n - q) + 1))) { free(m); return rc; }
+            memcpy(c->nfc + o, m, (size_t)r), o += (size_t)r;
+            free(m);
+            i = q;
+        }
         s = (const unsigned char *)c->nfc;
-        n = (size_t)r;
+        n = o;
     }
     if (b->n_sp) return encode_specials(c, s, n, out);
     return encode_segment(c, s, n, out);

@@ -73,6 +73,8 @@ int bpe_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
 int bpe_encode_piece(bpe_ctx *c, const unsigned char *piece, size_t n, bpe_ids *out);
 /* Force the heap (long-piece) algorithm on every piece: tests only. */
 void bpe_ctx_force_heap(bpe_ctx *c, int on);
+/* Split with PCRE2 even where a hand-written splitter exists: tests only. */
+void bpe_ctx_force_regex(bpe_ctx *c, int on);
 
 /* Append the bytes of ids to (*buf, *len, *cap) (realloc'd). Unknown ids are
  * ERR_FORMAT. */

@@ -19,7 +19,7 @@
 #include "bpe.h"
 
 enum { TOKF_GPT2 = 0, TOKF_TIKTOKEN, TOKF_HF, TOKF_SPM, TOKF_NULL };
-enum { PRE_GPT2 = 0, PRE_REGEX = 1, PRE_NONE = 2 };
+enum { PRE_GPT2 = 0, PRE_REGEX = 1, PRE_NONE = 2, PRE_TIKTOKEN = 3 };
 #define BPE_MAX_RE 8
 
 typedef struct {
@@ -52,6 +52,7 @@ struct bpe {
     int whole_first;       /* a piece that is a token is that token (tiktoken, HF ignore_merges) */
     int nfc;               /* NFC first (Qwen2, HF normalizer NFC) */
     int pre;               /* PRE_* */
+    int fast_digits, fast_cl100k; /* PRE_TIKTOKEN: pretok_tiktoken_next's parameters (re[0] holds the pattern too) */
     int keep_gaps;         /* PRE_REGEX: text between matches is a piece (HF Split Isolated); tiktoken drops it */
     int byte_level_regex;  /* PRE_REGEX: then GPT-2's pattern on each piece (HF ByteLevel use_regex) */
     int n_re;
@@ -114,8 +115,22 @@ void spm_scratch_free(void *p);
 int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
 int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap);
 
+/* A per-thread cache of short pieces' ids: natural text repeats its words, so
+ * most pieces are found here without touching the vocabulary's tables (a
+ * few hundred KB that stay in the core's cache instead of megabytes). */
+#define PCACHE_SLOTS 8192
+#define PCACHE_MAXLEN 16
+#define PCACHE_MAXIDS 5
+typedef struct {
+    uint64_t h;
+    uint8_t len, nids;
+    char s[PCACHE_MAXLEN];
+    uint32_t ids[PCACHE_MAXIDS];
+} pcache_ent;
+
 /* Scratch shared with the families. */
 struct bpe_ctx {
+    pcache_ent *pcache;
     const bpe *b;
     char *clean;     /* sanitised / normalised copy of the input */
     size_t clean_cap;
@@ -126,6 +141,7 @@ struct bpe_ctx {
     void *heap;
     size_t heap_cap;
     int force_heap;
+    int force_regex;         /* tests: PRE_TIKTOKEN through PCRE2 */
     pcre2_match_data *md;
     pcre2_jit_stack *jit;
     pcre2_match_context *mctx;

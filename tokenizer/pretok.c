@@ -103,3 +103,80 @@ size_t pretok_next(const unsigned char *s, size_t n, size_t i)
     if (j == n) return n;  /* run reaches the end: all of it */
     return last > i ? last : j;  /* leave the last space to the next piece */
 }
+
+/* ---- the Llama 3 / cl100k / Qwen2 patterns -------------------------------
+ *   (?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}
+ *   | ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+ * under leftmost-first alternation with backtracking. cl100k_base differs
+ * only where it decides: \s++$ (a whitespace run reaching the end of the text
+ * is one piece) before \s*[\r\n]; its possessive quantifiers and single
+ * trailing \s give the same pieces. Qwen2 takes digits one at a time. */
+
+/* (?i:'s|'t|'re|'ve|'m|'ll|'d) at s[i] == '\'': the match length, or 0. Case
+ * folding as both regex engines do it: s also matches U+017F (long s). */
+static size_t contraction(const unsigned char *s, size_t n, size_t i)
+{
+    if (i + 1 >= n) return 0;
+    unsigned d = s[i + 1] | 0x20u;
+    if (s[i + 1] < 0x80) {
+        if (d == 's' || d == 't' || d == 'm' || d == 'd') return 2;
+        if (i + 2 < n && s[i + 2] < 0x80) {
+            unsigned e = s[i + 2] | 0x20u;
+            if ((d == 'r' && e == 'e') || (d == 'v' && e == 'e') || (d == 'l' && e == 'l')) return 3;
+        }
+        return 0;
+    }
+    if (s[i + 1] == 0xC5 && i + 2 < n && s[i + 2] == 0xBF) return 3; /* 'ſ */
+    return 0;
+}
+
+static inline int is_crlf(unsigned c) { return c == '\r' || c == '\n'; }
+
+size_t pretok_tiktoken_next(const unsigned char *s, size_t n, size_t i, int max_digits, int cl100k)
+{
+    pthread_once(&bmp_once, bmp_init);
+    unsigned c = s[i];
+    if (c == '\'') {
+        size_t m = contraction(s, n, i);
+        if (m) return i + m;
+    }
+    size_t k;
+    int cls = class_at(s, i, &k);
+    if (cls == PRETOK_LETTER) return run_end(s, n, i + k, PRETOK_LETTER);
+    if (cls == PRETOK_NUMBER) {
+        size_t j = i + k;
+        for (int d = 1; d < max_digits && j < n; d++) {
+            size_t k2;
+            if (class_at(s, j, &k2) != PRETOK_NUMBER) break;
+            j += k2;
+        }
+        return j;
+    }
+    /* [^\r\n\p{L}\p{N}]\p{L}+ : any non-letter, non-number but CR/LF, then letters */
+    size_t k2 = 0;
+    int cls2 = i + k < n ? class_at(s, i + k, &k2) : -1;
+    if (!is_crlf(c) && cls2 == PRETOK_LETTER) return run_end(s, n, i + k + k2, PRETOK_LETTER);
+    /*  ?[^\s\p{L}\p{N}]+[\r\n]* */
+    size_t p = 0;
+    if (cls == PRETOK_OTHER) p = i;
+    else if (c == ' ' && cls2 == PRETOK_OTHER) p = i + k;
+    else p = SIZE_MAX;
+    if (p != SIZE_MAX) {
+        size_t j = run_end(s, n, p, PRETOK_OTHER);
+        while (j < n && is_crlf(s[j])) j++;
+        return j;
+    }
+    /* whitespace */
+    size_t j = i + k, last = i, last_nl = is_crlf(c) ? i : SIZE_MAX;
+    while (j < n) {
+        size_t k3;
+        if (class_at(s, j, &k3) != PRETOK_SPACE) break;
+        if (is_crlf(s[j])) last_nl = j;
+        last = j;
+        j += k3;
+    }
+    if (cl100k && j == n) return n;            /* \s++$ */
+    if (last_nl != SIZE_MAX) return last_nl + 1; /* \s*[\r\n]+ : to the last line break of the run */
+    if (j == n) return n;                      /* \s+(?!\S) at the end */
+    return last > i ? last : j;                /* \s+(?!\S), else \s+ */
+}

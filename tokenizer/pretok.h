@@ -27,4 +27,10 @@ int pretok_class(uint32_t cp);
 /* End of the piece that starts at s[i] (i < n). */
 size_t pretok_next(const unsigned char *s, size_t n, size_t i);
 
+/* End of the piece at s[i] under the Llama 3 pattern (max_digits 3), Qwen2's
+ * (max_digits 1) or cl100k_base's (max_digits 3, cl100k 1): the same pieces
+ * as PCRE2 running those patterns (tests/unit/test_tokfamilies.c checks it on
+ * random and adversarial strings). */
+size_t pretok_tiktoken_next(const unsigned char *s, size_t n, size_t i, int max_digits, int cl100k);
+
 #endif

@@ -180,13 +180,13 @@ int spm_load(bpe **out, const char *path, const char *type)
             }
         }
     }
+    if (n_pieces == 0) { rc = err_set(ERR_FORMAT, "%s: no pieces (not a SentencePiece model)", path); goto fail; }
     if (model_type != 2) {
         rc = err_set(ERR_FORMAT, "%s: a SentencePiece %s model: only the BPE type is supported", path,
                      model_type == 1 ? "Unigram" : model_type == 3 ? "WORD" : model_type == 4 ? "CHAR" : "unknown-type");
         goto fail;
     }
     if (ws_suffix) { rc = err_set(ERR_FORMAT, "%s: treat_whitespace_as_suffix is not supported", path); goto fail; }
-    if (n_pieces == 0) { rc = err_set(ERR_FORMAT, "%s: no pieces (not a SentencePiece model)", path); goto fail; }
     (void)norm_name;
     (void)norm_name_len;
     if (cmap_len) { /* uint32 trie size, the trie, then the replacement strings */

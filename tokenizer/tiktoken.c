@@ -49,7 +49,7 @@ typedef struct {
 static const tt_encoding encodings[] = {
     {"cl100k_base", 100256, PAT_CL100K, 0, "<|endoftext|>", NULL},
     {"o200k_base", 199998, PAT_O200K, 0, "<|endoftext|>", NULL},
-    {"p50k_base", 50281, PAT_R50K, 0, "<|endoftext|>", NULL},
+    {"p50k_base", 50280, PAT_R50K, 0, "<|endoftext|>", NULL},
     {"r50k_base", 50256, PAT_R50K, 0, "<|endoftext|>", NULL},
     {"llama3", 128000, PAT_LLAMA3, 0, "<|end_of_text|>", "<|begin_of_text|>"},
     {"qwen2", 151643, PAT_QWEN2, 1, "<|endoftext|>", NULL},
@@ -185,7 +185,7 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     const tt_encoding *e = NULL;
     if (!pattern_name || !strcmp(pattern_name, "auto")) {
         for (size_t i = 0; i < N_ENC; i++)
-            if (encodings[i].n_ranks == n_lines && max_rank + 1 == n_lines) e = &encodings[i];
+            if (encodings[i].n_ranks == n_lines) e = &encodings[i];
         if (!e) {
             rc = err_set(ERR_USAGE, "%s: %zu ranks: not a vocabulary this tool knows by its size; name its split "
                          "pattern with --tiktoken-pattern (cl100k_base, o200k_base, p50k_base, r50k_base, llama3, "
@@ -218,7 +218,13 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     size_t n_ids = (size_t)max_rank + 1 + shift;
     for (size_t i = 0; i < n_names; i++)
         if (sp_ids[i] + (size_t)1 > n_ids) n_ids = sp_ids[i] + (size_t)1;
-    if ((rc = bpe_core_alloc(b, n_ids, n_lines + shift + n_names))) goto fail_names;
+    if (max_rank + 1 > 2 * (uint64_t)n_lines + 65536) {
+        rc = err_set(ERR_FORMAT, "%s: ranks up to %llu for %zu lines: ranks this sparse are refused", path,
+                     (unsigned long long)max_rank, n_lines);
+        goto fail_names;
+    }
+    /* the named encodings' specials sit at fixed ids (cl100k's at 100257...), even past a cut-down file */
+    if ((rc = bpe_core_alloc(b, n_ids, n_ids > n_lines + shift + n_names ? n_ids : n_lines + shift + n_names))) goto fail_names;
     uint32_t *rank_of = malloc(n_ids * sizeof *rank_of);
     unsigned char *tok = malloc(len + 4);
     if (!rank_of || !tok) { free(rank_of); free(tok); rc = err_set(ERR_NOMEM, "out of memory"); goto fail_names; }
@@ -253,6 +259,12 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     b->nfc = e->nfc;
     b->re_flags = PCRE2_DOLLAR_ENDONLY;
     if ((rc = bpe_add_regex(b, e->pattern, e->name))) goto fail_names;
+    /* the hand-written splitter where one exists (pretok.c; equal to PCRE2 on the pattern) */
+    if (!strcmp(e->name, "llama3") || !strcmp(e->name, "qwen2") || !strcmp(e->name, "cl100k_base")) {
+        b->pre = PRE_TIKTOKEN;
+        b->fast_digits = strcmp(e->name, "qwen2") ? 3 : 1;
+        b->fast_cl100k = !strcmp(e->name, "cl100k_base");
+    }
     if (megatron) {
         static const char *const base[3] = {"<unk>", "<s>", "</s>"};
         for (int i = 0; i < num_special; i++) {
