@@ -80,14 +80,20 @@ static long unmap_string(const char *s, size_t n, char *out)
 
 static inline uint64_t tok_hash(const char *s, size_t n) { return hash64(s, n, 0x6270652d746f6bull); }
 
+/* A slot holds (the hash's high half << 32) | (id + 1): a probe that meets
+ * another token's slot is told apart without touching the token tables. */
 int64_t bpe_lookup(const bpe *b, const char *s, size_t n)
 {
-    size_t i = (size_t)tok_hash(s, n) & b->tok_mask;
+    uint64_t h = tok_hash(s, n);
+    uint32_t tag = (uint32_t)(h >> 32);
+    size_t i = (size_t)h & b->tok_mask;
     for (;;) {
-        uint32_t v = b->tok_slots[i];
+        uint64_t v = b->tok_slots[i];
         if (!v) return -1;
-        uint32_t id = v - 1;
-        if (b->tok_len[id] == n && memcmp(b->arena + b->tok_off[id], s, n) == 0) return id;
+        if ((uint32_t)(v >> 32) == tag) {
+            uint32_t id = (uint32_t)v - 1;
+            if (b->tok_len[id] == n && memcmp(b->arena + b->tok_off[id], s, n) == 0) return id;
+        }
         i = (i + 1) & b->tok_mask;
     }
 }
@@ -222,9 +228,10 @@ int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const
     b->n_entries++;
     if (hashed) {
         if (b->n_entries * 2 > b->tok_mask) return err_set(ERR_FORMAT, "%s: more tokens than announced", b->file);
-        size_t h = (size_t)tok_hash(s, n) & b->tok_mask;
+        uint64_t hh = tok_hash(s, n);
+        size_t h = (size_t)hh & b->tok_mask;
         while (b->tok_slots[h]) h = (h + 1) & b->tok_mask;
-        b->tok_slots[h] = id + 1;
+        b->tok_slots[h] = (hh >> 32 << 32) | (uint64_t)(id + 1);
     }
     return 0;
 }
@@ -734,9 +741,12 @@ int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
     const bpe *b = c->b;
     if (n == 1) return bpe_ids_push(out, b->byte_id[s[0]]);
     if (n > PCACHE_MAXLEN || c->force_heap) return encode_piece_uncached(c, s, n, out);
-    if (!c->pcache && !(c->pcache = calloc(PCACHE_SLOTS, sizeof *c->pcache))) return err_set(ERR_NOMEM, "out of memory");
+    if (!c->pcache) {
+        if (!(c->pcache = calloc(PCACHE_SLOTS, sizeof *c->pcache))) return err_set(ERR_NOMEM, "out of memory");
+        c->pcache_mask = PCACHE_SLOTS - 1;
+    }
     uint64_t h = hash64(s, n, 0x70636163686521ull);
-    pcache_ent *e = &c->pcache[h & (PCACHE_SLOTS - 1)];
+    pcache_ent *e = &c->pcache[h & c->pcache_mask];
     if (e->h == h && e->len == n && !memcmp(e->s, s, n)) {
         int rc = ids_reserve(out, e->nids);
         if (rc) return rc;

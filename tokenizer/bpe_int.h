@@ -64,7 +64,7 @@ struct bpe {
     uint8_t *tok_flags;    /* [n_ids] TOKFL_* */
     char *arena;
     size_t arena_len, arena_cap;
-    uint32_t *tok_slots;   /* bytes -> id+1, open addressing; 0 = empty */
+    uint64_t *tok_slots;   /* bytes -> (hash tag << 32) | id+1, open addressing; 0 = empty */
     size_t tok_mask;
     pair_slot *pairs;
     size_t pair_mask;
@@ -118,9 +118,10 @@ int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char
 /* A per-thread cache of short pieces' ids: natural text repeats its words, so
  * most pieces are found here without touching the vocabulary's tables (a
  * few hundred KB that stay in the core's cache instead of megabytes). */
-#define PCACHE_SLOTS 8192
-#define PCACHE_MAXLEN 16
-#define PCACHE_MAXIDS 5
+#define PCACHE_SLOTS 8192          /* byte-level BPE pieces: short, few; the cache stays in L2 */
+#define PCACHE_SLOTS_SPM 131072     /* SentencePiece words: longer and more varied */
+#define PCACHE_MAXLEN 24
+#define PCACHE_MAXIDS 6
 typedef struct {
     uint64_t h;
     uint8_t len, nids;
@@ -131,6 +132,7 @@ typedef struct {
 /* Scratch shared with the families. */
 struct bpe_ctx {
     pcache_ent *pcache;
+    size_t pcache_mask;
     const bpe *b;
     char *clean;     /* sanitised / normalised copy of the input */
     size_t clean_cap;

@@ -31,7 +31,10 @@
 
 #include "bpe_int.h"
 #include "common/err.h"
+#include "common/hash.h"
 #include "common/utf8.h"
+
+#define SPACE_SYM "\xE2\x96\x81" /* U+2581, what SentencePiece writes for a space */
 
 enum { SP_NORMAL = 1, SP_UNKNOWN = 2, SP_CONTROL = 3, SP_USER = 4, SP_UNUSED = 5, SP_BYTE = 6 };
 
@@ -51,6 +54,7 @@ struct spm_model {
     size_t *user_len;
     size_t n_user;
     uint8_t user_first[256];
+    int word_split;      /* no piece holds a non-space character followed by "▁" */
 };
 
 void spm_free(spm_model *m)
@@ -274,6 +278,14 @@ int spm_load(bpe **out, const char *path, const char *type)
         m->have_bytes = 1;
     }
     qsort(m->user, m->n_user, sizeof *m->user, user_cmp);
+    m->word_split = 1;
+    for (uint32_t k = 0; k < id && m->word_split; k++) {
+        if (!(m->type[k] == SP_NORMAL || m->type[k] == SP_USER || m->type[k] == SP_UNUSED)) continue;
+        const char *p = b->arena + b->tok_off[k];
+        size_t pl = b->tok_len[k];
+        for (size_t q = 1; q + 3 <= pl; q++)
+            if (!memcmp(p + q, SPACE_SYM, 3) && !(q >= 3 && !memcmp(p + q - 3, SPACE_SYM, 3))) { m->word_split = 0; break; }
+    }
     for (size_t i = 0; i < m->n_user; i++) m->user_len[i] = strlen(m->user[i]);
     free(data);
     b->vocab_size = b->n_ids;
@@ -341,7 +353,6 @@ static size_t norm_prefix(const spm_model *m, const unsigned char *s, size_t n, 
     return (size_t)k;
 }
 
-#define SPACE_SYM "\xE2\x96\x81"
 
 /* into c->nfc (SentencePiece has no NFC step; c->clean may hold the input) */
 static int normalize(bpe_ctx *c, const spm_model *m, const unsigned char *s, size_t n, size_t *out_len)
@@ -358,6 +369,17 @@ static int normalize(bpe_ctx *c, const spm_model *m, const unsigned char *s, siz
         }
     if (!n) { *out_len = 0; return 0; }
     if ((rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, 3 * n + 16))) return rc;
+    if (!m->trie && !m->n_user && !m->remove_extra_ws && m->escape_ws && utf8_valid((const char *)s, n)) {
+        /* the identity normaliser (Llama 2, Mistral): the dummy prefix, spaces escaped */
+        char *d = c->nfc;
+        if (m->add_dummy_prefix) memcpy(d, SPACE_SYM, 3), o = 3;
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] == ' ') memcpy(d + o, SPACE_SYM, 3), o += 3;
+            else d[o++] = (char)s[i];
+        }
+        *out_len = o;
+        return 0;
+    }
     if (m->add_dummy_prefix) {
         if (m->escape_ws) memcpy(c->nfc, SPACE_SYM, 3), o = 3;
         else c->nfc[o++] = ' ';
@@ -484,19 +506,12 @@ static int emit(const bpe *b, const char *t, size_t len, bpe_ids *out, int *prev
     return bpe_ids_push(out, (uint32_t)m->unk);
 }
 
-int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
+/* BPE of one segment t[0..nl) into out. */
+static int spm_segment(bpe_ctx *c, spm_scratch *w, const char *t, size_t nl, bpe_ids *out, int *prev_unk)
 {
     const bpe *b = c->b;
     const spm_model *m = b->spm;
-    size_t nl;
-    int rc = normalize(c, m, (const unsigned char *)text, n, &nl);
-    if (rc || nl == 0) return rc;
-    const char *t = c->nfc;
-    if (!c->spm_scratch) {
-        c->spm_scratch = calloc(1, sizeof(spm_scratch));
-        if (!c->spm_scratch) return err_set(ERR_NOMEM, "out of memory");
-    }
-    spm_scratch *w = c->spm_scratch;
+    int rc;
     if (w->sym_cap < nl) {
         sym_t *ns = realloc(w->sym, nl * sizeof *ns);
         if (!ns) return err_set(ERR_NOMEM, "out of memory");
@@ -529,9 +544,73 @@ int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
         if ((rc = maybe_pair(b, w, t, L->prev, (int32_t)top.left))) return rc;
         if ((rc = maybe_pair(b, w, t, (int32_t)top.left, L->next))) return rc;
     }
-    int prev_unk = 0;
     for (int32_t i = 0; i >= 0; i = w->sym[i].next)
-        if ((rc = emit(b, t + w->sym[i].start, w->sym[i].len, out, &prev_unk))) return rc;
+        if ((rc = emit(b, t + w->sym[i].start, w->sym[i].len, out, prev_unk))) return rc;
+    return 0;
+}
+
+static inline int is_space_sym(const char *t) { return !memcmp(t, SPACE_SYM, 3); }
+
+int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
+    const spm_model *m = b->spm;
+    size_t nl;
+    int rc = normalize(c, m, (const unsigned char *)text, n, &nl);
+    if (rc || nl == 0) return rc;
+    const char *t = c->nfc;
+    if (!c->spm_scratch) {
+        c->spm_scratch = calloc(1, sizeof(spm_scratch));
+        if (!c->spm_scratch) return err_set(ERR_NOMEM, "out of memory");
+    }
+    spm_scratch *w = c->spm_scratch;
+    int prev_unk = 0;
+    if (!m->word_split) return spm_segment(c, w, t, nl, out, &prev_unk);
+    /* No piece holds "X▁" (X not ▁), so no merge crosses the start of a "▁"
+     * that follows another character: encode word by word, through the cache. */
+    if (!c->pcache) {
+        if (!(c->pcache = calloc(PCACHE_SLOTS_SPM, sizeof *c->pcache))) return err_set(ERR_NOMEM, "out of memory");
+        c->pcache_mask = PCACHE_SLOTS_SPM - 1;
+    }
+    size_t i = 0;
+    while (i < nl) {
+        /* the next "▁" that follows another character */
+        size_t j = i + 1;
+        for (;;) {
+            const char *q = j < nl ? memchr(t + j, 0xE2, nl - j) : NULL;
+            if (!q) { j = nl; break; }
+            j = (size_t)(q - t);
+            if (j >= 3 && j + 3 <= nl && is_space_sym(t + j) && !is_space_sym(t + j - 3)) break;
+            j++;
+        }
+        size_t len = j - i;
+        if (len <= PCACHE_MAXLEN) {
+            uint64_t h = hash64(t + i, len, 0x73706d7063616368ull);
+            pcache_ent *e = &c->pcache[h & c->pcache_mask];
+            if (e->h == h && e->len == len && !memcmp(e->s, t + i, len)) {
+                for (int k = 0; k < e->nids; k++)
+                    if ((rc = bpe_ids_push(out, e->ids[k]))) return rc;
+                prev_unk = 0;
+                i = j;
+                continue;
+            }
+            size_t before = out->n;
+            int unk0 = prev_unk;
+            if ((rc = spm_segment(c, w, t + i, len, out, &prev_unk))) return rc;
+            int has_unk = unk0 || prev_unk;
+            for (size_t k = before; k < out->n && !has_unk; k++) has_unk = out->v[k] == (uint32_t)m->unk;
+            if (!has_unk && out->n - before <= PCACHE_MAXIDS) {
+                e->h = h;
+                e->len = (uint8_t)len;
+                e->nids = (uint8_t)(out->n - before);
+                memcpy(e->s, t + i, len);
+                memcpy(e->ids, out->v + before, e->nids * sizeof *e->ids);
+            }
+        } else if ((rc = spm_segment(c, w, t + i, len, out, &prev_unk))) {
+            return rc;
+        }
+        i = j;
+    }
     return 0;
 }
 
