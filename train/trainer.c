@@ -650,6 +650,19 @@ int trainer_run(train_args *a)
     }
     int L = (int)a->seq_length, mbs = (int)a->micro_batch_size;
     long long gbs = a->global_batch_size, nmicro = gbs / mbs;
+    if (a->load) {
+        /* As Megatron: a checkpoint's padded vocabulary wins over this run's
+         * rule (it pads by 128 x tp, so a checkpoint saved at another tensor-
+         * parallel size may hold more or fewer padding rows; our vocabulary
+         * split takes any size). */
+        char *lp = NULL;
+        gpt_config lc;
+        ckpt_state ls;
+        if (ckpt_find_latest(a->load, &lp) == 0 && ckpt_read_header(lp, &lc, &ls) == 0 && lc.vocab_size == r->V &&
+            lc.padded_vocab_size != r->Vp)
+            r->Vp = lc.padded_vocab_size;
+        free(lp);
+    }
     gpt_config cfg = {.max_seq_len = (int)a->max_position_embeddings, .vocab_size = r->V,
                       .padded_vocab_size = r->Vp, .num_layers = (int)a->num_layers,
                       .num_heads = (int)a->num_heads, .channels = (int)a->hidden_size};
@@ -888,7 +901,7 @@ int trainer_run(train_args *a)
         double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&r->m, mbs, L);
         if (!r->cuda)
             printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
-                   "state %.1f MB, activations %.1f MB, working buffers %.1f MB; %.3f bytes per parameter (params %.3f + "
+                   "state %.1f MB, activations %.2f MB, working buffers %.1f MB; %.3f bytes per parameter (params %.3f + "
                    "grads %.3f + moments %.3f)\n",
                    r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, (double)r->dp.work_bytes / 1e6,
                    bp + bg + bm, bp, bg, bm);
