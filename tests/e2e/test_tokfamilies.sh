@@ -96,3 +96,32 @@ expect_exit tokenizer_type_unknown 2 "$P" --input "$ML" --output-prefix "$WORK/u
 stderr_has tokenizer_type_unknown_message "not one of GPT2BPETokenizer"
 expect_exit tokenizer_model_missing 2 "$P" --input "$ML" --output-prefix "$WORK/u" --tokenizer-type TikTokenizer
 stderr_has tokenizer_model_missing_message "needs --tokenizer-model"
+
+# --- a model on the Llama-3 vocabulary: trained (loss falls), exported, loaded by transformers ----
+if [ -e "$WORK/pp_llama3_text_document.bin" ]; then
+  TK=(--tokenizer-type TikTokenizer --tokenizer-model "$TOKD/llama3.tiktoken")
+  if OMP_NUM_THREADS=2 "$BIN/train" -q --num-layers 2 --hidden-size 64 --num-attention-heads 2 --seq-length 32 \
+      --max-position-embeddings 64 --micro-batch-size 8 --global-batch-size 8 --lr 3e-3 --train-iters 24 --log-interval 4 \
+      --eval-iters 0 --split 100,0,0 --data-path "$WORK/pp_llama3_text_document" "${TK[@]}" --save "$WORK/l3ck" \
+      --data-cache-path "$WORK" --log-json "$WORK/l3.jsonl" > "$WORK/l3.out" 2>&1; then
+    first=$(grep -o '"lm_loss":[0-9.e+-]*' "$WORK/l3.jsonl" | head -1 | cut -d: -f2)
+    last=$(grep -o '"lm_loss":[0-9.e+-]*' "$WORK/l3.jsonl" | tail -1 | cut -d: -f2)
+    grep -q 'vocab 128256 (padded 128256)' "$WORK/l3.out" && pass train_llama3_vocab_size || fail train_llama3_vocab_size "$(grep '> model' "$WORK/l3.out")"
+    awk -v a="$first" -v b="$last" 'BEGIN { exit !(b < a - 1) }' && pass train_llama3_loss_falls || fail train_llama3_loss_falls "$first -> $last"
+    if "$BIN/convert_checkpoint" --load "$WORK/l3ck" --to hf "$WORK/l3hf" "${TK[@]}" > /dev/null 2> "$WORK/conv.err"; then
+      pass export_llama3_vocab
+      if has_py torch transformers; then
+        P="The history of the world, in 2026: 你好 🎉"
+        ids=$(printf '%s' "$P" | "$T" --text "${TK[@]}")
+        "$BIN/generate" --load "$WORK/l3ck" "${TK[@]}" --prompt "$P" --logits-out "$WORK/l3.f32" > /dev/null 2>&1
+        "$PY" "$ROOT/scripts/check_hf_export.py" "$WORK/l3hf" "$P" \
+          "$WORK/l3.f32" --expect-ids "$ids" > "$WORK/hf.txt" 2>&1 && pass transformers_loads_llama3_export_and_tokenizer ||
+          fail transformers_loads_llama3_export_and_tokenizer "$(tail -3 "$WORK/hf.txt")"
+      else skip transformers_loads_llama3_export_and_tokenizer "python modules torch/transformers missing (scripts/install_deps.sh --bench)"; fi
+      expect_exit export_wrong_tokenizer 2 "$BIN/convert_checkpoint" --load "$WORK/l3ck" --to hf "$WORK/l3hf2"
+      stderr_has export_wrong_tokenizer_message "the checkpoint has a vocabulary of 128256, the tokenizer 50257"
+    else fail export_llama3_vocab "$(cat "$WORK/conv.err")"; fi
+    out=$("$BIN/generate" --load "$WORK/l3ck" "${TK[@]}" --prompt "Hello" -n 5 --seed 3 2>&1) && [ -n "$out" ] &&
+      pass generate_llama3_vocab || fail generate_llama3_vocab "$out"
+  else fail train_llama3_vocab "$(tail -3 "$WORK/l3.out")"; fi
+else skip train_llama3_vocab "no Llama-3 dataset (the vocabulary was not fetched)"; fi
