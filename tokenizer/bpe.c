@@ -844,7 +844,7 @@ static int tiktoken_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids 
     const bpe *b = c->b;
     size_t i = 0;
     while (i < n) {
-        size_t j = pretok_tiktoken_next(s, n, i, b->fast_digits, b->fast_cl100k);
+        size_t j = b->fast_digits ? pretok_tiktoken_next(s, n, i, b->fast_digits, b->fast_cl100k) : pretok_o200k_next(s, n, i);
         int rc = bpe_encode_piece(c, s + i, j - i, out);
         if (rc) return rc;
         i = j;

@@ -180,3 +180,135 @@ size_t pretok_tiktoken_next(const unsigned char *s, size_t n, size_t i, int max_
     if (j == n) return n;                      /* \s+(?!\S) at the end */
     return last > i ? last : j;                /* \s+(?!\S), else \s+ */
 }
+
+/* ---- o200k_base ----------------------------------------------------------
+ *   [^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?
+ *  |[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?
+ *  |\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+
+ * Classes: UU = Lu Lt (upper only), LL = Ll (lower only), OL = Lm Lo and
+ * M = marks (in both the "upper" set U and the "lower" set W; marks are not
+ * letters, so they also count as the optional leading character and as
+ * punctuation), N, S (White_Space), P (the rest). */
+enum { OC_UU = 0, OC_LL, OC_OL, OC_M, OC_N, OC_S, OC_P };
+static uint8_t o2_bmp[0x10000];
+static pthread_once_t o2_once = PTHREAD_ONCE_INIT;
+
+static int o2_slow(uint32_t cp)
+{
+    if (utf8_is_white_space(cp)) return OC_S;
+    switch (utf8proc_category((utf8proc_int32_t)cp)) {
+    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LT: return OC_UU;
+    case UTF8PROC_CATEGORY_LL: return OC_LL;
+    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: return OC_OL;
+    case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME: return OC_M;
+    case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO: return OC_N;
+    default: return OC_P;
+    }
+}
+
+static void o2_init(void)
+{
+    for (uint32_t c = 0; c < 0x10000; c++) o2_bmp[c] = (uint8_t)o2_slow(c);
+}
+
+static inline int o2_at(const unsigned char *s, size_t i, size_t *len)
+{
+    if (s[i] < 0x80) { *len = 1; return o2_bmp[s[i]]; }
+    uint32_t cp = cp_at(s, i, len);
+    return cp < 0x10000 ? o2_bmp[cp] : o2_slow(cp);
+}
+
+#define IN_U(c) ((c) == OC_UU || (c) == OC_OL || (c) == OC_M)
+#define IN_W(c) ((c) == OC_LL || (c) == OC_OL || (c) == OC_M)
+#define IN_X(c) ((c) == OC_M || (c) == OC_S || (c) == OC_P) /* [^\p{L}\p{N}], CR/LF apart */
+
+static size_t o2_run(const unsigned char *s, size_t n, size_t i, int w)
+{
+    while (i < n) {
+        size_t k;
+        int c = o2_at(s, i, &k);
+        if (w ? !IN_W(c) : !IN_U(c)) break;
+        i += k;
+    }
+    return i;
+}
+
+/* U*W+ from p (the regex's backtracking made explicit): end, or 0 */
+static size_t o2_alt1(const unsigned char *s, size_t n, size_t p)
+{
+    size_t q = p, last_w = SIZE_MAX, last_w_len = 0;
+    while (q < n) {
+        size_t k;
+        int c = o2_at(s, q, &k);
+        if (!IN_U(c)) break;
+        if (IN_W(c)) last_w = q, last_w_len = k;
+        q += k;
+    }
+    if (q < n) {
+        size_t k;
+        if (IN_W(o2_at(s, q, &k))) return o2_run(s, n, q + k, 1);
+    }
+    return last_w != SIZE_MAX ? last_w + last_w_len : 0; /* U* gives back up to the last W */
+}
+
+/* U+W* from p: end, or 0 */
+static size_t o2_alt2(const unsigned char *s, size_t n, size_t p)
+{
+    size_t q = o2_run(s, n, p, 0);
+    return q > p ? o2_run(s, n, q, 1) : 0;
+}
+
+size_t pretok_o200k_next(const unsigned char *s, size_t n, size_t i)
+{
+    pthread_once(&bmp_once, bmp_init);
+    pthread_once(&o2_once, o2_init);
+    size_t k;
+    unsigned c0 = s[i];
+    int c = o2_at(s, i, &k);
+    int x = IN_X(c) && !is_crlf(c0); /* the optional leading character may be taken */
+    for (int alt = 1; alt <= 2; alt++)
+        for (int take = x; take >= 0; take--) {
+            size_t p = take ? i + k : i;
+            if (p >= n) continue;
+            size_t r = alt == 1 ? o2_alt1(s, n, p) : o2_alt2(s, n, p);
+            if (r) {
+                if (r < n && s[r] == '\'') r += contraction(s, n, r);
+                return r;
+            }
+        }
+    if (c == OC_N) {
+        size_t j = i + k;
+        for (int d = 1; d < 3 && j < n; d++) {
+            size_t k2;
+            if (o2_at(s, j, &k2) != OC_N) break;
+            j += k2;
+        }
+        return j;
+    }
+    /*  ?[^\s\p{L}\p{N}]+[\r\n/]* */
+    size_t p = SIZE_MAX, k2;
+    if (c == OC_M || c == OC_P) p = i;
+    else if (c0 == ' ' && i + 1 < n && (o2_at(s, i + 1, &k2) == OC_M || o2_at(s, i + 1, &k2) == OC_P)) p = i + 1;
+    if (p != SIZE_MAX) {
+        size_t j = p;
+        while (j < n) {
+            int cj = o2_at(s, j, &k2);
+            if (cj != OC_M && cj != OC_P) break;
+            j += k2;
+        }
+        while (j < n && (is_crlf(s[j]) || s[j] == '/')) j++;
+        return j;
+    }
+    /* whitespace: as the Llama 3 pattern */
+    size_t j = i + k, last = i, last_nl = is_crlf(c0) ? i : SIZE_MAX;
+    while (j < n) {
+        size_t k3;
+        if (o2_at(s, j, &k3) != OC_S) break;
+        if (is_crlf(s[j])) last_nl = j;
+        last = j;
+        j += k3;
+    }
+    if (last_nl != SIZE_MAX) return last_nl + 1;
+    if (j == n) return n;
+    return last > i ? last : j;
+}

@@ -32,5 +32,7 @@ size_t pretok_next(const unsigned char *s, size_t n, size_t i);
  * as PCRE2 running those patterns (tests/unit/test_tokfamilies.c checks it on
  * random and adversarial strings). */
 size_t pretok_tiktoken_next(const unsigned char *s, size_t n, size_t i, int max_digits, int cl100k);
+/* The same for o200k_base's pattern (upper/lower-case letter runs). */
+size_t pretok_o200k_next(const unsigned char *s, size_t n, size_t i);
 
 #endif

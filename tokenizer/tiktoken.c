@@ -265,6 +265,10 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
         b->fast_digits = strcmp(e->name, "qwen2") ? 3 : 1;
         b->fast_cl100k = !strcmp(e->name, "cl100k_base");
     }
+    if (!strcmp(e->name, "o200k_base")) {
+        b->pre = PRE_TIKTOKEN;
+        b->fast_digits = 0; /* 0: o200k's splitter */
+    }
     if (megatron) {
         static const char *const base[3] = {"<unk>", "<s>", "</s>"};
         for (int i = 0; i < num_special; i++) {
