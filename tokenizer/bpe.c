@@ -587,6 +587,7 @@ void bpe_ctx_free(bpe_ctx *c)
 
 void bpe_ctx_force_heap(bpe_ctx *c, int on) { c->force_heap = on; }
 void bpe_ctx_force_regex(bpe_ctx *c, int on) { c->force_regex = on; }
+void bpe_ctx_cache_now(bpe_ctx *c) { c->pieces_seen = UINT64_MAX / 2; }
 
 static int ctx_reserve(bpe_ctx *c, size_t n)
 {
@@ -740,7 +741,8 @@ int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
     if (n == 0) return 0;
     const bpe *b = c->b;
     if (n == 1) return bpe_ids_push(out, b->byte_id[s[0]]);
-    if (n > PCACHE_MAXLEN || c->force_heap) return encode_piece_uncached(c, s, n, out);
+    if (n > PCACHE_MAXLEN || c->force_heap || (!c->pcache && ++c->pieces_seen < PCACHE_AFTER))
+        return encode_piece_uncached(c, s, n, out);
     if (!c->pcache) {
         if (!(c->pcache = calloc(PCACHE_SLOTS, sizeof *c->pcache))) return err_set(ERR_NOMEM, "out of memory");
         c->pcache_mask = PCACHE_SLOTS - 1;

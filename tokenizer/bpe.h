@@ -75,6 +75,9 @@ int bpe_encode_piece(bpe_ctx *c, const unsigned char *piece, size_t n, bpe_ids *
 void bpe_ctx_force_heap(bpe_ctx *c, int on);
 /* Split with PCRE2 even where a hand-written splitter exists: tests only. */
 void bpe_ctx_force_regex(bpe_ctx *c, int on);
+/* Use the piece cache from the first piece (it starts after a few thousand):
+ * tests only. */
+void bpe_ctx_cache_now(bpe_ctx *c);
 
 /* Append the bytes of ids to (*buf, *len, *cap) (realloc'd). Unknown ids are
  * ERR_FORMAT. */

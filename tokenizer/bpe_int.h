@@ -121,6 +121,7 @@ int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char
 #define PCACHE_SLOTS 8192          /* byte-level BPE pieces: short, few; the cache stays in L2 */
 #define PCACHE_SLOTS_SPM 131072     /* SentencePiece words: longer and more varied */
 #define PCACHE_MAXLEN 24
+#define PCACHE_AFTER 4096
 #define PCACHE_MAXIDS 6
 typedef struct {
     uint64_t h;
@@ -133,6 +134,7 @@ typedef struct {
 struct bpe_ctx {
     pcache_ent *pcache;
     size_t pcache_mask;
+    uint64_t pieces_seen;    /* the cache is made after PCACHE_AFTER pieces: short runs (tests, fuzzing) never pay for it */
     const bpe *b;
     char *clean;     /* sanitised / normalised copy of the input */
     size_t clean_cap;

@@ -565,7 +565,8 @@ int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
     }
     spm_scratch *w = c->spm_scratch;
     int prev_unk = 0;
-    if (!m->word_split) return spm_segment(c, w, t, nl, out, &prev_unk);
+    if (!m->word_split || (!c->pcache && (c->pieces_seen += nl) < PCACHE_AFTER * 16))
+        return spm_segment(c, w, t, nl, out, &prev_unk);
     /* No piece holds "X▁" (X not ▁), so no merge crosses the start of a "▁"
      * that follows another character: encode word by word, through the cache. */
     if (!c->pcache) {

@@ -77,7 +77,7 @@ static void test_golden(void)
     if (!all) return;
     char *save = NULL, last_model[256] = "", last_type[64] = "";
     bpe *b = NULL;
-    bpe_ctx *c = NULL;
+    bpe_ctx *c = NULL, *cw = NULL;
     size_t cases = 0, bad = 0, bad_dec = 0;
     for (char *line = strtok_r(all, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         cJSON *o = cJSON_Parse(line);
@@ -87,6 +87,7 @@ static void test_golden(void)
         int ln = (int)cJSON_GetObjectItemCaseSensitive(o, "line")->valuedouble;
         if (strcmp(model, last_model) || strcmp(type, last_type)) {
             bpe_ctx_free(c);
+            bpe_ctx_free(cw);
             bpe_free(b);
             b = NULL;
             char path[512];
@@ -96,12 +97,22 @@ static void test_golden(void)
             if (rc) printf("  %s: %s\n", model, err_msg());
             CHECK_EQ_INT(rc, 0);
             c = b ? bpe_ctx_new(b) : NULL;
+            cw = b ? bpe_ctx_new(b) : NULL;
+            if (cw) bpe_ctx_cache_now(cw);
             snprintf(last_model, sizeof last_model, "%s", model);
             snprintf(last_type, sizeof last_type, "%s", type);
         }
         if (b && ln >= 1 && (size_t)ln <= n_texts) {
-            bpe_ids ids = {0};
+            bpe_ids ids = {0}, cached = {0};
             CHECK_EQ_INT(bpe_encode(c, texts[ln - 1], text_len[ln - 1], &ids), 0);
+            /* through the piece cache (SentencePiece: word by word), twice: a miss, then a hit */
+            for (int rep = 0; rep < 2; rep++) {
+                cached.n = 0;
+                CHECK_EQ_INT(bpe_encode(cw, texts[ln - 1], text_len[ln - 1], &cached), 0);
+                if ((cached.n != ids.n || memcmp(cached.v, ids.v, ids.n * sizeof *ids.v)) && bad++ < 5)
+                    printf("  %s (%s) line %d: ids through the cache differ\n", model, type, ln);
+            }
+            bpe_ids_free(&cached);
             const cJSON *want = cJSON_GetObjectItemCaseSensitive(o, "ids");
             int same = (size_t)cJSON_GetArraySize(want) == ids.n;
             size_t k = 0;
@@ -124,6 +135,7 @@ static void test_golden(void)
         cJSON_Delete(o);
     }
     bpe_ctx_free(c);
+    bpe_ctx_free(cw);
     bpe_free(b);
     free(all);
     CHECK(cases >= 300);
