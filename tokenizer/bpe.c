@@ -344,6 +344,7 @@ int bpe_add_regex(bpe *b, const char *pat, const char *what)
     }
     pcre2_jit_compile(re, PCRE2_JIT_COMPLETE); /* falls back to the interpreter when JIT is unavailable */
     b->re_src[b->n_re] = strdup(pat);
+    b->re_fast[b->n_re] = !strcmp(pat, PRETOK_DS_PAT1) ? 1 : !strcmp(pat, PRETOK_DS_PAT2) ? 2 : !strcmp(pat, PRETOK_DS_PAT3) ? 3 : 0;
     b->re[b->n_re++] = re;
     b->pre = PRE_REGEX;
     return 0;
@@ -818,7 +819,16 @@ static int regex_split(bpe_ctx *c, int level, const unsigned char *s, size_t n, 
     int rc = ctx_regex(c);
     if (rc) return rc;
     size_t pos = 0, gap = 0;
+    int fast = c->force_regex ? 0 : b->re_fast[level];
     while (pos < n) {
+        if (fast) { /* a hand-written search, equal to PCRE2 on the pattern */
+            size_t ms, me;
+            if (!pretok_deepseek_search(fast, s, n, pos, &ms, &me)) break;
+            if (ms > gap && b->keep_gaps && (rc = regex_split(c, level + 1, s + gap, ms - gap, out))) return rc;
+            if ((rc = regex_split(c, level + 1, s + ms, me - ms, out))) return rc;
+            pos = gap = me;
+            continue;
+        }
         int m = pcre2_match(b->re[level], s, n, pos, PCRE2_NO_UTF_CHECK, c->md, c->mctx);
         if (m == PCRE2_ERROR_NOMATCH) break;
         if (m < 0) {

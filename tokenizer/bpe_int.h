@@ -59,6 +59,7 @@ struct bpe {
     uint32_t re_flags;     /* extra PCRE2 options: DOLLAR_ENDONLY (tiktoken: Rust regex's $), MULTILINE (Oniguruma's $) */
     pcre2_code *re[BPE_MAX_RE];
     char *re_src[BPE_MAX_RE]; /* the patterns as given (for writing tokenizer.json) */
+    int re_fast[BPE_MAX_RE];  /* a hand-written search in its place: 1..3 DeepSeek-V3's patterns (pretok.h) */
     uint64_t *tok_off;     /* [n_ids] offset into arena, UINT64_MAX if unused */
     uint32_t *tok_len;
     uint8_t *tok_flags;    /* [n_ids] TOKFL_* */

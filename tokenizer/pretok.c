@@ -312,3 +312,151 @@ size_t pretok_o200k_next(const unsigned char *s, size_t n, size_t i)
     if (j == n) return n;
     return last > i ? last : j;
 }
+
+/* ---- DeepSeek-V3's pre-tokenizer patterns (tokenizer.json, three Splits) --
+ *   1  \p{N}{1,3}
+ *   2  [一-龥\u3040-ゟ゠-ヿ]+
+ *   3  [!"#$%&'()*+,\-./:;<=>?@\[\\\]^_`{|}~][A-Za-z]+|[^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+
+ *      | ?[\p{P}\p{S}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
+ * Each is a search: the next match at or after `pos` (the text before it is
+ * a piece of its own, behavior Isolated). */
+enum { DC_L = 0, DC_M, DC_N, DC_P, DC_S, DC_W /* White_Space */, DC_O /* the rest */ };
+static uint8_t ds_bmp[0x10000];
+static pthread_once_t ds_once = PTHREAD_ONCE_INIT;
+
+static int ds_slow(uint32_t cp)
+{
+    if (utf8_is_white_space(cp)) return DC_W;
+    switch (utf8proc_category((utf8proc_int32_t)cp)) {
+    case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL: case UTF8PROC_CATEGORY_LT:
+    case UTF8PROC_CATEGORY_LM: case UTF8PROC_CATEGORY_LO: return DC_L;
+    case UTF8PROC_CATEGORY_MN: case UTF8PROC_CATEGORY_MC: case UTF8PROC_CATEGORY_ME: return DC_M;
+    case UTF8PROC_CATEGORY_ND: case UTF8PROC_CATEGORY_NL: case UTF8PROC_CATEGORY_NO: return DC_N;
+    case UTF8PROC_CATEGORY_PC: case UTF8PROC_CATEGORY_PD: case UTF8PROC_CATEGORY_PS: case UTF8PROC_CATEGORY_PE:
+    case UTF8PROC_CATEGORY_PI: case UTF8PROC_CATEGORY_PF: case UTF8PROC_CATEGORY_PO: return DC_P;
+    case UTF8PROC_CATEGORY_SM: case UTF8PROC_CATEGORY_SC: case UTF8PROC_CATEGORY_SK: case UTF8PROC_CATEGORY_SO: return DC_S;
+    default: return DC_O;
+    }
+}
+
+static void ds_init(void)
+{
+    for (uint32_t c = 0; c < 0x10000; c++) ds_bmp[c] = (uint8_t)ds_slow(c);
+}
+
+static inline int ds_at(const unsigned char *s, size_t i, size_t *len)
+{
+    if (s[i] < 0x80) { *len = 1; return ds_bmp[s[i]]; }
+    uint32_t cp = cp_at(s, i, len);
+    return cp < 0x10000 ? ds_bmp[cp] : ds_slow(cp);
+}
+
+static inline int is_cjk(uint32_t cp)
+{
+    return (cp >= 0x4E00 && cp <= 0x9FA5) || (cp >= 0x3040 && cp <= 0x309F) || (cp >= 0x30A0 && cp <= 0x30FF);
+}
+
+static inline int ascii_punct(unsigned c)
+{
+    return (c >= '!' && c <= '/') || (c >= ':' && c <= '@') || (c >= '[' && c <= '`') || (c >= '{' && c <= '~');
+}
+
+static inline int ascii_alpha(unsigned c) { return (c | 0x20u) >= 'a' && (c | 0x20u) <= 'z'; }
+
+/* Pattern 3 at exactly position i: the match end, or 0. */
+static size_t ds3_at(const unsigned char *s, size_t n, size_t i)
+{
+    unsigned c0 = s[i];
+    if (ascii_punct(c0) && i + 1 < n && ascii_alpha(s[i + 1])) {
+        size_t j = i + 1;
+        while (j < n && ascii_alpha(s[j])) j++;
+        return j;
+    }
+    size_t k;
+    int c = ds_at(s, i, &k);
+    /* [^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+ */
+    int x = c != DC_L && c != DC_P && c != DC_S && !is_crlf(c0);
+    for (int take = x; take >= 0; take--) {
+        size_t j = take ? i + k : i, st = j;
+        while (j < n) {
+            size_t k2;
+            int cj = ds_at(s, j, &k2);
+            if (cj != DC_L && cj != DC_M) break;
+            j += k2;
+        }
+        if (j > st) return j;
+    }
+    /*  ?[\p{P}\p{S}]+[\r\n]* */
+    size_t p = SIZE_MAX, k2;
+    if (c == DC_P || c == DC_S) p = i;
+    else if (c0 == ' ' && i + 1 < n) {
+        int c1 = ds_at(s, i + 1, &k2);
+        if (c1 == DC_P || c1 == DC_S) p = i + 1;
+    }
+    if (p != SIZE_MAX) {
+        size_t j = p;
+        while (j < n) {
+            int cj = ds_at(s, j, &k2);
+            if (cj != DC_P && cj != DC_S) break;
+            j += k2;
+        }
+        while (j < n && is_crlf(s[j])) j++;
+        return j;
+    }
+    if (c != DC_W) return 0;
+    size_t j = i + k, last = i, last_nl = is_crlf(c0) ? i : SIZE_MAX;
+    while (j < n) {
+        size_t k3;
+        if (ds_at(s, j, &k3) != DC_W) break;
+        if (is_crlf(s[j])) last_nl = j;
+        last = j;
+        j += k3;
+    }
+    if (last_nl != SIZE_MAX) return last_nl + 1;
+    if (j == n) return n;
+    return last > i ? last : j;
+}
+
+int pretok_deepseek_search(int which, const unsigned char *s, size_t n, size_t pos, size_t *ms, size_t *me)
+{
+    pthread_once(&ds_once, ds_init);
+    size_t i = pos;
+    while (i < n) {
+        size_t k;
+        if (which == 1) {
+            if (ds_at(s, i, &k) == DC_N) {
+                size_t j = i + k;
+                for (int d = 1; d < 3 && j < n; d++) {
+                    size_t k2;
+                    if (ds_at(s, j, &k2) != DC_N) break;
+                    j += k2;
+                }
+                *ms = i, *me = j;
+                return 1;
+            }
+        } else if (which == 2) {
+            uint32_t cp = s[i] < 0x80 ? (k = 1, s[i]) : cp_at(s, i, &k);
+            if (is_cjk(cp)) {
+                size_t j = i + k;
+                while (j < n) {
+                    size_t k2;
+                    uint32_t c2 = s[j] < 0x80 ? (k2 = 1, s[j]) : cp_at(s, j, &k2);
+                    if (!is_cjk(c2)) break;
+                    j += k2;
+                }
+                *ms = i, *me = j;
+                return 1;
+            }
+        } else {
+            size_t e = ds3_at(s, n, i);
+            if (e) {
+                *ms = i, *me = e;
+                return 1;
+            }
+            if (s[i] < 0x80) k = 1;
+            else cp_at(s, i, &k);
+        }
+        i += k;
+    }
+    return 0;
+}

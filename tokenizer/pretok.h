@@ -34,5 +34,11 @@ size_t pretok_next(const unsigned char *s, size_t n, size_t i);
 size_t pretok_tiktoken_next(const unsigned char *s, size_t n, size_t i, int max_digits, int cl100k);
 /* The same for o200k_base's pattern (upper/lower-case letter runs). */
 size_t pretok_o200k_next(const unsigned char *s, size_t n, size_t i);
+/* DeepSeek-V3's three Split patterns (which = 1, 2, 3): the next match at or
+ * after pos, as PCRE2 would find it; 0 when there is none. */
+int pretok_deepseek_search(int which, const unsigned char *s, size_t n, size_t pos, size_t *ms, size_t *me);
+#define PRETOK_DS_PAT1 "\\p{N}{1,3}"
+#define PRETOK_DS_PAT2 "[\xe4\xb8\x80-\xe9\xbe\xa5\xe3\x81\x80-\xe3\x82\x9f\xe3\x82\xa0-\xe3\x83\xbf]+"
+#define PRETOK_DS_PAT3 "[!\"#$%&'()*+,\\-./:;<=>?@\\[\\\\\\]^_`{|}~][A-Za-z]+|[^\r\n\\p{L}\\p{P}\\p{S}]?[\\p{L}\\p{M}]+| ?[\\p{P}\\p{S}]+[\r\n]*|\\s*[\r\n]+|\\s+(?!\\S)|\\s+"
 
 #endif

@@ -428,6 +428,61 @@ static void test_fast_split_vs_pcre2(void)
     CHECK_EQ_INT(bad, 0);
 }
 
+/* DeepSeek-V3's three Split patterns: the hand-written searches against
+ * PCRE2 compiled from the tokenizer.json itself. */
+static void test_deepseek_search_vs_pcre2(void)
+{
+    static const char *const alpha[] = {"a", "Zq", "\xc3\xa9", "\xe4\xb8\xad", "\xe9\xbe\xa5", "\xe9\xbe\xa6", "\xe3\x90\x80",
+                                        "\xe3\x81\x82", "\xe3\x82\xa2", "\xe3\x83\xbf", "\xcc\x81", "'", "0", "12", "\xd9\xa3",
+                                        "\xe2\x85\xa0", " ", "  ", "\n", "\r", "\t", "\xe3\x80\x80", "\xc2\x85", ".", ",", "!",
+                                        "$", "+", "\xc2\xa9", "\xf0\x9f\x8e\x89", "\xe3\x80\x81", "\xe3\x80\x82", "-", "_", "`",
+                                        "\\", "\x01", "\xe2\x80\x8b", "\xd7\x90", "\xe0\xa4\xbf", "(", "[", "~"};
+    bpe *b = NULL;
+    tokcli_spec s = {.type = "HuggingFaceTokenizer", .model = FIX "deepseek_small.tokenizer.json"};
+    CHECK_EQ_INT(tokcli_open(&b, &s), 0);
+    if (!b) return;
+    CHECK_EQ_INT(b->n_re, 3);
+    for (int l = 0; l < b->n_re; l++) CHECK_EQ_INT(b->re_fast[l], l + 1);
+    pcre2_match_data *md = pcre2_match_data_create(1, NULL);
+    uint64_t rng = 29;
+    size_t checked = 0, bad = 0;
+    char buf[256];
+    for (int iter = 0; iter < 30000; iter++) {
+        size_t n = 0;
+        int len = 1 + (int)((rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 59);
+        for (int k = 0; k < len; k++) {
+            const char *a = alpha[((rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 33) % (sizeof alpha / sizeof *alpha)];
+            size_t al = strlen(a);
+            if (n + al >= sizeof buf) break;
+            memcpy(buf + n, a, al);
+            n += al;
+        }
+        const unsigned char *u = (const unsigned char *)buf;
+        for (int l = 0; l < 3; l++) {
+            size_t pos = 0;
+            for (;;) {
+                size_t ms = 0, me = 0;
+                int f = pretok_deepseek_search(l + 1, u, n, pos, &ms, &me);
+                int m = pos < n ? pcre2_match(b->re[l], u, n, pos, 0, md, NULL) : -1;
+                PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+                int same = (f == 0 && m < 0) || (f && m >= 0 && ov[0] == ms && ov[1] == me);
+                if (!same) {
+                    if (bad++ < 5) printf("  pattern %d on \"%.*s\" from %zu: ours %d [%zu, %zu), PCRE2 %d [%zu, %zu)\n", l + 1, (int)n,
+                                          buf, pos, f, ms, me, m, m < 0 ? 0 : (size_t)ov[0], m < 0 ? 0 : (size_t)ov[1]);
+                    break;
+                }
+                if (!f) break;
+                pos = me;
+            }
+            checked++;
+        }
+    }
+    pcre2_match_data_free(md);
+    bpe_free(b);
+    CHECK_EQ_INT(checked, 90000);
+    CHECK_EQ_INT(bad, 0);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) return 1;
@@ -440,6 +495,7 @@ int main(void)
     RUN(test_bad_spm);
     RUN(test_write_json);
     RUN(test_fast_split_vs_pcre2);
+    RUN(test_deepseek_search_vs_pcre2);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd)) return 1;
