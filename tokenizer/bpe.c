@@ -644,6 +644,50 @@ static int merge_short(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *ou
     return 0;
 }
 
+/* tiktoken's own rule for short pieces: a pair's rank is the rank of the
+ * token its bytes make, looked up in the token table (a few MB that stay in
+ * the cache) rather than in the pair table (tens of MB for a 128K vocabulary).
+ * A symbol is s[pos[i], pos[i+1]); ids grow with ranks in every tiktoken
+ * layout, so comparing ids compares ranks. */
+static int merge_short_tiktoken(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
+    uint32_t *sym = c->sym, *rk = c->rk, *pos = c->mg;
+    size_t m = n;
+    const char *t = (const char *)s;
+    for (size_t i = 0; i < n; i++) sym[i] = b->byte_id[s[i]], pos[i] = (uint32_t)i;
+    pos[n] = (uint32_t)n;
+    for (size_t i = 0; i + 1 < m; i++) {
+        int64_t id = bpe_lookup(b, t + i, 2);
+        rk[i] = id < 0 ? NO_RANK : (uint32_t)id;
+    }
+    while (m > 1) {
+        size_t best = 0;
+        uint32_t br = rk[0];
+        for (size_t i = 1; i + 1 < m; i++)
+            if (rk[i] < br) { br = rk[i]; best = i; }
+        if (br == NO_RANK) break;
+        sym[best] = br;
+        memmove(sym + best + 1, sym + best + 2, (m - best - 2) * sizeof *sym);
+        memmove(pos + best + 1, pos + best + 2, (m - best - 1) * sizeof *pos);
+        if (best + 2 < m) memmove(rk + best + 1, rk + best + 2, (m - best - 3) * sizeof *rk);
+        m--;
+        if (best > 0) {
+            int64_t id = bpe_lookup(b, t + pos[best - 1], pos[best + 1] - pos[best - 1]);
+            rk[best - 1] = id < 0 ? NO_RANK : (uint32_t)id;
+        }
+        if (best + 1 < m) {
+            int64_t id = bpe_lookup(b, t + pos[best], pos[best + 2] - pos[best]);
+            rk[best] = id < 0 ? NO_RANK : (uint32_t)id;
+        }
+    }
+    int rc = ids_reserve(out, m);
+    if (rc) return rc;
+    memcpy(out->v + out->n, sym, m * sizeof *sym);
+    out->n += m;
+    return 0;
+}
+
 /* Min-heap on (rank, pos). */
 static inline int heap_less(heap_ent a, heap_ent b) { return a.rank < b.rank || (a.rank == b.rank && a.pos < b.pos); }
 
@@ -735,6 +779,68 @@ static int merge_long(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out
     return 0;
 }
 
+/* merge_long for tiktoken vocabularies: the heap over ranks looked up by the
+ * bytes of each candidate pair, as merge_short_tiktoken (no pair table). */
+static int merge_long_tiktoken(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    const bpe *b = c->b;
+    uint32_t *sym = c->sym, *prev = c->prev, *next = c->next, *alive = c->rk, *pos = c->mg;
+    const uint32_t NONE = UINT32_MAX;
+    const char *t = (const char *)s;
+    if (c->heap_cap < n) {
+        heap_ent *h = realloc(c->heap, n * sizeof *h);
+        if (!h) return err_set(ERR_NOMEM, "out of memory");
+        c->heap = h;
+        c->heap_cap = n;
+    }
+    size_t hn = 0;
+    for (size_t i = 0; i < n; i++) {
+        sym[i] = b->byte_id[s[i]];
+        prev[i] = i ? (uint32_t)i - 1 : NONE;
+        next[i] = i + 1 < n ? (uint32_t)i + 1 : NONE;
+        alive[i] = 1;
+        pos[i] = (uint32_t)i;
+    }
+#define SPAN_END(j) (next[j] == NONE ? (uint32_t)n : pos[next[j]])
+    for (size_t i = 0; i + 1 < n; i++) {
+        int64_t id = bpe_lookup(b, t + i, 2);
+        if (id >= 0) heap_push(c->heap, &hn, (heap_ent){(uint32_t)id, (uint32_t)i});
+    }
+    while (hn) {
+        heap_ent e = heap_pop(c->heap, &hn);
+        uint32_t i = e.pos;
+        if (!alive[i] || next[i] == NONE) continue;
+        uint32_t j = next[i];
+        int64_t id = bpe_lookup(b, t + pos[i], SPAN_END(j) - pos[i]);
+        if (id < 0 || (uint32_t)id != e.rank) continue; /* a neighbour changed since */
+        sym[i] = (uint32_t)id;
+        alive[j] = 0;
+        next[i] = next[j];
+        if (next[j] != NONE) prev[next[j]] = i;
+        if (hn + 2 > c->heap_cap) {
+            size_t nc = c->heap_cap * 2;
+            heap_ent *h = realloc(c->heap, nc * sizeof *h);
+            if (!h) return err_set(ERR_NOMEM, "out of memory");
+            c->heap = h;
+            c->heap_cap = nc;
+        }
+        if (prev[i] != NONE) {
+            int64_t q = bpe_lookup(b, t + pos[prev[i]], SPAN_END(i) - pos[prev[i]]);
+            if (q >= 0) heap_push(c->heap, &hn, (heap_ent){(uint32_t)q, prev[i]});
+        }
+        if (next[i] != NONE) {
+            int64_t q = bpe_lookup(b, t + pos[i], SPAN_END(next[i]) - pos[i]);
+            if (q >= 0) heap_push(c->heap, &hn, (heap_ent){(uint32_t)q, i});
+        }
+    }
+#undef SPAN_END
+    for (uint32_t i = 0; i != NONE; i = next[i]) {
+        int rc = bpe_ids_push(out, sym[i]);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out);
 
 int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
@@ -775,10 +881,11 @@ static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, b
         int64_t whole = bpe_lookup(b, (const char *)s, n);
         if (whole >= 0) return bpe_ids_push(out, (uint32_t)whole);
     }
-    int rc = ctx_reserve(c, n);
+    int rc = ctx_reserve(c, n + 1);
     if (rc) return rc;
-    if (n <= SHORT_PIECE && !c->force_heap) return merge_short(c, s, n, out);
-    return merge_long(c, s, n, out);
+    if (n <= SHORT_PIECE && !c->force_heap)
+        return b->family == TOKF_TIKTOKEN ? merge_short_tiktoken(c, s, n, out) : merge_short(c, s, n, out);
+    return b->family == TOKF_TIKTOKEN ? merge_long_tiktoken(c, s, n, out) : merge_long(c, s, n, out);
 }
 
 static int gpt2_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)

@@ -151,12 +151,30 @@ int bpe_write_tokenizer_json(const bpe *b, const char *path)
     cJSON_AddBoolToObject(model, "ignore_merges", b->whole_first);
     cJSON_AddItemToObject(model, "vocab", vocab);
     vocab = NULL;
-    size_t n = 0;
-    ms = malloc((b->pair_mask + 1) * sizeof *ms);
+    size_t n = 0, cap = 1 << 16;
+    ms = malloc(cap * sizeof *ms);
     if (!ms) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
-    for (size_t i = 0; i <= b->pair_mask; i++)
-        if (b->pairs[i].key != UINT64_MAX)
-            ms[n++] = (merge_t){(uint32_t)(b->pairs[i].key >> 32), (uint32_t)b->pairs[i].key, b->pairs[i].rank};
+    if (b->pairs) {
+        for (size_t i = 0; i <= b->pair_mask && !rc; i++) {
+            if (b->pairs[i].key == UINT64_MAX) continue;
+            if (n == cap && !(ms = realloc(ms, (cap *= 2) * sizeof *ms))) rc = err_set(ERR_NOMEM, "out of memory");
+            if (!rc) ms[n++] = (merge_t){(uint32_t)(b->pairs[i].key >> 32), (uint32_t)b->pairs[i].key, b->pairs[i].rank};
+        }
+    } else { /* a tiktoken vocabulary: every split of a token into two tokens, at the token's rank */
+        for (size_t id = 0; id < b->n_ids && !rc; id++) {
+            if (b->tok_off[id] == UINT64_MAX) continue;
+            const char *tt = b->arena + b->tok_off[id];
+            size_t len = b->tok_len[id];
+            if (bpe_lookup(b, tt, len) != (int64_t)id) continue; /* a special token */
+            for (size_t k = 1; k < len && !rc; k++) {
+                int64_t l = bpe_lookup(b, tt, k), r = l >= 0 ? bpe_lookup(b, tt + k, len - k) : -1;
+                if (l < 0 || r < 0) continue;
+                if (n == cap && !(ms = realloc(ms, (cap *= 2) * sizeof *ms))) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
+                ms[n++] = (merge_t){(uint32_t)l, (uint32_t)r, (uint32_t)id};
+            }
+        }
+    }
+    if (rc) goto out;
     qsort(ms, n, sizeof *ms, merge_cmp);
     for (size_t i = 0; i < n && !rc; i++) {
         char *l = to_bytelevel(b->arena + b->tok_off[ms[i].l], b->tok_len[ms[i].l]);

@@ -252,7 +252,7 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     }
     free(tok);
     if (!rc) rc = bpe_core_bytes(b);
-    if (!rc) rc = bpe_core_pairs_from_ranks(b, rank_of);
+    /* no pair table: the merges look ranks up by bytes (merge_short_tiktoken) */
     free(rank_of);
     if (rc) goto fail_names;
     b->whole_first = 1;

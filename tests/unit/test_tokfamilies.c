@@ -77,7 +77,7 @@ static void test_golden(void)
     if (!all) return;
     char *save = NULL, last_model[256] = "", last_type[64] = "";
     bpe *b = NULL;
-    bpe_ctx *c = NULL, *cw = NULL;
+    bpe_ctx *c = NULL, *cw = NULL, *ch = NULL;
     size_t cases = 0, bad = 0, bad_dec = 0;
     for (char *line = strtok_r(all, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         cJSON *o = cJSON_Parse(line);
@@ -88,6 +88,7 @@ static void test_golden(void)
         if (strcmp(model, last_model) || strcmp(type, last_type)) {
             bpe_ctx_free(c);
             bpe_ctx_free(cw);
+            bpe_ctx_free(ch);
             bpe_free(b);
             b = NULL;
             char path[512];
@@ -99,6 +100,8 @@ static void test_golden(void)
             c = b ? bpe_ctx_new(b) : NULL;
             cw = b ? bpe_ctx_new(b) : NULL;
             if (cw) bpe_ctx_cache_now(cw);
+            ch = b ? bpe_ctx_new(b) : NULL;
+            if (ch) bpe_ctx_force_heap(ch, 1);
             snprintf(last_model, sizeof last_model, "%s", model);
             snprintf(last_type, sizeof last_type, "%s", type);
         }
@@ -112,6 +115,11 @@ static void test_golden(void)
                 if ((cached.n != ids.n || (ids.n && memcmp(cached.v, ids.v, ids.n * sizeof *ids.v))) && bad++ < 5)
                     printf("  %s (%s) line %d: ids through the cache differ\n", model, type, ln);
             }
+            /* the heap (long-piece) merge on every piece */
+            cached.n = 0;
+            CHECK_EQ_INT(bpe_encode(ch, texts[ln - 1], text_len[ln - 1], &cached), 0);
+            if ((cached.n != ids.n || (ids.n && memcmp(cached.v, ids.v, ids.n * sizeof *ids.v))) && bad++ < 5)
+                printf("  %s (%s) line %d: ids of the heap merge differ\n", model, type, ln);
             bpe_ids_free(&cached);
             const cJSON *want = cJSON_GetObjectItemCaseSensitive(o, "ids");
             int same = (size_t)cJSON_GetArraySize(want) == ids.n;
@@ -136,6 +144,7 @@ static void test_golden(void)
     }
     bpe_ctx_free(c);
     bpe_ctx_free(cw);
+    bpe_ctx_free(ch);
     bpe_free(b);
     free(all);
     CHECK(cases >= 300);
