@@ -112,6 +112,7 @@ int hftok_load(bpe **out, const char *path, const char *type);
 int spm_load(bpe **out, const char *path, const char *type);
 void spm_free(spm_model *m);
 void spm_scratch_free(void *p);
+int spm_write_tokenizer_json(const bpe *b, const char *path);
 /* SentencePiece encode of text[0..n) (raw, not normalised) into out. */
 int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
 int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap);

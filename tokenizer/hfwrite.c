@@ -43,8 +43,9 @@ static int merge_cmp(const void *a, const void *b)
 
 int bpe_write_tokenizer_json(const bpe *b, const char *path)
 {
+    if (b->family == TOKF_SPM) return spm_write_tokenizer_json(b, path);
     if (b->family != TOKF_GPT2 && b->family != TOKF_TIKTOKEN && b->family != TOKF_HF)
-        return err_set(ERR_USAGE, "%s: only byte-level BPE tokenizers can be written as tokenizer.json", b->file);
+        return err_set(ERR_USAGE, "%s: a NullTokenizer has no tokenizer.json", b->file);
     int rc = 0;
     cJSON *root = cJSON_CreateObject(), *added = cJSON_CreateArray(), *vocab = cJSON_CreateObject(),
           *merges = cJSON_CreateArray(), *model = cJSON_CreateObject();

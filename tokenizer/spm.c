@@ -31,7 +31,10 @@
 
 #include "bpe_int.h"
 #include "common/err.h"
+#include <cjson/cJSON.h>
+
 #include "common/hash.h"
+#include "common/io.h"
 #include "common/utf8.h"
 
 #define SPACE_SYM "\xE2\x96\x81" /* U+2581, what SentencePiece writes for a space */
@@ -39,7 +42,8 @@
 enum { SP_NORMAL = 1, SP_UNKNOWN = 2, SP_CONTROL = 3, SP_USER = 4, SP_UNUSED = 5, SP_BYTE = 6 };
 
 struct spm_model {
-    float *score;        /* [n_ids] */
+    size_t n_pieces;     /* ids past it: Megatron's SentencePieceTokenizer specials (tokcli.c) */
+    float *score;        /* [n_pieces] */
     uint8_t *type;       /* [n_ids] */
     int byte_fallback;
     int add_dummy_prefix, remove_extra_ws, escape_ws;
@@ -278,6 +282,7 @@ int spm_load(bpe **out, const char *path, const char *type)
         m->have_bytes = 1;
     }
     qsort(m->user, m->n_user, sizeof *m->user, user_cmp);
+    m->n_pieces = n_pieces;
     m->word_split = 1;
     for (uint32_t k = 0; k < id && m->word_split; k++) {
         if (!(m->type[k] == SP_NORMAL || m->type[k] == SP_USER || m->type[k] == SP_UNUSED)) continue;
@@ -626,14 +631,14 @@ int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char
         uint32_t id = ids[i];
         if (id >= b->n_ids || b->tok_off[id] == UINT64_MAX)
             return err_set(ERR_FORMAT, "token id %u is not in the vocabulary (%zu ids)", id, b->n_ids);
-        int ty = m->type[id];
+        int ty = id < m->n_pieces ? m->type[id] : SP_USER; /* Megatron's added specials: their text */
         if (ty == SP_CONTROL) { i++; continue; }
         if (ty == SP_BYTE) { /* a run of byte pieces is UTF-8, each invalid byte U+FFFD */
             size_t j = i;
             char tmp[64];
             size_t tn = 0;
             if ((rc = bpe_buf_reserve(buf, cap, *len + 3 * 64 + 1))) return rc;
-            while (j < n && ids[j] < b->n_ids && m->type[ids[j]] == SP_BYTE && tn < sizeof tmp) {
+            while (j < n && ids[j] < m->n_pieces && m->type[ids[j]] == SP_BYTE && tn < sizeof tmp) {
                 unsigned v;
                 sscanf(b->arena + b->tok_off[ids[j]] + 1, "0x%2X", &v);
                 tmp[tn++] = (char)v;
@@ -658,4 +663,194 @@ int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char
     }
     if (*buf) (*buf)[*len] = 0;
     return 0;
+}
+
+/* ---- tokenizer.json for a SentencePiece BPE model -------------------------
+ * What transformers' own converter (LlamaConverter / SentencePieceExtractor)
+ * writes for Llama 2 and Mistral: the pieces as the BPE vocabulary with byte
+ * fallback, merges from every split of a piece into two pieces (at character
+ * boundaries) ordered by the piece's score, highest first (ties: the piece's
+ * id, then the parts' ids), the dummy prefix and space escaping as a
+ * normalizer, and the decoder that undoes them. Only the identity normaliser
+ * can be written so (a charsmap or extra-space removal cannot). */
+typedef struct {
+    float score;
+    uint32_t piece, l, r;
+} spm_merge;
+
+static int spm_merge_cmp(const void *a, const void *b)
+{
+    const spm_merge *x = a, *y = b;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    if (x->piece != y->piece) return x->piece < y->piece ? -1 : 1;
+    if (x->l != y->l) return x->l < y->l ? -1 : 1;
+    return x->r < y->r ? -1 : x->r > y->r;
+}
+
+static char *dupn(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) memcpy(d, s, n), d[n] = 0;
+    return d;
+}
+
+int spm_write_tokenizer_json(const bpe *b, const char *path)
+{
+    const spm_model *m = b->spm;
+    if (m->trie || m->remove_extra_ws || !m->escape_ws)
+        return err_set(ERR_USAGE, "%s: only the identity normaliser (Llama 2, Mistral) can be written as a tokenizer.json",
+                       b->file);
+    int rc = 0;
+    cJSON *root = cJSON_CreateObject(), *added = cJSON_CreateArray(), *vocab = cJSON_CreateObject();
+    spm_merge *ms = NULL;
+    size_t n = 0, cap = 1 << 16;
+    char *text = NULL;
+    if (!root || !added || !vocab || !(ms = malloc(cap * sizeof *ms))) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
+    cJSON_AddStringToObject(root, "version", "1.0");
+    cJSON_AddNullToObject(root, "truncation");
+    cJSON_AddNullToObject(root, "padding");
+    cJSON_AddItemToObject(root, "added_tokens", added);
+    const char *unk = NULL;
+    for (size_t id = 0; id < b->n_ids && !rc; id++) {
+        if (b->tok_off[id] == UINT64_MAX || id >= b->n_ids) continue;
+        char *p = dupn(b->arena + b->tok_off[id], b->tok_len[id]);
+        if (!p) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
+        int ty = id < m->n_pieces ? m->type[id] : SP_CONTROL; /* Megatron's added specials */
+        if (ty == SP_CONTROL || ty == SP_UNKNOWN || ty == SP_USER) {
+            cJSON *a = cJSON_CreateObject();
+            cJSON_AddNumberToObject(a, "id", (double)id);
+            cJSON_AddStringToObject(a, "content", p);
+            cJSON_AddBoolToObject(a, "single_word", 0);
+            cJSON_AddBoolToObject(a, "lstrip", 0);
+            cJSON_AddBoolToObject(a, "rstrip", 0);
+            cJSON_AddBoolToObject(a, "normalized", ty == SP_USER);
+            cJSON_AddBoolToObject(a, "special", ty != SP_USER);
+            cJSON_AddItemToArray(added, a);
+            if (ty == SP_UNKNOWN && !unk) unk = b->arena + b->tok_off[id];
+        }
+        if (id < m->n_pieces) cJSON_AddNumberToObject(vocab, p, (double)id);
+        free(p);
+        if (ty != SP_NORMAL && ty != SP_USER && ty != SP_UNUSED) continue;
+        const char *t = b->arena + b->tok_off[id];
+        size_t len = b->tok_len[id];
+        for (size_t k = 1; k < len; k++) {
+            if ((t[k] & 0xC0) == 0x80) continue; /* split at characters */
+            int64_t l = bpe_lookup(b, t, k), r = l >= 0 ? bpe_lookup(b, t + k, len - k) : -1;
+            if (l < 0 || r < 0) continue;
+            if (n == cap) {
+                spm_merge *nm = realloc(ms, (cap *= 2) * sizeof *ms);
+                if (!nm) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
+                ms = nm;
+            }
+            ms[n++] = (spm_merge){m->score[id], (uint32_t)id, (uint32_t)l, (uint32_t)r};
+        }
+    }
+    if (rc) goto out;
+    qsort(ms, n, sizeof *ms, spm_merge_cmp);
+    cJSON *nm = cJSON_AddObjectToObject(root, "normalizer");
+    cJSON_AddStringToObject(nm, "type", "Sequence");
+    cJSON *nl = cJSON_AddArrayToObject(nm, "normalizers");
+    if (m->add_dummy_prefix) {
+        cJSON *pre = cJSON_CreateObject();
+        cJSON_AddStringToObject(pre, "type", "Prepend");
+        cJSON_AddStringToObject(pre, "prepend", SPACE_SYM);
+        cJSON_AddItemToArray(nl, pre);
+    }
+    cJSON *rep = cJSON_CreateObject();
+    cJSON_AddStringToObject(rep, "type", "Replace");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(rep, "pattern"), "String", " ");
+    cJSON_AddStringToObject(rep, "content", SPACE_SYM);
+    cJSON_AddItemToArray(nl, rep);
+    cJSON_AddNullToObject(root, "pre_tokenizer");
+    cJSON *pp = cJSON_AddObjectToObject(root, "post_processor");
+    if (b->prepend_bos && b->bos >= 0) {
+        char *bs = dupn(b->arena + b->tok_off[b->bos], b->tok_len[b->bos]);
+        if (!bs) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
+        cJSON_AddStringToObject(pp, "type", "TemplateProcessing");
+        cJSON *single = cJSON_AddArrayToObject(pp, "single");
+        cJSON *e1 = cJSON_CreateObject(), *st = cJSON_AddObjectToObject(e1, "SpecialToken");
+        cJSON_AddStringToObject(st, "id", bs);
+        cJSON_AddNumberToObject(st, "type_id", 0);
+        cJSON_AddItemToArray(single, e1);
+        cJSON *e2 = cJSON_CreateObject(), *sq = cJSON_AddObjectToObject(e2, "Sequence");
+        cJSON_AddStringToObject(sq, "id", "A");
+        cJSON_AddNumberToObject(sq, "type_id", 0);
+        cJSON_AddItemToArray(single, e2);
+        cJSON_AddArrayToObject(pp, "pair");
+        cJSON *one = cJSON_AddObjectToObject(cJSON_AddObjectToObject(pp, "special_tokens"), bs);
+        cJSON_AddStringToObject(one, "id", bs);
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "ids"), cJSON_CreateNumber((double)b->bos));
+        cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "tokens"), cJSON_CreateString(bs));
+        free(bs);
+    } else {
+        cJSON_DeleteItemFromObject(root, "post_processor");
+        cJSON_AddNullToObject(root, "post_processor");
+    }
+    cJSON *dec = cJSON_AddObjectToObject(root, "decoder");
+    cJSON_AddStringToObject(dec, "type", "Sequence");
+    cJSON *dl = cJSON_AddArrayToObject(dec, "decoders");
+    cJSON *d1 = cJSON_CreateObject();
+    cJSON_AddStringToObject(d1, "type", "Replace");
+    cJSON_AddStringToObject(cJSON_AddObjectToObject(d1, "pattern"), "String", SPACE_SYM);
+    cJSON_AddStringToObject(d1, "content", " ");
+    cJSON_AddItemToArray(dl, d1);
+    cJSON *d2 = cJSON_CreateObject();
+    cJSON_AddStringToObject(d2, "type", "ByteFallback");
+    cJSON_AddItemToArray(dl, d2);
+    cJSON *d3 = cJSON_CreateObject();
+    cJSON_AddStringToObject(d3, "type", "Fuse");
+    cJSON_AddItemToArray(dl, d3);
+    if (m->add_dummy_prefix) {
+        cJSON *d4 = cJSON_CreateObject();
+        cJSON_AddStringToObject(d4, "type", "Strip");
+        cJSON_AddStringToObject(d4, "content", " ");
+        cJSON_AddNumberToObject(d4, "start", 1);
+        cJSON_AddNumberToObject(d4, "stop", 0);
+        cJSON_AddItemToArray(dl, d4);
+    }
+    cJSON *model = cJSON_AddObjectToObject(root, "model");
+    cJSON_AddStringToObject(model, "type", "BPE");
+    cJSON_AddNullToObject(model, "dropout");
+    if (unk) {
+        char *u = dupn(unk, strlen(unk) < 64 ? strlen(unk) : 64);
+        size_t ul = 0;
+        for (size_t id = 0; id < m->n_pieces; id++)
+            if (b->tok_off[id] != UINT64_MAX && m->type[id] == SP_UNKNOWN) { ul = b->tok_len[id]; free(u); u = dupn(b->arena + b->tok_off[id], ul); break; }
+        if (u) cJSON_AddStringToObject(model, "unk_token", u);
+        free(u);
+    } else {
+        cJSON_AddNullToObject(model, "unk_token");
+    }
+    cJSON_AddNullToObject(model, "continuing_subword_prefix");
+    cJSON_AddNullToObject(model, "end_of_word_suffix");
+    cJSON_AddBoolToObject(model, "fuse_unk", 1);
+    cJSON_AddBoolToObject(model, "byte_fallback", m->byte_fallback);
+    cJSON_AddBoolToObject(model, "ignore_merges", 0);
+    cJSON_AddItemToObject(model, "vocab", vocab);
+    vocab = NULL;
+    cJSON *merges = cJSON_AddArrayToObject(model, "merges");
+    for (size_t i = 0; i < n && !rc; i++) {
+        char *l = dupn(b->arena + b->tok_off[ms[i].l], b->tok_len[ms[i].l]);
+        char *r = dupn(b->arena + b->tok_off[ms[i].r], b->tok_len[ms[i].r]);
+        if (!l || !r) rc = err_set(ERR_NOMEM, "out of memory");
+        else {
+            const char *pair[2] = {l, r};
+            cJSON_AddItemToArray(merges, cJSON_CreateStringArray(pair, 2));
+        }
+        free(l);
+        free(r);
+    }
+    if (rc) goto out;
+    if (!(text = cJSON_PrintUnformatted(root))) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
+    io_writer *w;
+    if ((rc = io_writer_open(&w, path, NULL))) goto out;
+    rc = io_write(w, text, strlen(text));
+    if (!rc) rc = io_writer_commit(w);
+    else io_writer_abort(w);
+out:
+    free(text);
+    free(ms);
+    cJSON_Delete(vocab);
+    cJSON_Delete(root);
+    return rc;
 }

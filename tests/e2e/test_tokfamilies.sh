@@ -128,3 +128,19 @@ if [ -e "$WORK/pp_llama3_text_document.bin" ]; then
       pass generate_llama3_vocab || fail generate_llama3_vocab "$out"
   else fail train_llama3_vocab "$(tail -3 "$WORK/l3.out")"; fi
 else skip train_llama3_vocab "no Llama-3 dataset (the vocabulary was not fetched)"; fi
+
+# --- a SentencePiece model's export: tokenizer.model and a tokenizer.json that tokenizers reads -----
+if [ -e "$WORK/pp_mistral_v1_text_document.bin" ]; then
+  TM=(--tokenizer-type GPTSentencePieceTokenizer --tokenizer-model "$TF/mistral_v1.model")
+  if OMP_NUM_THREADS=1 "$BIN/train" -q --num-layers 1 --hidden-size 32 --num-attention-heads 2 --seq-length 32 \
+      --micro-batch-size 2 --global-batch-size 2 --train-iters 2 --eval-iters 0 --split 100,0,0 \
+      --data-path "$WORK/pp_mistral_v1_text_document" "${TM[@]}" --save "$WORK/mick" --data-cache-path "$WORK" > "$WORK/mi.out" 2>&1 &&
+     "$BIN/convert_checkpoint" --load "$WORK/mick" --to hf "$WORK/mihf" "${TM[@]}" > /dev/null 2>&1; then
+    [ -e "$WORK/mihf/tokenizer.model" ] && [ -e "$WORK/mihf/tokenizer.json" ] && pass export_sentencepiece_files || fail export_sentencepiece_files "$(ls "$WORK/mihf")"
+    P="Hello world, this is Mistral's tokenizer: 你好 🎉 1234"
+    ids=$(printf '%s' "$P" | "$T" --text "${TM[@]}")
+    hfids=$("$PY" -c "import sys; from tokenizers import Tokenizer; print(' '.join(map(str, Tokenizer.from_file(sys.argv[1]).encode(sys.argv[2]).ids)))" \
+      "$WORK/mihf/tokenizer.json" "$P")
+    [ -n "$ids" ] && [ "$ids" = "$hfids" ] && pass exported_sentencepiece_json_ids_equal_ours || fail exported_sentencepiece_json_ids_equal_ours "$hfids vs $ids"
+  else fail export_sentencepiece "$(tail -3 "$WORK/mi.out")"; fi
+fi

@@ -231,6 +231,7 @@ int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *v
     int spm = !strcmp(ty, "SentencePieceTokenizer") || !strcmp(ty, "GPTSentencePieceTokenizer") || !strcmp(ty, "Llama2Tokenizer");
     char *bos = tok ? token_str(tok, bpe_bos(tok) >= 0 ? bpe_bos(tok) : bpe_eod(tok)) : NULL;
     char *eos = tok ? token_str(tok, bpe_eod(tok)) : NULL;
+    int spm_only = 0;
     if (!rc && gpt2) {
         snprintf(p, sizeof p, "%s/vocab.json", tmp);
         rc = copy_file(vocab, p);
@@ -239,15 +240,22 @@ int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *v
             rc = copy_file(merges, p);
         }
     } else if (!rc && spm) {
+        /* the model itself (sentencepiece reads it) and, for the identity normaliser, the
+         * tokenizer.json that transformers' converter would make of it */
         snprintf(p, sizeof p, "%s/tokenizer.model", tmp);
         rc = copy_file(bpe_file(tok), p);
+        snprintf(p, sizeof p, "%s/tokenizer.json", tmp);
+        if (!rc && bpe_write_tokenizer_json(tok, p) == ERR_USAGE) {
+            fprintf(stderr, "convert_checkpoint: note: %s\n  (tokenizer.model only: load it with sentencepiece)\n", err_msg());
+            spm_only = 1;
+        }
     } else if (!rc && !null) {
         snprintf(p, sizeof p, "%s/tokenizer.json", tmp);
         rc = bpe_write_tokenizer_json(tok, p);
     }
     if (!rc && !null) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "tokenizer_class", gpt2 ? "GPT2Tokenizer" : spm ? "LlamaTokenizer" : "PreTrainedTokenizerFast");
+        cJSON_AddStringToObject(o, "tokenizer_class", gpt2 ? "GPT2Tokenizer" : spm_only ? "LlamaTokenizer" : "PreTrainedTokenizerFast");
         cJSON_AddNumberToObject(o, "model_max_length", c->max_seq_len);
         if (bos) cJSON_AddStringToObject(o, "bos_token", bos);
         if (eos) cJSON_AddStringToObject(o, "eos_token", eos);
