@@ -35,6 +35,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
             for (size_t i = 0; i < ids.n; i++)
                 if (ids.v[i] >= bpe_n_ids(b)) abort(); /* an id the vocabulary does not hold */
             (void)bpe_decode(b, ids.v, ids.n, &buf, &len, &cap);
+            /* and every id the vocabulary has (the first 4096), specials included */
+            for (uint32_t id = 0; id < bpe_n_ids(b) && id < 4096; id++) {
+                len = 0;
+                (void)bpe_decode(b, &id, 1, &buf, &len, &cap);
+            }
             free(buf);
         }
         bpe_ids_free(&ids);
