@@ -61,7 +61,7 @@ int bpe_cp_to_byte(uint32_t cp)
 
 /* Convert a vocabulary string (bytes_to_unicode alphabet) to bytes, in place
  * into out (at most strlen(s) bytes). Returns length or -1. */
-static long unmap_string(const char *s, size_t n, char *out)
+long bpe_unmap(const char *s, size_t n, char *out)
 {
     size_t i = 0, o = 0;
     while (i < n) {
@@ -428,7 +428,7 @@ static int load_encoder(bpe *b, const char *path)
             b->eod = id;
             continue;
         }
-        long bl = unmap_string(s, sl, buf);
+        long bl = bpe_unmap(s, sl, buf);
         if (bl <= 0) {
             rc = err_set(ERR_FORMAT, "%s: %s: not a byte-level BPE token "
                          "(a character outside GPT-2's bytes_to_unicode alphabet)", path, what);
@@ -463,8 +463,8 @@ static int load_merges(bpe *b, const char *path)
             rc = err_set(ERR_FORMAT, "%s:%llu: not a merge \"LEFT RIGHT\"", path, (unsigned long long)lineno);
             break;
         }
-        long ll = unmap_string(line, (size_t)(sp - line), buf);
-        long rl = ll < 0 ? -1 : unmap_string(sp + 1, len - (size_t)(sp + 1 - line), buf + ll);
+        long ll = bpe_unmap(line, (size_t)(sp - line), buf);
+        long rl = ll < 0 ? -1 : bpe_unmap(sp + 1, len - (size_t)(sp + 1 - line), buf + ll);
         int64_t lid = ll > 0 ? bpe_lookup(b, buf, (size_t)ll) : -1;
         int64_t rid = rl > 0 ? bpe_lookup(b, buf + ll, (size_t)rl) : -1;
         int64_t mid = (lid >= 0 && rid >= 0) ? bpe_lookup(b, buf, (size_t)(ll + rl)) : -1;

@@ -16,6 +16,8 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include <cjson/cJSON.h>
+
 #include "bpe.h"
 
 enum { TOKF_GPT2 = 0, TOKF_TIKTOKEN, TOKF_HF, TOKF_SPM, TOKF_NULL };
@@ -102,6 +104,16 @@ int bpe_add_regex(bpe *b, const char *pattern, const char *what);
 /* Add a special token matched in text. */
 int bpe_add_special(bpe *b, const char *s, size_t n, uint32_t id, int lstrip, int rstrip);
 void bpe_sort_specials(bpe *b);
+
+/* A string in GPT-2's bytes_to_unicode alphabet as bytes, into out (room for
+ * n bytes); the length, or -1 when a character is outside the alphabet. */
+long bpe_unmap(const char *s, size_t n, char *out);
+
+/* tokenizer.json pieces shared by the writers (hfwrite.c, spm.c): a
+ * TemplateProcessing post-processor putting the token bos (id) before the
+ * text, and the whole document written atomically. */
+void hfjson_bos_template(cJSON *pp, const char *bos, int64_t id);
+int hfjson_write(cJSON *root, const char *path);
 
 /* Slurp a file (any io.h compression). */
 int bpe_slurp(const char *path, char **data, size_t *len);

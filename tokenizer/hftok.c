@@ -32,21 +32,6 @@
 #include "common/jsonl.h"
 #include "common/utf8.h"
 
-static long unmap(const char *s, size_t n, char *out)
-{
-    size_t i = 0, o = 0;
-    while (i < n) {
-        uint32_t cp;
-        int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
-        if (k < 0) return -1;
-        int byte = bpe_cp_to_byte(cp);
-        if (byte < 0) return -1;
-        out[o++] = (char)byte;
-        i += (size_t)k;
-    }
-    return (long)o;
-}
-
 static const char *jstr(const cJSON *o, const char *k)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
@@ -252,7 +237,7 @@ int hftok_load(bpe **out, const char *path, const char *type)
         char what[160];
         snprintf(what, sizeof what, "model.vocab entry %zu (\"%.80s\")", k + 1, it->string);
         if ((rc = bpe_buf_reserve(&buf, &bcap, sl + 1))) goto out;
-        long bl = unmap(it->string, sl, buf);
+        long bl = bpe_unmap(it->string, sl, buf);
         if (bl <= 0) { /* not in the ByteLevel alphabet (an added token listed in the vocab too): BPE never makes it */
             if (!utf8_valid(it->string, sl) || sl == 0) {
                 rc = err_set(ERR_FORMAT, "%s: %s: an empty or invalid token", path, what);
@@ -284,7 +269,7 @@ int hftok_load(bpe **out, const char *path, const char *type)
         }
         if (!l || !ln || !rn) { rc = err_set(ERR_FORMAT, "%s: model.merges entry %zu: not \"LEFT RIGHT\" or [LEFT, RIGHT]", path, k + 1); goto out; }
         if ((rc = bpe_buf_reserve(&buf, &bcap, ln + rn + 1))) goto out;
-        long lb = unmap(l, ln, buf), rb = lb < 0 ? -1 : unmap(r, rn, buf + lb);
+        long lb = bpe_unmap(l, ln, buf), rb = lb < 0 ? -1 : bpe_unmap(r, rn, buf + lb);
         int64_t lid = lb > 0 ? bpe_lookup(b, buf, (size_t)lb) : -1;
         int64_t rid = rb > 0 ? bpe_lookup(b, buf + lb, (size_t)rb) : -1;
         int64_t mid = lid >= 0 && rid >= 0 ? bpe_lookup(b, buf, (size_t)(lb + rb)) : -1;

@@ -19,6 +19,40 @@
 #include "common/io.h"
 #include "common/utf8.h"
 
+void hfjson_bos_template(cJSON *pp, const char *bos, int64_t id)
+{
+    cJSON_AddStringToObject(pp, "type", "TemplateProcessing");
+    cJSON *single = cJSON_AddArrayToObject(pp, "single");
+    cJSON *e1 = cJSON_CreateObject(), *st = cJSON_AddObjectToObject(e1, "SpecialToken");
+    cJSON_AddStringToObject(st, "id", bos);
+    cJSON_AddNumberToObject(st, "type_id", 0);
+    cJSON_AddItemToArray(single, e1);
+    cJSON *e2 = cJSON_CreateObject(), *sq = cJSON_AddObjectToObject(e2, "Sequence");
+    cJSON_AddStringToObject(sq, "id", "A");
+    cJSON_AddNumberToObject(sq, "type_id", 0);
+    cJSON_AddItemToArray(single, e2);
+    cJSON_AddArrayToObject(pp, "pair");
+    cJSON *one = cJSON_AddObjectToObject(cJSON_AddObjectToObject(pp, "special_tokens"), bos);
+    cJSON_AddStringToObject(one, "id", bos);
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "ids"), cJSON_CreateNumber((double)id));
+    cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "tokens"), cJSON_CreateString(bos));
+}
+
+int hfjson_write(cJSON *root, const char *path)
+{
+    char *text = cJSON_PrintUnformatted(root);
+    if (!text) return err_set(ERR_NOMEM, "out of memory");
+    io_writer *w;
+    int rc = io_writer_open(&w, path, NULL);
+    if (!rc) {
+        rc = io_write(w, text, strlen(text));
+        if (!rc) rc = io_writer_commit(w);
+        else io_writer_abort(w);
+    }
+    free(text);
+    return rc;
+}
+
 static char *to_bytelevel(const char *s, size_t n)
 {
     char *o = malloc(n * 2 + 1);
@@ -50,7 +84,6 @@ int bpe_write_tokenizer_json(const bpe *b, const char *path)
     cJSON *root = cJSON_CreateObject(), *added = cJSON_CreateArray(), *vocab = cJSON_CreateObject(),
           *merges = cJSON_CreateArray(), *model = cJSON_CreateObject();
     merge_t *ms = NULL;
-    char *text = NULL;
     if (!root || !added || !vocab || !merges || !model) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
     cJSON_AddStringToObject(root, "version", "1.0");
     cJSON_AddNullToObject(root, "truncation");
@@ -112,23 +145,7 @@ int bpe_write_tokenizer_json(const bpe *b, const char *path)
         const char *bt = bpe_token_bytes(b, (uint32_t)b->bos, &bl2);
         char *bs = bt ? strndup(bt, bl2) : NULL;
         if (!bs) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
-        cJSON_AddStringToObject(pp, "type", "TemplateProcessing");
-        cJSON *single = cJSON_AddArrayToObject(pp, "single");
-        cJSON *e1 = cJSON_CreateObject(), *st = cJSON_AddObjectToObject(e1, "SpecialToken");
-        cJSON_AddStringToObject(st, "id", bs);
-        cJSON_AddNumberToObject(st, "type_id", 0);
-        cJSON_AddItemToArray(single, e1);
-        cJSON *e2 = cJSON_CreateObject(), *sq = cJSON_AddObjectToObject(e2, "Sequence");
-        cJSON_AddStringToObject(sq, "id", "A");
-        cJSON_AddNumberToObject(sq, "type_id", 0);
-        cJSON_AddItemToArray(single, e2);
-        cJSON_AddArrayToObject(pp, "pair");
-        cJSON *sps = cJSON_AddObjectToObject(pp, "special_tokens"), *one = cJSON_AddObjectToObject(sps, bs);
-        cJSON_AddStringToObject(one, "id", bs);
-        cJSON *ids = cJSON_AddArrayToObject(one, "ids");
-        cJSON_AddItemToArray(ids, cJSON_CreateNumber((double)b->bos));
-        cJSON *toks = cJSON_AddArrayToObject(one, "tokens");
-        cJSON_AddItemToArray(toks, cJSON_CreateString(bs));
+        hfjson_bos_template(pp, bs, b->bos);
         free(bs);
     } else {
         cJSON_AddStringToObject(pp, "type", "ByteLevel");
@@ -192,15 +209,8 @@ int bpe_write_tokenizer_json(const bpe *b, const char *path)
     merges = NULL;
     model = NULL;
     if (rc) goto out;
-    text = cJSON_PrintUnformatted(root);
-    if (!text) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
-    io_writer *w;
-    if ((rc = io_writer_open(&w, path, NULL))) goto out;
-    rc = io_write(w, text, strlen(text));
-    if (!rc) rc = io_writer_commit(w);
-    else io_writer_abort(w);
+    rc = hfjson_write(root, path);
 out:
-    free(text);
     free(ms);
     cJSON_Delete(vocab);
     cJSON_Delete(merges);

@@ -132,6 +132,26 @@ static size_t contraction(const unsigned char *s, size_t n, size_t i)
 
 static inline int is_crlf(unsigned c) { return c == '\r' || c == '\n'; }
 
+/* The whitespace alternatives of the Llama 3 family of patterns, at a
+ * White_Space character s[i] of k bytes: \s++$ (cl100k only: a run reaching
+ * the end is one piece), \s*[\r\n]+ (up to the run's last line break),
+ * \s+(?!\S), \s+. */
+static size_t ws_piece(const unsigned char *s, size_t n, size_t i, size_t k, int cl100k)
+{
+    size_t j = i + k, last = i, last_nl = is_crlf(s[i]) ? i : SIZE_MAX;
+    while (j < n) {
+        size_t k3;
+        if (class_at(s, j, &k3) != PRETOK_SPACE) break;
+        if (is_crlf(s[j])) last_nl = j;
+        last = j;
+        j += k3;
+    }
+    if (cl100k && j == n) return n;
+    if (last_nl != SIZE_MAX) return last_nl + 1;
+    if (j == n) return n;
+    return last > i ? last : j;
+}
+
 size_t pretok_tiktoken_next(const unsigned char *s, size_t n, size_t i, int max_digits, int cl100k)
 {
     pthread_once(&bmp_once, bmp_init);
@@ -166,19 +186,7 @@ size_t pretok_tiktoken_next(const unsigned char *s, size_t n, size_t i, int max_
         while (j < n && is_crlf(s[j])) j++;
         return j;
     }
-    /* whitespace */
-    size_t j = i + k, last = i, last_nl = is_crlf(c) ? i : SIZE_MAX;
-    while (j < n) {
-        size_t k3;
-        if (class_at(s, j, &k3) != PRETOK_SPACE) break;
-        if (is_crlf(s[j])) last_nl = j;
-        last = j;
-        j += k3;
-    }
-    if (cl100k && j == n) return n;            /* \s++$ */
-    if (last_nl != SIZE_MAX) return last_nl + 1; /* \s*[\r\n]+ : to the last line break of the run */
-    if (j == n) return n;                      /* \s+(?!\S) at the end */
-    return last > i ? last : j;                /* \s+(?!\S), else \s+ */
+    return ws_piece(s, n, i, k, cl100k);
 }
 
 /* ---- o200k_base ----------------------------------------------------------
@@ -299,18 +307,7 @@ size_t pretok_o200k_next(const unsigned char *s, size_t n, size_t i)
         while (j < n && (is_crlf(s[j]) || s[j] == '/')) j++;
         return j;
     }
-    /* whitespace: as the Llama 3 pattern */
-    size_t j = i + k, last = i, last_nl = is_crlf(c0) ? i : SIZE_MAX;
-    while (j < n) {
-        size_t k3;
-        if (o2_at(s, j, &k3) != OC_S) break;
-        if (is_crlf(s[j])) last_nl = j;
-        last = j;
-        j += k3;
-    }
-    if (last_nl != SIZE_MAX) return last_nl + 1;
-    if (j == n) return n;
-    return last > i ? last : j;
+    return ws_piece(s, n, i, k, 0); /* whitespace: as the Llama 3 pattern */
 }
 
 /* ---- DeepSeek-V3's pre-tokenizer patterns (tokenizer.json, three Splits) --
@@ -403,22 +400,12 @@ static size_t ds3_at(const unsigned char *s, size_t n, size_t i)
         while (j < n && is_crlf(s[j])) j++;
         return j;
     }
-    if (c != DC_W) return 0;
-    size_t j = i + k, last = i, last_nl = is_crlf(c0) ? i : SIZE_MAX;
-    while (j < n) {
-        size_t k3;
-        if (ds_at(s, j, &k3) != DC_W) break;
-        if (is_crlf(s[j])) last_nl = j;
-        last = j;
-        j += k3;
-    }
-    if (last_nl != SIZE_MAX) return last_nl + 1;
-    if (j == n) return n;
-    return last > i ? last : j;
+    return c == DC_W ? ws_piece(s, n, i, k, 0) : 0;
 }
 
 int pretok_deepseek_search(int which, const unsigned char *s, size_t n, size_t pos, size_t *ms, size_t *me)
 {
+    pthread_once(&bmp_once, bmp_init);
     pthread_once(&ds_once, ds_init);
     size_t i = pos;
     while (i < n) {

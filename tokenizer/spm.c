@@ -687,13 +687,6 @@ static int spm_merge_cmp(const void *a, const void *b)
     return x->r < y->r ? -1 : x->r > y->r;
 }
 
-static char *dupn(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) memcpy(d, s, n), d[n] = 0;
-    return d;
-}
-
 int spm_write_tokenizer_json(const bpe *b, const char *path)
 {
     const spm_model *m = b->spm;
@@ -704,16 +697,15 @@ int spm_write_tokenizer_json(const bpe *b, const char *path)
     cJSON *root = cJSON_CreateObject(), *added = cJSON_CreateArray(), *vocab = cJSON_CreateObject();
     spm_merge *ms = NULL;
     size_t n = 0, cap = 1 << 16;
-    char *text = NULL;
+    char *unk = NULL;
     if (!root || !added || !vocab || !(ms = malloc(cap * sizeof *ms))) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
     cJSON_AddStringToObject(root, "version", "1.0");
     cJSON_AddNullToObject(root, "truncation");
     cJSON_AddNullToObject(root, "padding");
     cJSON_AddItemToObject(root, "added_tokens", added);
-    const char *unk = NULL;
     for (size_t id = 0; id < b->n_ids && !rc; id++) {
-        if (b->tok_off[id] == UINT64_MAX || id >= b->n_ids) continue;
-        char *p = dupn(b->arena + b->tok_off[id], b->tok_len[id]);
+        if (b->tok_off[id] == UINT64_MAX) continue;
+        char *p = strndup(b->arena + b->tok_off[id], b->tok_len[id]);
         if (!p) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
         int ty = id < m->n_pieces ? m->type[id] : SP_CONTROL; /* Megatron's added specials */
         if (ty == SP_CONTROL || ty == SP_UNKNOWN || ty == SP_USER) {
@@ -726,10 +718,10 @@ int spm_write_tokenizer_json(const bpe *b, const char *path)
             cJSON_AddBoolToObject(a, "normalized", ty == SP_USER);
             cJSON_AddBoolToObject(a, "special", ty != SP_USER);
             cJSON_AddItemToArray(added, a);
-            if (ty == SP_UNKNOWN && !unk) unk = b->arena + b->tok_off[id];
         }
+        if (ty == SP_UNKNOWN && !unk) unk = p; /* kept for the model's unk_token */
         if (id < m->n_pieces) cJSON_AddNumberToObject(vocab, p, (double)id);
-        free(p);
+        if (p != unk) free(p);
         if (ty != SP_NORMAL && ty != SP_USER && ty != SP_UNUSED) continue;
         const char *t = b->arena + b->tok_off[id];
         size_t len = b->tok_len[id];
@@ -764,23 +756,9 @@ int spm_write_tokenizer_json(const bpe *b, const char *path)
     cJSON_AddNullToObject(root, "pre_tokenizer");
     cJSON *pp = cJSON_AddObjectToObject(root, "post_processor");
     if (b->prepend_bos && b->bos >= 0) {
-        char *bs = dupn(b->arena + b->tok_off[b->bos], b->tok_len[b->bos]);
+        char *bs = strndup(b->arena + b->tok_off[b->bos], b->tok_len[b->bos]);
         if (!bs) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
-        cJSON_AddStringToObject(pp, "type", "TemplateProcessing");
-        cJSON *single = cJSON_AddArrayToObject(pp, "single");
-        cJSON *e1 = cJSON_CreateObject(), *st = cJSON_AddObjectToObject(e1, "SpecialToken");
-        cJSON_AddStringToObject(st, "id", bs);
-        cJSON_AddNumberToObject(st, "type_id", 0);
-        cJSON_AddItemToArray(single, e1);
-        cJSON *e2 = cJSON_CreateObject(), *sq = cJSON_AddObjectToObject(e2, "Sequence");
-        cJSON_AddStringToObject(sq, "id", "A");
-        cJSON_AddNumberToObject(sq, "type_id", 0);
-        cJSON_AddItemToArray(single, e2);
-        cJSON_AddArrayToObject(pp, "pair");
-        cJSON *one = cJSON_AddObjectToObject(cJSON_AddObjectToObject(pp, "special_tokens"), bs);
-        cJSON_AddStringToObject(one, "id", bs);
-        cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "ids"), cJSON_CreateNumber((double)b->bos));
-        cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "tokens"), cJSON_CreateString(bs));
+        hfjson_bos_template(pp, bs, b->bos);
         free(bs);
     } else {
         cJSON_DeleteItemFromObject(root, "post_processor");
@@ -811,16 +789,8 @@ int spm_write_tokenizer_json(const bpe *b, const char *path)
     cJSON *model = cJSON_AddObjectToObject(root, "model");
     cJSON_AddStringToObject(model, "type", "BPE");
     cJSON_AddNullToObject(model, "dropout");
-    if (unk) {
-        char *u = dupn(unk, strlen(unk) < 64 ? strlen(unk) : 64);
-        size_t ul = 0;
-        for (size_t id = 0; id < m->n_pieces; id++)
-            if (b->tok_off[id] != UINT64_MAX && m->type[id] == SP_UNKNOWN) { ul = b->tok_len[id]; free(u); u = dupn(b->arena + b->tok_off[id], ul); break; }
-        if (u) cJSON_AddStringToObject(model, "unk_token", u);
-        free(u);
-    } else {
-        cJSON_AddNullToObject(model, "unk_token");
-    }
+    if (unk) cJSON_AddStringToObject(model, "unk_token", unk);
+    else cJSON_AddNullToObject(model, "unk_token");
     cJSON_AddNullToObject(model, "continuing_subword_prefix");
     cJSON_AddNullToObject(model, "end_of_word_suffix");
     cJSON_AddBoolToObject(model, "fuse_unk", 1);
@@ -830,8 +800,8 @@ int spm_write_tokenizer_json(const bpe *b, const char *path)
     vocab = NULL;
     cJSON *merges = cJSON_AddArrayToObject(model, "merges");
     for (size_t i = 0; i < n && !rc; i++) {
-        char *l = dupn(b->arena + b->tok_off[ms[i].l], b->tok_len[ms[i].l]);
-        char *r = dupn(b->arena + b->tok_off[ms[i].r], b->tok_len[ms[i].r]);
+        char *l = strndup(b->arena + b->tok_off[ms[i].l], b->tok_len[ms[i].l]);
+        char *r = strndup(b->arena + b->tok_off[ms[i].r], b->tok_len[ms[i].r]);
         if (!l || !r) rc = err_set(ERR_NOMEM, "out of memory");
         else {
             const char *pair[2] = {l, r};
@@ -841,14 +811,9 @@ int spm_write_tokenizer_json(const bpe *b, const char *path)
         free(r);
     }
     if (rc) goto out;
-    if (!(text = cJSON_PrintUnformatted(root))) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
-    io_writer *w;
-    if ((rc = io_writer_open(&w, path, NULL))) goto out;
-    rc = io_write(w, text, strlen(text));
-    if (!rc) rc = io_writer_commit(w);
-    else io_writer_abort(w);
+    rc = hfjson_write(root, path);
 out:
-    free(text);
+    free(unk);
     free(ms);
     cJSON_Delete(vocab);
     cJSON_Delete(root);

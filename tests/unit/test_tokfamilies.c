@@ -381,6 +381,21 @@ static void test_write_json(void)
     bpe_free(b);
 }
 
+/* 1 to 32 pieces of the alphabet, joined (an LCG: the same strings every run). */
+static size_t rand_text(char *buf, size_t cap, const char *const *alpha, size_t na, uint64_t *rng)
+{
+    size_t n = 0;
+    int len = 1 + (int)((*rng = *rng * 6364136223846793005ull + 1442695040888963407ull) >> 59);
+    for (int k = 0; k < len; k++) {
+        const char *a = alpha[((*rng = *rng * 6364136223846793005ull + 1442695040888963407ull) >> 33) % na];
+        size_t al = strlen(a);
+        if (n + al >= cap) break;
+        memcpy(buf + n, a, al);
+        n += al;
+    }
+    return n;
+}
+
 /* The hand-written splitter against PCRE2 running the pattern itself, on
  * random strings over an alphabet that holds every case the patterns tell
  * apart (contractions in both cases and with long s, letters, marks, digits of
@@ -403,15 +418,7 @@ static void test_fast_split_vs_pcre2(void)
         pcre2_match_data *md = pcre2_match_data_create(1, NULL);
         char buf[256];
         for (int iter = 0; iter < 20000; iter++) {
-            size_t n = 0;
-            int len = 1 + (int)((rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 59);
-            for (int k = 0; k < len; k++) {
-                const char *a = alpha[((rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 33) % (sizeof alpha / sizeof *alpha)];
-                size_t al = strlen(a);
-                if (n + al >= sizeof buf) break;
-                memcpy(buf + n, a, al);
-                n += al;
-            }
+            size_t n = rand_text(buf, sizeof buf, alpha, sizeof alpha / sizeof *alpha, &rng);
             const unsigned char *u = (const unsigned char *)buf;
             size_t i = 0;
             int same = 1;
@@ -457,15 +464,7 @@ static void test_deepseek_search_vs_pcre2(void)
     size_t checked = 0, bad = 0;
     char buf[256];
     for (int iter = 0; iter < 30000; iter++) {
-        size_t n = 0;
-        int len = 1 + (int)((rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 59);
-        for (int k = 0; k < len; k++) {
-            const char *a = alpha[((rng = rng * 6364136223846793005ull + 1442695040888963407ull) >> 33) % (sizeof alpha / sizeof *alpha)];
-            size_t al = strlen(a);
-            if (n + al >= sizeof buf) break;
-            memcpy(buf + n, a, al);
-            n += al;
-        }
+        size_t n = rand_text(buf, sizeof buf, alpha, sizeof alpha / sizeof *alpha, &rng);
         const unsigned char *u = (const unsigned char *)buf;
         for (int l = 0; l < 3; l++) {
             size_t pos = 0;
