@@ -38,7 +38,7 @@ OMPFLAGS := $(if $(filter yes,$(HAVE_OPENMP)),-fopenmp)
 HAVE_FUZZ := $(shell command -v clang >/dev/null 2>&1 && printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' 'int LLVMFuzzerTestOneInput(const uint8_t*d,size_t n){(void)d;(void)n;return 0;}' | clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
 
 COMMON_SRC := $(wildcard common/*.c)
-PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c
+PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c
 TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
 TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \

@@ -12,7 +12,7 @@
 #include <utf8proc.h>
 
 #include "common/utf8.h"
-#include "ftfy_data.h"
+#include "preprocess/generated/ftfy_data.h"
 
 /* ---------- growable byte buffer ---------- */
 

@@ -12,7 +12,7 @@
  *   fix_line_breaks, fix_surrogates, remove_terminal_escapes,
  *   remove_control_chars, NFC (utf8proc).
  * The tables and the two regular expressions (BADNESS_RE, UTF8_DETECTOR_RE,
- * run by PCRE2 with JIT) are generated from ftfy by scripts/gen_ftfy_tables.py.
+ * run by PCRE2 with JIT) are generated from ftfy by preprocess/generated/gen_ftfy_tables.py.
  *
  * Text is UTF-8 with explicit length (NUL bytes allowed). Invalid UTF-8 in the
  * input is first replaced as Python's errors="replace" does. Surrogate code

@@ -1,0 +1,649 @@
+/* spacy_tok.c - spaCy's English tokenizer and sentencizer (see spacy_tok.h). */
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "preprocess/spacy_tok.h"
+
+#include <pcre2.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "common/hash.h"
+#include "common/utf8.h"
+#include "preprocess/generated/spacy_en_data.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+static int in_ranges(const uint32_t (*r)[2], size_t n, uint32_t cp)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (cp < r[mid][0]) hi = mid;
+        else if (cp > r[mid][1]) lo = mid + 1;
+        else return 1;
+    }
+    return 0;
+}
+int py_isalpha_cp(uint32_t cp)
+{
+    if (cp < 0x80) return (cp | 0x20) >= 'a' && (cp | 0x20) <= 'z';
+    return in_ranges(py_alpha_ranges, NELEM(py_alpha_ranges), cp);
+}
+int py_isspace_cp(uint32_t cp) { return in_ranges(py_space_ranges, NELEM(py_space_ranges), cp); }
+int uc_ispunct_cp(uint32_t cp) { return in_ranges(uc_punct_ranges, NELEM(uc_punct_ranges), cp); }
+int dt_punctuation_cp(uint32_t cp) { return in_ranges(dt_punctuation_ranges, NELEM(dt_punctuation_ranges), cp); }
+int dt_terminal_cp(uint32_t cp) { return in_ranges(dt_terminal_ranges, NELEM(dt_terminal_ranges), cp); }
+static int sent_punct_cp(uint32_t cp) { return in_ranges(spacy_sent_punct_ranges, NELEM(spacy_sent_punct_ranges), cp); }
+const char *const *gopher_default_stop_words(size_t *n)
+{
+    *n = NELEM(gopher_stop_words);
+    return gopher_stop_words;
+}
+const char *spacy_en_version(void) { return SPACY_EN_VERSION; }
+
+/* ---------- shared rules ---------- */
+
+/* a string -> value table (open addressing), built once */
+typedef struct {
+    const char *s;
+    uint32_t len, val;
+    uint64_t h;
+} kv;
+typedef struct {
+    kv *slot;
+    size_t mask;
+} kvtab;
+
+static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
+{
+    uint64_t h = hash64(s, len, 7);
+    for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
+        kv *e = &t->slot[i];
+        if (!e->s) {
+            *e = (kv){s, (uint32_t)len, val, h};
+            return 1;
+        }
+        if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return 0;
+    }
+}
+static const kv *kv_get(const kvtab *t, const char *s, size_t len)
+{
+    uint64_t h = hash64(s, len, 7);
+    for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
+        const kv *e = &t->slot[i];
+        if (!e->s) return NULL;
+        if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return e;
+    }
+}
+
+typedef struct {
+    const char *tok[16]; /* token texts (pointers into the generated strings) */
+    uint32_t len[16];
+    int n;
+} mpattern;
+
+static struct {
+    pcre2_code *prefix, *suffix, *infix, *url;
+    kvtab specials; /* key -> index into spacy_en_specials */
+    size_t max_special;
+    mpattern *pat;  /* the special cases matched again after affix splitting */
+    size_t npat;
+    kvtab first;    /* first token text -> first pattern index with it (chained by next[]) */
+    uint32_t *next;
+    uint8_t first_byte[256];
+    size_t max_first;
+    int rc;
+} R;
+static pthread_once_t R_once = PTHREAD_ONCE_INIT;
+
+static pcre2_code *compile(const char *name, const char *pat)
+{
+    int ec;
+    PCRE2_SIZE eo;
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP | PCRE2_DOLLAR_ENDONLY,
+                                   &ec, &eo, NULL);
+    if (!re) {
+        PCRE2_UCHAR msg[256];
+        pcre2_get_error_message(ec, msg, sizeof msg);
+        err_set(ERR_INTERNAL, "spaCy %s pattern does not compile at %zu: %s", name, (size_t)eo, (char *)msg);
+        return NULL;
+    }
+    pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+    return re;
+}
+
+static void rules_init(void)
+{
+    R.rc = ERR_INTERNAL;
+    if (!(R.prefix = compile("prefix", spacy_en_prefix_re)) || !(R.suffix = compile("suffix", spacy_en_suffix_re)) ||
+        !(R.infix = compile("infix", spacy_en_infix_re)) || !(R.url = compile("url", spacy_en_url_re)))
+        return;
+    R.rc = ERR_NOMEM;
+    size_t ns = NELEM(spacy_en_specials), cap = 1;
+    while (cap < 4 * ns) cap *= 2;
+    R.specials.slot = calloc(cap, sizeof(kv));
+    R.specials.mask = cap - 1;
+    if (!R.specials.slot) return;
+    for (size_t i = 0; i < ns; i++) {
+        size_t l = strlen(spacy_en_specials[i].key);
+        kv_put(&R.specials, spacy_en_specials[i].key, l, (uint32_t)i);
+        if (l > R.max_special) R.max_special = l;
+    }
+    R.npat = NELEM(spacy_en_matcher);
+    R.pat = calloc(R.npat, sizeof *R.pat);
+    R.next = calloc(R.npat, sizeof *R.next);
+    cap = 1;
+    while (cap < 4 * R.npat) cap *= 2;
+    R.first.slot = calloc(cap, sizeof(kv));
+    R.first.mask = cap - 1;
+    if (!R.pat || !R.next || !R.first.slot) return;
+    for (size_t i = R.npat; i-- > 0;) { /* chains in pattern order */
+        mpattern *p = &R.pat[i];
+        const char *s = spacy_en_matcher[i];
+        for (;;) {
+            const char *e = strchr(s, '\x1f');
+            size_t l = e ? (size_t)(e - s) : strlen(s);
+            if (p->n == 16) {
+                R.rc = err_set(ERR_INTERNAL, "a spaCy special case of over 16 tokens");
+                return;
+            }
+            p->tok[p->n] = s;
+            p->len[p->n++] = (uint32_t)l;
+            if (!e) break;
+            s = e + 1;
+        }
+        const kv *f = kv_get(&R.first, p->tok[0], p->len[0]);
+        R.next[i] = f ? f->val : UINT32_MAX;
+        if (f) ((kv *)f)->val = (uint32_t)i;
+        else kv_put(&R.first, p->tok[0], p->len[0], (uint32_t)i);
+        R.first_byte[(unsigned char)p->tok[0][0]] = 1;
+        if (p->len[0] > R.max_first) R.max_first = p->len[0];
+    }
+    R.rc = 0;
+}
+
+/* ---------- per-thread context ---------- */
+
+/* cache of span -> token lengths */
+typedef struct {
+    uint64_t h;
+    uint32_t key, klen; /* into kbuf */
+    uint32_t toks, ntok; /* into tbuf */
+} centry;
+
+struct spacy_ctx {
+    pcre2_match_data *md;
+    centry *cache;
+    size_t cmask, cused;
+    char *kbuf;
+    size_t klen, kcap;
+    uint32_t *tbuf;
+    size_t tlen, tcap;
+    uint32_t *pre, *suf, *out; /* scratch lengths */
+    size_t npre, nsuf, nout, cpre, csuf, cout;
+    sp_tokens tmp;
+    struct { uint32_t s, e; } *m;
+    size_t nm, cm;
+};
+
+#define CACHE_SPAN_MAX 128
+#define CACHE_SLOTS_MAX (1u << 20)
+
+spacy_ctx *spacy_ctx_new(void)
+{
+    pthread_once(&R_once, rules_init);
+    if (R.rc) {
+        if (R.rc == ERR_NOMEM) err_set(ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    spacy_ctx *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->md = pcre2_match_data_create(4, NULL);
+    c->cmask = (1u << 14) - 1;
+    c->cache = calloc(c->cmask + 1, sizeof *c->cache);
+    if (!c->md || !c->cache) {
+        spacy_ctx_free(c);
+        err_set(ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    return c;
+}
+
+void spacy_ctx_free(spacy_ctx *c)
+{
+    if (!c) return;
+    pcre2_match_data_free(c->md);
+    free(c->cache);
+    free(c->kbuf);
+    free(c->tbuf);
+    free(c->pre);
+    free(c->suf);
+    free(c->out);
+    free(c->m);
+    sp_tokens_free(&c->tmp);
+    free(c);
+}
+
+void sp_tokens_free(sp_tokens *v)
+{
+    free(v->t);
+    v->t = NULL;
+    v->n = v->cap = 0;
+}
+
+static int push_len(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
+{
+    if (*n == *cap) {
+        size_t nc = *cap ? 2 * *cap : 64;
+        uint32_t *na = realloc(*a, nc * sizeof *na);
+        if (!na) return ERR_NOMEM;
+        *a = na;
+        *cap = nc;
+    }
+    (*a)[(*n)++] = v;
+    return 0;
+}
+
+static int push_tok(sp_tokens *v, uint32_t off, uint32_t len)
+{
+    if (v->n == v->cap) {
+        size_t nc = v->cap ? 2 * v->cap : 256;
+        sp_token *nt = realloc(v->t, nc * sizeof *nt);
+        if (!nt) return ERR_NOMEM;
+        v->t = nt;
+        v->cap = nc;
+    }
+    v->t[v->n++] = (sp_token){off, len};
+    return 0;
+}
+
+static const kv *special(const char *s, size_t n)
+{
+    if (n == 0 || n > R.max_special) return NULL;
+    return kv_get(&R.specials, s, n);
+}
+
+static int re_match(spacy_ctx *c, pcre2_code *re, const char *s, size_t n, size_t start, uint32_t opts, size_t *ms,
+                    size_t *me)
+{
+    int r = pcre2_match(re, (PCRE2_SPTR)s, n, start, opts | PCRE2_NO_UTF_CHECK, c->md, NULL);
+    if (r < 0) {
+        if (r == PCRE2_ERROR_NOMATCH) return 0;
+        return err_set(ERR_LIMIT, "a regular expression of spaCy's tokenizer failed (PCRE2 error %d)", r);
+    }
+    PCRE2_SIZE *ov = pcre2_get_ovector_pointer(c->md);
+    *ms = ov[0];
+    *me = ov[1];
+    return 1;
+}
+
+static int find_prefix(spacy_ctx *c, const char *s, size_t n, size_t *len)
+{
+    size_t ms, me;
+    int r = re_match(c, R.prefix, s, n, 0, PCRE2_ANCHORED, &ms, &me);
+    *len = r == 1 ? me - ms : 0;
+    return r < 0 ? r : 0;
+}
+
+/* Python's suffix_search(s).end() - start(): the leftmost match (every
+ * alternative ends at $). Only the last characters can start one, but for a
+ * run of dots (\.\.+$): the search starts there. */
+static int find_suffix(spacy_ctx *c, const char *s, size_t n, size_t *len)
+{
+    size_t start = 0;
+    if (n > 64) {
+        start = n - 64;
+        while (start > 0 && ((unsigned char)s[start] & 0xC0) == 0x80) start--;
+        size_t d = n;
+        while (d > 0 && s[d - 1] == '.') d--;
+        if (n - d >= 2 && d < start) start = d;
+    }
+    size_t ms, me;
+    int r = re_match(c, R.suffix, s, n, start, 0, &ms, &me);
+    *len = r == 1 ? me - ms : 0;
+    return r < 0 ? r : 0;
+}
+
+/* the split of one span s[0..n) into c->out (lengths in bytes), as spaCy's _tokenize */
+static int split_span(spacy_ctx *c, const char *s, size_t n)
+{
+    c->npre = c->nsuf = c->nout = 0;
+    const kv *sp = special(s, n);
+    size_t a = 0, b = n;
+    int rc;
+    if (sp) goto attach;
+    size_t last = SIZE_MAX;
+    while (b > a && b - a != last) {
+        if (special(s + a, b - a)) break;
+        last = b - a;
+        size_t pre, suf;
+        if ((rc = find_prefix(c, s + a, b - a, &pre))) return rc;
+        if (pre && a + pre < b && special(s + a + pre, b - a - pre)) {
+            if ((rc = push_len(&c->pre, &c->npre, &c->cpre, (uint32_t)pre))) return rc;
+            a += pre;
+            break;
+        }
+        if ((rc = find_suffix(c, s + a + pre, b - a - pre, &suf))) return rc;
+        if (suf && b - suf > a && special(s + a, b - suf - a)) {
+            if ((rc = push_len(&c->suf, &c->nsuf, &c->csuf, (uint32_t)suf))) return rc;
+            b -= suf;
+            break;
+        }
+        if (pre) {
+            if ((rc = push_len(&c->pre, &c->npre, &c->cpre, (uint32_t)pre))) return rc;
+            a += pre;
+        }
+        if (suf) {
+            if ((rc = push_len(&c->suf, &c->nsuf, &c->csuf, (uint32_t)suf))) return rc;
+            b -= suf;
+        }
+    }
+attach:
+    for (size_t i = 0; i < c->npre; i++)
+        if ((rc = push_len(&c->out, &c->nout, &c->cout, c->pre[i]))) return rc;
+    if (b > a) {
+        const char *m = s + a;
+        size_t mn = b - a, ms, me;
+        if ((sp = special(m, mn))) {
+            for (int k = 0; k < 8 && spacy_en_specials[sp->val].piece[k]; k++)
+                if ((rc = push_len(&c->out, &c->nout, &c->cout, spacy_en_specials[sp->val].piece[k]))) return rc;
+        } else if ((rc = re_match(c, R.url, m, mn, 0, PCRE2_ANCHORED, &ms, &me)) != 0) {
+            if (rc < 0) return rc;
+            if ((rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)mn))) return rc;
+        } else {
+            size_t start = 0, pos = 0;
+            while (pos < mn && (rc = re_match(c, R.infix, m, mn, pos, 0, &ms, &me)) == 1) {
+                pos = me > ms ? me : me + 1; /* (the generator checks the pattern has no empty match) */
+                if (ms == 0) continue;
+                if (ms != start && (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)(ms - start)))) return rc;
+                if (me != ms && (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)(me - ms)))) return rc;
+                start = me;
+            }
+            if (rc < 0) return rc;
+            if (start < mn && (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)(mn - start)))) return rc;
+        }
+    }
+    for (size_t i = c->nsuf; i-- > 0;)
+        if ((rc = push_len(&c->out, &c->nout, &c->cout, c->suf[i]))) return rc;
+    return 0;
+}
+
+static void cache_clear(spacy_ctx *c)
+{
+    memset(c->cache, 0, (c->cmask + 1) * sizeof *c->cache);
+    c->cused = c->klen = c->tlen = 0;
+}
+
+/* tokens of one non-space span at text[off..off+n) appended to out */
+static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, sp_tokens *out)
+{
+    const char *s = text + off;
+    uint64_t h = 0;
+    centry *e = NULL;
+    int rc;
+    if (n <= CACHE_SPAN_MAX) {
+        h = hash64(s, n, 11) | 1;
+        for (size_t i = h & c->cmask;; i = (i + 1) & c->cmask) {
+            e = &c->cache[i];
+            if (!e->h) break;
+            if (e->h == h && e->klen == n && !memcmp(c->kbuf + e->key, s, n)) {
+                const uint32_t *l = c->tbuf + e->toks;
+                for (uint32_t k = 0; k < e->ntok; k++) {
+                    if ((rc = push_tok(out, off, l[k]))) return rc;
+                    off += l[k];
+                }
+                return 0;
+            }
+        }
+    }
+    if ((rc = split_span(c, s, n))) return rc;
+    uint32_t o = off;
+    for (size_t k = 0; k < c->nout; k++) {
+        if ((rc = push_tok(out, o, c->out[k]))) return rc;
+        o += c->out[k];
+    }
+    if (!e) return 0;
+    /* remember it */
+    if (c->cused * 2 >= c->cmask + 1) {
+        if (c->cmask + 1 < CACHE_SLOTS_MAX) {
+            size_t nm = 2 * (c->cmask + 1) - 1;
+            centry *nc = calloc(nm + 1, sizeof *nc);
+            if (!nc) return ERR_NOMEM;
+            for (size_t i = 0; i <= c->cmask; i++) {
+                centry *x = &c->cache[i];
+                if (!x->h) continue;
+                size_t j = x->h & nm;
+                while (nc[j].h) j = (j + 1) & nm;
+                nc[j] = *x;
+            }
+            free(c->cache);
+            c->cache = nc;
+            c->cmask = nm;
+        } else cache_clear(c);
+        for (size_t i = h & c->cmask;; i = (i + 1) & c->cmask)
+            if (!c->cache[i].h) {
+                e = &c->cache[i];
+                break;
+            }
+    }
+    if (c->klen + n > c->kcap) {
+        size_t nc = c->kcap ? 2 * c->kcap : 1 << 16;
+        while (nc < c->klen + n) nc *= 2;
+        char *nk = realloc(c->kbuf, nc);
+        if (!nk) return ERR_NOMEM;
+        c->kbuf = nk;
+        c->kcap = nc;
+    }
+    if (c->tlen + c->nout > c->tcap) {
+        size_t nc = c->tcap ? 2 * c->tcap : 1 << 14;
+        while (nc < c->tlen + c->nout) nc *= 2;
+        uint32_t *nt = realloc(c->tbuf, nc * sizeof *nt);
+        if (!nt) return ERR_NOMEM;
+        c->tbuf = nt;
+        c->tcap = nc;
+    }
+    memcpy(c->kbuf + c->klen, s, n);
+    memcpy(c->tbuf + c->tlen, c->out, c->nout * sizeof *c->out);
+    *e = (centry){h, (uint32_t)c->klen, (uint32_t)n, (uint32_t)c->tlen, (uint32_t)c->nout};
+    c->klen += n;
+    c->tlen += c->nout;
+    c->cused++;
+    return 0;
+}
+
+/* spaCy's _apply_special_cases: the special cases whose key the affix rules split
+ * (":)" in "x:)") matched over the token sequence and put back as the rule says. */
+static int apply_specials(spacy_ctx *c, const char *text, sp_tokens *v)
+{
+    c->nm = 0;
+    for (size_t i = 0; i < v->n; i++) {
+        const sp_token *t = &v->t[i];
+        if (t->len > R.max_first || !R.first_byte[(unsigned char)text[t->off]]) continue;
+        const kv *f = kv_get(&R.first, text + t->off, t->len);
+        for (uint32_t p = f ? f->val : UINT32_MAX; p != UINT32_MAX; p = R.next[p]) {
+            const mpattern *mp = &R.pat[p];
+            if (i + (size_t)mp->n > v->n) continue;
+            int k;
+            for (k = 1; k < mp->n; k++) {
+                const sp_token *u = &v->t[i + (size_t)k];
+                if (u->len != mp->len[k] || memcmp(text + u->off, mp->tok[k], u->len)) break;
+            }
+            if (k < mp->n) continue;
+            if (c->nm == c->cm) {
+                size_t nc = c->cm ? 2 * c->cm : 16;
+                void *nmv = realloc(c->m, nc * sizeof *c->m);
+                if (!nmv) return ERR_NOMEM;
+                c->m = nmv;
+                c->cm = nc;
+            }
+            c->m[c->nm].s = (uint32_t)i;
+            c->m[c->nm].e = (uint32_t)(i + (size_t)mp->n);
+            c->nm++;
+        }
+    }
+    if (!c->nm) return 0;
+    /* _filter_special_spans: longest first, then leftmost; a span is taken when
+     * neither its first nor its last token was covered by one looked at before */
+    size_t nm = c->nm;
+    for (size_t i = 1; i < nm; i++) { /* insertion sort: few matches */
+        __typeof__(*c->m) x = c->m[i];
+        size_t j = i;
+        while (j > 0) {
+            __typeof__(*c->m) y = c->m[j - 1];
+            uint32_t lx = x.e - x.s, ly = y.e - y.s;
+            if (ly > lx || (ly == lx && y.s <= x.s)) break;
+            c->m[j] = y;
+            j--;
+        }
+        c->m[j] = x;
+    }
+    /* seen tokens: mark in a bitmap over the matched range */
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (size_t i = 0; i < nm; i++) {
+        if (c->m[i].s < lo) lo = c->m[i].s;
+        if (c->m[i].e > hi) hi = c->m[i].e;
+    }
+    uint8_t *seen = calloc(hi - lo, 1);
+    if (!seen) return ERR_NOMEM;
+    size_t keep = 0;
+    for (size_t i = 0; i < nm; i++) {
+        uint32_t s = c->m[i].s, e = c->m[i].e;
+        int ok = !seen[s - lo] && !seen[e - 1 - lo];
+        for (uint32_t k = s; k < e; k++) seen[k - lo] = 1;
+        if (ok) c->m[keep++] = c->m[i];
+    }
+    free(seen);
+    /* in token order */
+    for (size_t i = 1; i < keep; i++) {
+        __typeof__(*c->m) x = c->m[i];
+        size_t j = i;
+        while (j > 0 && c->m[j - 1].s > x.s) {
+            c->m[j] = c->m[j - 1];
+            j--;
+        }
+        c->m[j] = x;
+    }
+    /* retokenize: a kept span whose text is a rule's key becomes the rule's pieces */
+    sp_tokens *o = &c->tmp;
+    o->n = 0;
+    size_t i = 0;
+    int rc;
+    for (size_t k = 0; k <= keep; k++) {
+        size_t upto = k < keep ? c->m[k].s : v->n;
+        for (; i < upto; i++)
+            if ((rc = push_tok(o, v->t[i].off, v->t[i].len))) return rc;
+        if (k == keep) break;
+        uint32_t s = c->m[k].s, e = c->m[k].e;
+        uint32_t off = v->t[s].off, end = v->t[e - 1].off + v->t[e - 1].len;
+        const kv *sp = special(text + off, end - off);
+        if (!sp) {
+            for (; i < e; i++)
+                if ((rc = push_tok(o, v->t[i].off, v->t[i].len))) return rc;
+            continue;
+        }
+        for (int p = 0; p < 8 && spacy_en_specials[sp->val].piece[p]; p++) {
+            if ((rc = push_tok(o, off, spacy_en_specials[sp->val].piece[p]))) return rc;
+            off += spacy_en_specials[sp->val].piece[p];
+        }
+        i = e;
+    }
+    sp_tokens t = *v;
+    *v = *o;
+    *o = t;
+    return 0;
+}
+
+static int is_space_at(const char *s, size_t n, size_t i, size_t *cl)
+{
+    unsigned char b = (unsigned char)s[i];
+    if (b < 0x80) {
+        *cl = 1;
+        return b == ' ' || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F);
+    }
+    uint32_t cp;
+    int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+    *cl = k > 0 ? (size_t)k : 1;
+    return k > 0 && utf8_is_pyspace(cp);
+}
+
+static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out, int keep_ws)
+{
+    out->n = 0;
+    if (n >= UINT32_MAX) return err_set(ERR_LIMIT, "a text of 4 GiB or more");
+    size_t i = 0, start = 0, cl;
+    int rc;
+    if (n == 0) return 0;
+    int in_ws = is_space_at(text, n, 0, &cl);
+    while (i < n) {
+        int ws = is_space_at(text, n, i, &cl);
+        if (ws != in_ws) {
+            if (start < i) {
+                if (in_ws) {
+                    if (keep_ws && (rc = push_tok(out, (uint32_t)start, (uint32_t)(i - start)))) return rc;
+                } else if ((rc = span_tokens(c, text, (uint32_t)start, i - start, out))) return rc;
+            }
+            start = text[i] == ' ' ? i + 1 : i;
+            in_ws = ws;
+        }
+        i += cl;
+    }
+    if (start < n) {
+        if (in_ws) {
+            if (keep_ws && (rc = push_tok(out, (uint32_t)start, (uint32_t)(n - start)))) return rc;
+        } else if ((rc = span_tokens(c, text, (uint32_t)start, n - start, out))) return rc;
+    }
+    return apply_specials(c, text, out);
+}
+
+int spacy_tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
+{
+    return tokenize(c, text, n, out, 1);
+}
+
+int spacy_words(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
+{
+    /* whitespace tokens can take part in the special-case pass (" " is a rule), so
+     * they are kept for it and dropped after */
+    int rc = tokenize(c, text, n, out, 1);
+    if (rc) return rc;
+    size_t k = 0, cl;
+    for (size_t i = 0; i < out->n; i++)
+        if (!is_space_at(text, n, out->t[i].off, &cl)) out->t[k++] = out->t[i];
+    out->n = k;
+    return 0;
+}
+
+/* spaCy's is_punct: every character of category P* */
+static int token_is_punct(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint32_t cp;
+        int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+        if (k < 0 || !uc_ispunct_cp(cp)) return 0;
+        i += (size_t)k;
+    }
+    return 1;
+}
+
+size_t spacy_sentences(const char *text, const sp_tokens *toks, sp_tokens *ends)
+{
+    if (!toks->n) return 0;
+    size_t count = 1;
+    int seen_period = 0;
+    for (size_t i = 0; i < toks->n; i++) {
+        const sp_token *t = &toks->t[i];
+        const char *s = text + t->off;
+        uint32_t cp = 0;
+        int k = utf8_decode((const unsigned char *)s, t->len, &cp);
+        int in_punct = k > 0 && (uint32_t)k == t->len && sent_punct_cp(cp);
+        if (seen_period && !in_punct && !token_is_punct(s, t->len)) {
+            if (ends && push_tok(ends, toks->t[i - 1].off + toks->t[i - 1].len, 0)) return SIZE_MAX;
+            count++;
+            seen_period = 0;
+        } else if (in_punct) seen_period = 1;
+    }
+    if (ends && push_tok(ends, toks->t[toks->n - 1].off + toks->t[toks->n - 1].len, 0)) return SIZE_MAX;
+    return count;
+}

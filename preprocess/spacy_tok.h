@@ -1,0 +1,55 @@
+/* spacy_tok.h - the English word and sentence splitter of datatrove's quality
+ * filters, in C: spaCy's rule-based tokenizer as `spacy.blank("en")` builds it
+ * (special cases, prefix / suffix / infix rules, URL match, the special-case
+ * pass after affix splitting) and its "sentencizer".
+ *
+ * The rules are data taken from spaCy by preprocess/generated/gen_spacy_tables.py
+ * (preprocess/generated/spacy_en_data.h); the regular expressions run in PCRE2
+ * with JIT. The algorithm is spaCy's tokenizer.pyx (3.8): split on whitespace,
+ * then per non-space span: special case? else strip prefixes and suffixes one at
+ * a time (stopping where what remains is a special case), then the URL match or
+ * the infix splits of what remains. Each span's split is cached (per context),
+ * as spaCy caches it, which is what makes it fast on real text.
+ *
+ * Token offsets are bytes into the caller's text, which must be valid UTF-8
+ * (under 4 GiB). Contexts are per thread; the compiled rules are shared. */
+#ifndef PREPROCESS_SPACY_TOK_H
+#define PREPROCESS_SPACY_TOK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct { uint32_t off, len; } sp_token;
+typedef struct {
+    sp_token *t;
+    size_t n, cap;
+} sp_tokens;
+
+typedef struct spacy_ctx spacy_ctx;
+
+/* A context (compiles the shared rules on first use). NULL: out of memory or the
+ * rules did not compile (err_msg() says which). */
+spacy_ctx *spacy_ctx_new(void);
+void spacy_ctx_free(spacy_ctx *c);
+void sp_tokens_free(sp_tokens *v);
+
+/* Every token of spaCy's Doc for text[0..n), whitespace tokens included. 0 or ERR_*. */
+int spacy_tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out);
+/* datatrove's split_into_words: the tokens that are not whitespace. */
+int spacy_words(spacy_ctx *c, const char *text, size_t n, sp_tokens *out);
+/* The sentencizer over tokens from spacy_tokenize: the number of sentences; when
+ * ends is not NULL, each sentence's end (byte offset of its last token's end) is
+ * appended to it (as sp_token {end, 0}). */
+size_t spacy_sentences(const char *text, const sp_tokens *toks, sp_tokens *ends);
+
+/* Character classes of the Python that datatrove runs under (generated). */
+int py_isalpha_cp(uint32_t cp);
+int py_isspace_cp(uint32_t cp);
+int uc_ispunct_cp(uint32_t cp);      /* unicodedata.category(c).startswith("P") */
+int dt_punctuation_cp(uint32_t cp);  /* datatrove PUNCTUATION_SET */
+int dt_terminal_cp(uint32_t cp);     /* datatrove TERMINAL_PUNCTUATION */
+/* The Gopher stop words of datatrove (count n). */
+const char *const *gopher_default_stop_words(size_t *n);
+const char *spacy_en_version(void);
+
+#endif
