@@ -22,6 +22,7 @@
 #include "common/utf8.h"
 #include "preprocess/fixtext.h"
 #include "preprocess/langid.h"
+#include "preprocess/quality.h"
 #include "tokenizer/bpe.h"
 #include "tokenizer/tokcli.h"
 
@@ -37,16 +38,27 @@ enum {
     R_REMOVE_512,
     R_REMOVE_256_JS,
     R_REMOVE_512_NON_EN,
+    R_QUALITY, /* a quality filter: its name and datatrove's reason are in the record */
+    R_QUALITY_ERROR,
     R_N
 };
 static const char *const reason_name[R_N] = {"kept", "bad_json", "no_text", "empty", "non_english", "too_short",
-                                             "remove_512", "remove_256_javascript", "remove_512_non_english"};
+                                             "remove_512", "remove_256_javascript", "remove_512_non_english",
+                                             "quality", "quality_error"};
 
 enum { T_REMOVE_512 = 1, T_REMOVE_256_JS = 2, T_REMOVE_512_NON_EN = 4, T_FTFY = 8, T_GENERAL = 16 };
 
+/* the quality filters (datatrove's), run in the order given */
+enum { Q_GOPHER_REP, Q_GOPHER_QUALITY, Q_C4, Q_FINEWEB, Q_N };
+static const char *const qf_name[Q_N] = {"gopher_repetition", "gopher_quality", "c4_quality", "fineweb_quality"};
+#define MAX_QF 8
+
 typedef struct {
     int fix, lang, length, fix_only;
-    unsigned tasks; /* 0: cleanup_dataset mode */
+    unsigned tasks; /* Megatron's cleanup_fix_dataset tasks (T_*) */
+    int tasks_mode; /* --tasks given: no cleanup_dataset steps */
+    int qf[MAX_QF], nqf;
+    quality_params qp;
     const char *key;
     const char *keep_lang;
     long long min_tokens, max_chars;
@@ -66,12 +78,16 @@ typedef struct {
     int task;         /* --tasks: the task that fired (T_*) or 0 */
     uint64_t chars;   /* characters of the (fixed) text */
     size_t err_col;
+    int qfilter;      /* R_QUALITY: index into config.qf; its reason: */
+    const char *qreason;
+    int qedited;      /* c4_quality changed the text */
     char *out;        /* the line to write (malloc'd), NULL: write `line` unchanged */
     size_t out_len;
 } rec;
 
 typedef struct {
     fixtext_ctx *fx;
+    quality_ctx *qc;
     bpe_ctx *bc;
     bpe_ids ids;
     char *txt, *esc;
@@ -115,6 +131,47 @@ static int is_english(const config *c, const char *t, size_t n)
     return strcmp(lr.code, c->keep_lang) == 0;
 }
 
+/* The quality filters in order on the (fixed) text; c4_quality may replace it. */
+static int run_quality(const config *c, worker *w, rec *r, const char **t, size_t *tn, int *changed)
+{
+    if (!c->nqf) return 0;
+    quality_begin(w->qc);
+    for (int i = 0; i < c->nqf; i++) {
+        const char *reason = NULL, *o = NULL;
+        size_t on = 0;
+        int k;
+        switch (c->qf[i]) {
+        case Q_GOPHER_REP: k = quality_gopher_repetition(w->qc, &c->qp, *t, *tn, &reason); break;
+        case Q_GOPHER_QUALITY: k = quality_gopher_quality(w->qc, &c->qp, *t, *tn, &reason); break;
+        case Q_C4:
+            k = quality_c4(w->qc, &c->qp, *t, *tn, &o, &on, &reason);
+            if (k == 1 && (on != *tn || memcmp(o, *t, on))) {
+                *t = o;
+                *tn = on;
+                *changed = 1;
+                r->qedited = 1;
+            }
+            break;
+        default: k = quality_fineweb(w->qc, &c->qp, *t, *tn, &reason); break;
+        }
+        if (k == ERR_NOMEM) return k;
+        if (k < 0) { /* a regular expression gave up on this text: dropped, and said so */
+            r->reason = R_QUALITY_ERROR;
+            r->qfilter = i;
+            r->qreason = "quality_error";
+            return 0;
+        }
+        if (k == 0) {
+            r->reason = R_QUALITY;
+            r->qfilter = i;
+            r->qreason = reason;
+            return 0;
+        }
+    }
+    r->chars = fixtext_cp_len(*t, *tn);
+    return 0;
+}
+
 static int process(const config *c, worker *w, rec *r)
 {
     size_t err_col;
@@ -137,8 +194,9 @@ static int process(const config *c, worker *w, rec *r)
     size_t tn = w->txt_len;
     /* raw bytes that are not UTF-8 were replaced by U+FFFD: the line must be rewritten */
     int rewrite = !utf8_valid(r->line + vs, ve - vs);
+    int rc;
 
-    if (c->tasks) { /* cleanup_fix_dataset: the first task that fires wins */
+    if (c->tasks_mode) { /* cleanup_fix_dataset: the first task that fires wins */
         size_t chars = fixtext_cp_len(t, tn);
         r->chars = chars;
         if ((c->tasks & T_REMOVE_512) && chars < 512) {
@@ -169,41 +227,44 @@ static int process(const config *c, worker *w, rec *r)
         if (o && (on != tn || memcmp(o, t, tn))) {
             r->fixed = 1;
             r->chars = fixtext_cp_len(o, on);
-            return splice(r, vs, ve, w, o, on);
-        }
-        return rewrite ? splice(r, vs, ve, w, t, tn) : 0;
-    }
-
-    if (c->fix) {
-        size_t on;
-        const char *o = fixtext_fix(w->fx, &c->ftfy, t, tn, &on);
-        if (!o) return ERR_NOMEM;
-        if (on != tn || memcmp(o, t, tn)) {
-            r->fixed = 1;
             t = o;
             tn = on;
         }
-    }
-    r->chars = fixtext_cp_len(t, tn);
-    if (!c->fix_only) {
-        if (tn == 0 && (c->lang || c->length)) {
-            r->reason = R_EMPTY;
-            return 0;
+    } else {
+        if (c->fix) {
+            size_t on;
+            const char *o = fixtext_fix(w->fx, &c->ftfy, t, tn, &on);
+            if (!o) return ERR_NOMEM;
+            if (on != tn || memcmp(o, t, tn)) {
+                r->fixed = 1;
+                t = o;
+                tn = on;
+            }
         }
-        if (c->lang && !is_english(c, t, tn)) {
-            r->reason = R_NON_ENGLISH;
-            return 0;
-        }
-        if (c->length && r->chars < (uint64_t)c->max_chars) {
-            w->ids.n = 0;
-            if (bpe_encode(w->bc, t, tn, &w->ids)) return ERR_NOMEM;
-            if ((long long)w->ids.n + 1 < c->min_tokens) {
-                r->reason = R_TOO_SHORT;
+        r->chars = fixtext_cp_len(t, tn);
+        if (!c->fix_only) {
+            if (tn == 0 && (c->lang || c->length)) {
+                r->reason = R_EMPTY;
                 return 0;
+            }
+            if (c->lang && !is_english(c, t, tn)) {
+                r->reason = R_NON_ENGLISH;
+                return 0;
+            }
+            if (c->length && r->chars < (uint64_t)c->max_chars) {
+                w->ids.n = 0;
+                if (bpe_encode(w->bc, t, tn, &w->ids)) return ERR_NOMEM;
+                if ((long long)w->ids.n + 1 < c->min_tokens) {
+                    r->reason = R_TOO_SHORT;
+                    return 0;
+                }
             }
         }
     }
-    if (r->fixed || rewrite) return splice(r, vs, ve, w, t, tn);
+    int changed = r->fixed;
+    if ((rc = run_quality(c, w, r, &t, &tn, &changed))) return rc;
+    if (r->reason != R_KEPT) return 0;
+    if (changed || rewrite) return splice(r, vs, ve, w, t, tn);
     return 0;
 }
 
@@ -234,12 +295,50 @@ static void run_chunk(size_t k, void *ctx)
     }
 }
 
-static int parse_tasks(const char *s, unsigned *out)
+/* a quality filter's name appended to c->qf (the order is the order of the runs) */
+static int add_quality(config *c, const char *t, const char *flag)
+{
+    int q;
+    for (q = 0; q < Q_N; q++)
+        if (!strcmp(t, qf_name[q])) break;
+    if (q == Q_N) return 0;
+    for (int i = 0; i < c->nqf; i++)
+        if (c->qf[i] == q) return err_set(ERR_USAGE, "%s: %s is listed twice", flag, t);
+    c->qf[c->nqf++] = q;
+    return 1;
+}
+
+static int parse_filters(const char *s, config *c)
+{
+    char *dup = strdup(s), *save = NULL;
+    int rc = 0;
+    if (!dup) return ERR_NOMEM;
+    for (char *t = strtok_r(dup, ",", &save); t && !rc; t = strtok_r(NULL, ",", &save)) {
+        rc = add_quality(c, t, "--filters");
+        if (rc == 0) rc = err_set(ERR_USAGE, "--filters: unknown filter \"%s\" (gopher_repetition, gopher_quality, "
+                                             "c4_quality, fineweb_quality)", t);
+        else if (rc == 1) rc = 0;
+    }
+    free(dup);
+    return rc;
+}
+
+static int parse_tasks(const char *s, unsigned *out, config *c)
 {
     *out = 0;
     char *dup = strdup(s), *save = NULL;
     if (!dup) return ERR_NOMEM;
+    int any = 0;
     for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        int q = add_quality(c, t, "--tasks");
+        if (q < 0) {
+            free(dup);
+            return q;
+        }
+        if (q == 1) {
+            any = 1;
+            continue;
+        }
         unsigned f = !strcmp(t, "remove_512") ? T_REMOVE_512
                      : !strcmp(t, "remove_256_javascript") ? T_REMOVE_256_JS
                      : !strcmp(t, "remove_512_non_english") ? T_REMOVE_512_NON_EN
@@ -247,14 +346,15 @@ static int parse_tasks(const char *s, unsigned *out)
                      : !strcmp(t, "general_cleaning") ? T_GENERAL : 0;
         if (!f) {
             err_set(ERR_USAGE, "unknown task \"%s\" (remove_512, remove_256_javascript, remove_512_non_english, "
-                               "ftfy_fix_text, general_cleaning)", t);
+                               "ftfy_fix_text, general_cleaning, gopher_repetition, gopher_quality, c4_quality, "
+                               "fineweb_quality)", t);
             free(dup);
             return ERR_USAGE;
         }
         *out |= f;
     }
     free(dup);
-    return *out ? 0 : err_set(ERR_USAGE, "--tasks is empty");
+    return *out || any ? 0 : err_set(ERR_USAGE, "--tasks is empty");
 }
 
 static int parse_ftfy_off(const char *s, fixtext_config *f)
@@ -283,6 +383,10 @@ static int parse_ftfy_off(const char *s, fixtext_config *f)
 int main(int argc, char **argv)
 {
     const char *out_path = NULL, *removed_path = NULL, *tasks_s = NULL, *ftfy_off = NULL, *key = "text";
+    const char *filters_s = NULL;
+    quality_params qp;
+    quality_params_default(&qp);
+    quality_cli qs = {0};
     const char *lang = "en";
     tokcli_spec ts = {0};
     int no_fix = 0, no_lang = 0, no_length = 0, fix_only = 0;
@@ -308,7 +412,12 @@ int main(int argc, char **argv)
          "normalization"},
         {"tasks", 0, ARG_STR, &tasks_s, "LIST",
          "cleanup_fix_dataset mode: comma list of remove_512, remove_256_javascript, remove_512_non_english, "
-         "ftfy_fix_text, general_cleaning; the first that fires wins"},
+         "ftfy_fix_text, general_cleaning (the first that fires wins), then any of the quality filters below,\n"
+         "                                in the order listed"},
+        {"filters", 0, ARG_STR, &filters_s, "LIST",
+         "after the steps above, datatrove's quality filters in this order: gopher_repetition, gopher_quality,\n"
+         "                                c4_quality, fineweb_quality (their parameters follow)"},
+        QUALITY_OPTS(qp, qs),
         {"workers", 'j', ARG_INT, &workers, "N", "threads (default: all cores)"},
         TOKCLI_OPTS(ts),
         {NULL, 0, 0, NULL, NULL, NULL},
@@ -329,10 +438,20 @@ int main(int argc, char **argv)
         "ftfy_fix_text always fires, so general_cleaning only runs when ftfy_fix_text is not listed.\n"
         "Removed documents keep their original text and go to --removed.\n"
         "\n"
+        "The quality filters are datatrove's (0.10.1) GopherRepetitionFilter, GopherQualityFilter,\n"
+        "C4QualityFilter and FineWebQualityFilter, decision for decision, with English words and\n"
+        "sentences split as datatrove splits them (spaCy 3.8's rules); a drop is counted, and written to\n"
+        "--removed as \"cleanup_reason\", under datatrove's reason with \"cleanup_filter\" naming the filter.\n"
+        "c4_quality edits the text (drops lines). A zero threshold switches its check off, as in datatrove.\n"
+        "In a pipeline each runs alone with --tasks NAME; after the OpenWebText steps with --filters.\n"
+        "\n"
         "Examples:\n"
         "  cleanup corpus.jsonl.zst clean.jsonl.zst --removed dropped.jsonl.zst\n"
         "  zstdcat corpus.jsonl.zst | cleanup --no-lang-filter > clean.jsonl\n"
-        "  cleanup --tasks remove_512,remove_256_javascript,ftfy_fix_text in.jsonl out.jsonl --removed rm.jsonl\n",
+        "  cleanup --tasks remove_512,remove_256_javascript,ftfy_fix_text in.jsonl out.jsonl --removed rm.jsonl\n"
+        "  cleanup --filters gopher_repetition,gopher_quality,c4_quality,fineweb_quality \\\n"
+        "          --c4-filter-no-terminal-punct false in.jsonl.zst out.jsonl.zst    # FineWeb's chain\n"
+        "  zstdcat in.jsonl.zst | cleanup --tasks gopher_quality --min-doc-words 100 > out.jsonl\n",
     };
     char **pos;
     int npos;
@@ -355,7 +474,11 @@ int main(int argc, char **argv)
         out_path = pos[1];
     }
     if (!rc && npos > 2) rc = err_set(ERR_USAGE, "too many arguments (INPUT [OUTPUT])");
-    if (!rc && tasks_s) rc = parse_tasks(tasks_s, &c.tasks);
+    c.tasks_mode = tasks_s != NULL;
+    if (!rc && tasks_s) rc = parse_tasks(tasks_s, &c.tasks, &c);
+    if (!rc && filters_s) rc = parse_filters(filters_s, &c);
+    if (!rc) rc = quality_cli_finish(&qp, &qs);
+    c.qp = qp;
     if (!rc && ftfy_off) rc = parse_ftfy_off(ftfy_off, &c.ftfy);
     if (!rc && !langid_known(lang)) rc = err_set(ERR_USAGE, "--lang: \"%s\" is not a language CLD2 knows", lang);
     if (!rc && (min_tokens < 0 || max_chars < 0)) rc = err_set(ERR_USAGE, "--min-tokens and --max-chars-for-length must be >= 0");
@@ -366,7 +489,7 @@ int main(int argc, char **argv)
         return 2;
     }
     bpe *bp = NULL;
-    if (c.length && !c.tasks) {
+    if (c.length && !c.tasks_mode) {
         rc = tokcli_open(&bp, &ts);
         if (rc) {
             fprintf(stderr, "cleanup: %s\n", err_msg());
@@ -383,6 +506,7 @@ int main(int argc, char **argv)
         W[k].fx = fixtext_new();
         W[k].bc = bp ? bpe_ctx_new(bp) : NULL;
         if (!W[k].fx || (bp && !W[k].bc)) rc = err_set(ERR_NOMEM, "out of memory (or the ftfy patterns did not compile)");
+        if (!rc && c.nqf && !(W[k].qc = quality_ctx_new())) rc = ERR_NOMEM;
     }
     if (!W) rc = err_set(ERR_NOMEM, "out of memory");
 
@@ -395,7 +519,9 @@ int main(int argc, char **argv)
 
     uint64_t docs = 0, blank = 0, bytes_in = 0, fixed = 0, kept = 0;
     uint64_t by_reason[R_N] = {0}, chars_by_reason[R_N] = {0}, by_task[5] = {0};
-    uint64_t bad_shown = 0;
+    uint64_t bad_shown = 0, qedited = 0;
+    struct { int filter; const char *reason; uint64_t docs, chars; } qstat[128];
+    size_t nqstat = 0;
     batch b = {0};
     int eof = 0;
     while (!rc && !eof) {
@@ -475,11 +601,31 @@ int main(int argc, char **argv)
             size_t len = r->out ? r->out_len : r->len;
             if (r->reason == R_KEPT) {
                 kept++;
+                qedited += r->qedited;
                 rc = io_write(w, line, len);
                 if (!rc) rc = io_write(w, "\n", 1);
             } else {
                 by_reason[r->reason]++;
                 chars_by_reason[r->reason] += r->chars;
+                if (r->reason == R_QUALITY || r->reason == R_QUALITY_ERROR) {
+                    size_t k;
+                    for (k = 0; k < nqstat; k++)
+                        if (qstat[k].filter == r->qfilter && !strcmp(qstat[k].reason, r->qreason)) break;
+                    if (k == nqstat && nqstat < sizeof qstat / sizeof *qstat) {
+                        qstat[nqstat].filter = r->qfilter;
+                        qstat[nqstat].reason = r->qreason;
+                        qstat[nqstat].docs = qstat[nqstat].chars = 0;
+                        nqstat++;
+                    }
+                    if (k < nqstat) {
+                        qstat[k].docs++;
+                        qstat[k].chars += r->chars;
+                    }
+                }
+                if (r->reason == R_QUALITY_ERROR && by_reason[R_QUALITY_ERROR] <= 5)
+                    fprintf(stderr, "cleanup: %s:%" PRIu64 ": %s could not finish on this text (a regular expression "
+                                    "of the word splitter gave up); dropped (reason quality_error)\n",
+                            io_reader_name(in), r->lineno, qf_name[c.qf[r->qfilter]]);
                 if (r->reason == R_BAD_JSON && bad_shown++ < 5)
                     fprintf(stderr, "cleanup: %s:%" PRIu64 ":%zu: not valid JSON; dropped (reason bad_json)\n",
                             io_reader_name(in), r->lineno, r->err_col);
@@ -514,9 +660,13 @@ int main(int argc, char **argv)
                         size_t body = e - 1, k = body;
                         while (k > 0 && (line[k - 1] == ' ' || line[k - 1] == '\t')) k--;
                         int empty_obj = k > 0 && line[k - 1] == '{';
-                        char tail[96];
-                        snprintf(tail, sizeof tail, "%s\"cleanup_reason\": \"%s\"}", empty_obj ? "" : ", ",
-                                 reason_name[r->reason]);
+                        char tail[256];
+                        if (r->reason == R_QUALITY || r->reason == R_QUALITY_ERROR)
+                            snprintf(tail, sizeof tail, "%s\"cleanup_reason\": \"%s\", \"cleanup_filter\": \"%s\"}",
+                                     empty_obj ? "" : ", ", r->qreason, qf_name[c.qf[r->qfilter]]);
+                        else
+                            snprintf(tail, sizeof tail, "%s\"cleanup_reason\": \"%s\"}", empty_obj ? "" : ", ",
+                                     reason_name[r->reason]);
                         rc = io_write(rw, line, body);
                         if (!rc) rc = io_write(rw, tail, strlen(tail));
                         if (!rc) rc = io_write(rw, "\n", 1);
@@ -550,17 +700,28 @@ int main(int argc, char **argv)
                             " changed), general_cleaning %" PRIu64 "\n",
                     by_reason[R_REMOVE_512], by_reason[R_REMOVE_256_JS], by_reason[R_REMOVE_512_NON_EN], by_task[3],
                     (c.tasks & T_FTFY) ? fixed : 0, by_task[4]);
-        } else if (c.fix) {
+        } else if (c.fix && !c.tasks_mode) {
             fprintf(stderr, "  fixed by fix_text: %" PRIu64 " documents\n", fixed);
         }
+        for (int i = 0; i < c.nqf; i++)
+            if (c.qf[i] == Q_C4) fprintf(stderr, "  kept documents edited by c4_quality: %" PRIu64 "\n", qedited);
         for (int k = 1; k < R_N; k++)
-            if (by_reason[k])
+            if (by_reason[k] && k != R_QUALITY && k != R_QUALITY_ERROR)
                 fprintf(stderr, "  dropped %-22s %10" PRIu64 " documents %14" PRIu64 " characters\n", reason_name[k],
                         by_reason[k], chars_by_reason[k]);
+        for (int f = 0; f < c.nqf; f++) /* by filter, in the order they ran */
+            for (size_t k = 0; k < nqstat; k++)
+                if (qstat[k].filter == f) {
+                    char name[96];
+                    snprintf(name, sizeof name, "%s/%s", qf_name[c.qf[f]], qstat[k].reason);
+                    fprintf(stderr, "  dropped %-40s %10" PRIu64 " documents %14" PRIu64 " characters\n", name,
+                            qstat[k].docs, qstat[k].chars);
+                }
     }
     io_reader_close(in);
     for (int k = 0; W && k < nw; k++) {
         fixtext_free(W[k].fx);
+        quality_ctx_free(W[k].qc);
         bpe_ctx_free(W[k].bc);
         bpe_ids_free(&W[k].ids);
         free(W[k].txt);
@@ -572,6 +733,7 @@ int main(int argc, char **argv)
     free(b.r);
     free(b.arena);
     free(pos);
+    quality_cli_free(&qs);
     (void)bytes_in;
     return rc < 0 ? err_exit_code(rc) : 0;
 }

@@ -34,6 +34,17 @@ int py_isspace_cp(uint32_t cp) { return in_ranges(py_space_ranges, NELEM(py_spac
 int uc_ispunct_cp(uint32_t cp) { return in_ranges(uc_punct_ranges, NELEM(uc_punct_ranges), cp); }
 int dt_punctuation_cp(uint32_t cp) { return in_ranges(dt_punctuation_ranges, NELEM(dt_punctuation_ranges), cp); }
 int dt_terminal_cp(uint32_t cp) { return in_ranges(dt_terminal_ranges, NELEM(dt_terminal_ranges), cp); }
+int py_isdecimal_cp(uint32_t cp)
+{
+    if (cp < 0x80) return cp >= '0' && cp <= '9';
+    return in_ranges(py_decimal_ranges, NELEM(py_decimal_ranges), cp);
+}
+const char *py_lower_special(uint32_t cp)
+{
+    for (size_t i = 0; i < NELEM(py_lower_to_ascii); i++)
+        if (py_lower_to_ascii[i].cp == cp) return py_lower_to_ascii[i].lower;
+    return NULL;
+}
 static int sent_punct_cp(uint32_t cp) { return in_ranges(spacy_sent_punct_ranges, NELEM(spacy_sent_punct_ranges), cp); }
 const char *const *gopher_default_stop_words(size_t *n)
 {

@@ -48,6 +48,10 @@ int py_isspace_cp(uint32_t cp);
 int uc_ispunct_cp(uint32_t cp);      /* unicodedata.category(c).startswith("P") */
 int dt_punctuation_cp(uint32_t cp);  /* datatrove PUNCTUATION_SET */
 int dt_terminal_cp(uint32_t cp);     /* datatrove TERMINAL_PUNCTUATION */
+int py_isdecimal_cp(uint32_t cp);    /* \d of Python's re (category Nd) */
+/* For the non-ASCII characters whose str.lower() holds an ASCII letter (U+0130,
+ * U+212A): that lower case in UTF-8; NULL for every other character. */
+const char *py_lower_special(uint32_t cp);
 /* The Gopher stop words of datatrove (count n). */
 const char *const *gopher_default_stop_words(size_t *n);
 const char *spacy_en_version(void);

@@ -218,6 +218,13 @@ def main():
     table("dt_punctuation_ranges", ranges_of(lambda ch: ch in PUNCTUATION_SET))
     table("dt_terminal_ranges", ranges_of(lambda ch: ch in TERMINAL_PUNCTUATION))
     table("spacy_sent_punct_ranges", ranges_of(lambda ch: ch in punct_chars))
+    table("py_decimal_ranges", ranges_of(str.isdecimal))  # what \\d matches in Python's re
+    # str.lower(): the characters whose lower case holds an ASCII letter (C4's "javascript", ...)
+    lower_ascii = [(ord(ch), ch.lower()) for ch in map(chr, range(0x80, 0x110000))
+                   if not 0xD800 <= ord(ch) <= 0xDFFF and any(c.isascii() for c in ch.lower())]
+    w.append("/* non-ASCII characters whose str.lower() holds ASCII: code point, lower case (UTF-8) */")
+    w.append("static const struct { uint32_t cp; const char *lower; } py_lower_to_ascii[] = {%s};" % ", ".join(
+        "{0x%X, %s}" % (cp, cstr(lo)) for cp, lo in lower_ascii))
 
     # special cases: key, then the byte length of each piece
     w.append("/* tokenizer exceptions: the string, then its pieces' lengths in bytes (0-terminated) */")
