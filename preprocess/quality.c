@@ -147,14 +147,15 @@ typedef struct {
 } sent;
 typedef struct {
     sent *e;
-    size_t mask, cap;
+    size_t mask, cap, used;
 } sset;
 
 static int sset_reset(sset *s, size_t expect)
 {
     size_t want = 16;
+    if (expect > 1 << 16) expect = 1 << 16; /* it grows */
     while (want < 2 * expect + 16) want *= 2;
-    if (want > s->cap) {
+    if (want > s->cap || s->cap > 4 * want) {
         free(s->e);
         s->e = malloc(want * sizeof *s->e);
         if (!s->e) {
@@ -163,19 +164,43 @@ static int sset_reset(sset *s, size_t expect)
         }
         s->cap = want;
     }
-    s->mask = want - 1;
-    memset(s->e, 0, want * sizeof *s->e);
+    s->mask = s->cap - 1;
+    s->used = 0;
+    memset(s->e, 0, s->cap * sizeof *s->e);
     return 0;
 }
 
-/* find or insert base[off..off+len); *created says which */
+static int sset_grow(sset *s)
+{
+    size_t nc = 2 * s->cap;
+    sent *ne = calloc(nc, sizeof *ne);
+    if (!ne) return ERR_NOMEM;
+    for (size_t i = 0; i < s->cap; i++) {
+        if (!s->e[i].h) continue;
+        size_t j = s->e[i].h & (nc - 1);
+        while (ne[j].h) j = (j + 1) & (nc - 1);
+        ne[j] = s->e[i];
+    }
+    free(s->e);
+    s->e = ne;
+    s->cap = nc;
+    s->mask = nc - 1;
+    return 0;
+}
+
+/* find or insert base[off..off+len); *created says which (-1: out of memory) */
 static sent *sset_get(sset *s, const char *base, uint32_t off, uint32_t len, int *created)
 {
+    if (2 * (s->used + 1) > s->cap && sset_grow(s)) {
+        *created = -1;
+        return NULL;
+    }
     uint64_t h = hash64(base + off, len, 3) | 1;
     for (size_t i = h & s->mask;; i = (i + 1) & s->mask) {
         sent *e = &s->e[i];
         if (!e->h) {
             *e = (sent){h, off, len, 0, 0};
+            s->used++;
             *created = 1;
             return e;
         }
@@ -186,6 +211,11 @@ static sent *sset_get(sset *s, const char *base, uint32_t off, uint32_t len, int
     }
 }
 
+typedef struct {
+    uint64_t h; /* 0: empty */
+    uint32_t pos, aux; /* first position; count (top n-grams) or bytes (duplicates) */
+} ngent;
+
 struct quality_ctx {
     spacy_ctx *sp;
     sp_tokens words, toks, ends;
@@ -193,11 +223,12 @@ struct quality_ctx {
     size_t wn;
     int have_words;
     uint32_t *wcp, *wid; /* per word: code points, interned id */
+    uint64_t *wh, *wpow; /* per word: polynomial hash of its bytes, POLY_B^bytes */
     size_t wcap;
+    ngent *ng; /* n-gram table */
+    size_t ngmask, ngcap;
     spans parts, lines;
     sset set;
-    char *arena;
-    size_t alen, acap;
     char *out, *low;
     size_t out_cap, low_cap;
 };
@@ -226,10 +257,12 @@ void quality_ctx_free(quality_ctx *q)
     sp_tokens_free(&q->ends);
     free(q->wcp);
     free(q->wid);
+    free(q->wh);
+    free(q->wpow);
+    free(q->ng);
     free(q->parts.v);
     free(q->lines.v);
     free(q->set.e);
-    free(q->arena);
     free(q->out);
     free(q->low);
     free(q);
@@ -248,7 +281,11 @@ static int get_words(quality_ctx *q, const char *t, size_t n)
         uint32_t *a = realloc(q->wcp, nc * sizeof *a), *b = a ? realloc(q->wid, nc * sizeof *b) : NULL;
         if (a) q->wcp = a;
         if (b) q->wid = b;
-        if (!a || !b) return ERR_NOMEM;
+        uint64_t *c = b ? realloc(q->wh, nc * sizeof *c) : NULL;
+        if (c) q->wh = c;
+        uint64_t *d = c ? realloc(q->wpow, nc * sizeof *d) : NULL;
+        if (d) q->wpow = d;
+        if (!a || !b || !c || !d) return ERR_NOMEM;
         q->wcap = nc;
     }
     for (size_t i = 0; i < q->words.n; i++) q->wcp[i] = (uint32_t)cplen(t + q->words.t[i].off, q->words.t[i].len);
@@ -311,6 +348,7 @@ static int find_duplicates(quality_ctx *q, const char *t, const spans *x, size_t
     for (size_t i = 0; i < x->n; i++) {
         int created;
         sset_get(&q->set, t, x->v[i].off, x->v[i].len, &created);
+        if (created < 0) return ERR_NOMEM;
         if (!created) {
             (*dup)++;
             *dup_chars += cplen(t + x->v[i].off, x->v[i].len);
@@ -319,19 +357,42 @@ static int find_duplicates(quality_ctx *q, const char *t, const spans *x, size_t
     return 0;
 }
 
-static int arena_need(quality_ctx *q, size_t more)
+/* ---------- GopherRepetitionFilter ---------- */
+
+#define POLY_B 0x100000001B3ull
+
+/* "".join(words[a:a+n]) == "".join(words[b:b+n]) (equal byte lengths known) */
+static int concat_eq(const char *t, const sp_token *w, size_t a, size_t b, size_t n)
 {
-    if (q->alen + more <= q->acap) return 0;
-    size_t nc = q->acap ? 2 * q->acap : 1 << 16;
-    while (nc < q->alen + more) nc *= 2;
-    char *na = realloc(q->arena, nc);
-    if (!na) return ERR_NOMEM;
-    q->arena = na;
-    q->acap = nc;
-    return 0;
+    size_t ia = a, ib = b, oa = 0, ob = 0, ea = a + n, eb = b + n;
+    while (ia < ea && ib < eb) {
+        size_t la = w[ia].len - oa, lb = w[ib].len - ob, l = la < lb ? la : lb;
+        if (memcmp(t + w[ia].off + oa, t + w[ib].off + ob, l)) return 0;
+        oa += l;
+        ob += l;
+        if (oa == w[ia].len) ia++, oa = 0;
+        if (ob == w[ib].len) ib++, ob = 0;
+    }
+    return 1;
 }
 
-/* ---------- GopherRepetitionFilter ---------- */
+static int ng_reset(quality_ctx *q, size_t expect)
+{
+    size_t want = 16;
+    while (want < expect + expect / 2 + 16) want *= 2;
+    if (want > q->ngcap) {
+        free(q->ng);
+        q->ng = malloc(want * sizeof *q->ng);
+        if (!q->ng) {
+            q->ngcap = 0;
+            return ERR_NOMEM;
+        }
+        q->ngcap = want;
+    }
+    q->ngmask = want - 1;
+    memset(q->ng, 0, want * sizeof *q->ng);
+    return 0;
+}
 
 int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **reason)
 {
@@ -401,66 +462,87 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
         for (size_t i = 0; i < nw; i++) {
             int created;
             sent *e = sset_get(&q->set, t, w[i].off, w[i].len, &created);
+            if (created < 0) return ERR_NOMEM;
             if (created) e->val = next++;
             q->wid[i] = e->val;
         }
     }
-    /* top n-grams: find_top_duplicate(get_n_grams(words, n)) */
+    /* top n-grams: find_top_duplicate(get_n_grams(words, n)); an n-gram is its words' ids */
     for (int k = 0; k < p->n_top; k++) {
         size_t gn = (size_t)p->top_n[k];
         if (gn == 0 || nw < gn) continue; /* if not n_grams: continue */
         size_t m = nw - gn + 1;
-        if (sset_reset(&q->set, m)) return ERR_NOMEM;
-        /* the key is the ids of the n-gram's words, in the arena */
-        q->alen = 0;
-        if (arena_need(q, m * gn * sizeof(uint32_t))) return ERR_NOMEM;
-        uint32_t *ids = (uint32_t *)(void *)q->arena;
-        size_t best_count = 0, best_first = SIZE_MAX, best_pos = 0;
+        if ((rc = ng_reset(q, m))) return rc;
+        size_t best_count = 0, best_first = SIZE_MAX;
         for (size_t i = 0; i < m; i++) {
-            memcpy(ids + i * gn, q->wid + i, gn * sizeof(uint32_t));
-            int created;
-            sent *e = sset_get(&q->set, q->arena, (uint32_t)(i * gn * sizeof(uint32_t)), (uint32_t)(gn * sizeof(uint32_t)),
-                               &created);
-            if (created) {
-                e->val = 0;
-                e->first = (uint32_t)i;
+            uint64_t h = 0x51ED2701F3A5C3B9ull;
+            for (size_t j = 0; j < gn; j++) h = hash_mix64(h ^ q->wid[i + j]);
+            h |= 1;
+            ngent *e;
+            for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
+                e = &q->ng[x];
+                if (!e->h) {
+                    *e = (ngent){h, (uint32_t)i, 0};
+                    break;
+                }
+                if (e->h == h && !memcmp(q->wid + e->pos, q->wid + i, gn * sizeof *q->wid)) break;
             }
-            e->val++;
-            if (e->val > best_count || (e->val == best_count && e->first < best_first)) {
-                best_count = e->val;
-                best_first = e->first;
-                best_pos = e->first;
+            e->aux++;
+            if (e->aux > best_count || (e->aux == best_count && e->pos < best_first)) {
+                best_count = e->aux;
+                best_first = e->pos;
             }
         }
         size_t chars = gn - 1;
-        for (size_t j = 0; j < gn; j++) chars += q->wcp[best_pos + j];
+        for (size_t j = 0; j < gn; j++) chars += q->wcp[best_first + j];
         if ((double)(chars * best_count) / len_text > p->top_frac[k]) {
             *reason = p->top_reason[k];
             return 0;
         }
     }
-    /* duplicated n-grams: find_all_duplicate(words, n), "".join(n-gram) */
+    /* duplicated n-grams: find_all_duplicate(words, n) on "".join(n-gram): the key is the
+     * concatenated bytes (hashed as one polynomial, so that any split of the same bytes
+     * hashes alike; equal hashes are compared byte for byte) */
+    if (p->n_dup > 0) {
+        for (size_t i = 0; i < nw; i++) {
+            uint64_t h = 0, pw = 1;
+            for (uint32_t j = 0; j < w[i].len; j++) {
+                h = h * POLY_B + (unsigned char)t[w[i].off + j];
+                pw *= POLY_B;
+            }
+            q->wh[i] = h;
+            q->wpow[i] = pw;
+        }
+    }
     for (int k = 0; k < p->n_dup; k++) {
         size_t gn = (size_t)p->dup_n[k];
         size_t repeated = 0;
         if (gn > 0 && nw >= gn) {
             size_t m = nw - gn + 1;
-            if (sset_reset(&q->set, m)) return ERR_NOMEM;
-            q->alen = 0;
+            if ((rc = ng_reset(q, m))) return rc;
             size_t idx = 0;
             while (idx < m) {
-                size_t bytes = 0, chars = 0;
-                for (size_t j = 0; j < gn; j++) bytes += w[idx + j].len, chars += q->wcp[idx + j];
-                if (arena_need(q, bytes)) return ERR_NOMEM;
-                size_t off = q->alen;
+                uint64_t h = 0;
+                uint32_t bytes = 0, chars = 0;
                 for (size_t j = 0; j < gn; j++) {
-                    memcpy(q->arena + q->alen, t + w[idx + j].off, w[idx + j].len);
-                    q->alen += w[idx + j].len;
+                    h = h * q->wpow[idx + j] + q->wh[idx + j];
+                    bytes += w[idx + j].len;
+                    chars += q->wcp[idx + j];
                 }
-                int created;
-                sset_get(&q->set, q->arena, (uint32_t)off, (uint32_t)bytes, &created);
-                if (!created) {
-                    q->alen = off; /* not kept */
+                h = hash_mix64(h) | 1;
+                int found = 0;
+                for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
+                    ngent *e = &q->ng[x];
+                    if (!e->h) {
+                        *e = (ngent){h, (uint32_t)idx, bytes};
+                        break;
+                    }
+                    if (e->h == h && e->aux == bytes && concat_eq(t, w, e->pos, idx, gn)) {
+                        found = 1;
+                        break;
+                    }
+                }
+                if (found) {
                     repeated += chars;
                     idx += gn;
                 } else idx++;

@@ -185,6 +185,8 @@ typedef struct {
 
 struct spacy_ctx {
     pcre2_match_data *md;
+    pcre2_match_context *mc; /* no match limit (Python's re has none) and a JIT stack that can grow */
+    pcre2_jit_stack *js;
     centry *cache;
     size_t cmask, cused;
     char *kbuf;
@@ -211,9 +213,17 @@ spacy_ctx *spacy_ctx_new(void)
     spacy_ctx *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     c->md = pcre2_match_data_create(4, NULL);
+    c->mc = pcre2_match_context_create(NULL);
+    c->js = pcre2_jit_stack_create(32 << 10, 256 << 20, NULL);
+    if (c->mc) {
+        pcre2_set_match_limit(c->mc, UINT32_MAX);
+        pcre2_set_depth_limit(c->mc, UINT32_MAX);
+        pcre2_set_heap_limit(c->mc, UINT32_MAX);
+        if (c->js) pcre2_jit_stack_assign(c->mc, NULL, c->js);
+    }
     c->cmask = (1u << 14) - 1;
     c->cache = calloc(c->cmask + 1, sizeof *c->cache);
-    if (!c->md || !c->cache) {
+    if (!c->md || !c->mc || !c->cache) {
         spacy_ctx_free(c);
         err_set(ERR_NOMEM, "out of memory");
         return NULL;
@@ -225,6 +235,8 @@ void spacy_ctx_free(spacy_ctx *c)
 {
     if (!c) return;
     pcre2_match_data_free(c->md);
+    pcre2_match_context_free(c->mc);
+    pcre2_jit_stack_free(c->js);
     free(c->cache);
     free(c->kbuf);
     free(c->tbuf);
@@ -278,7 +290,7 @@ static const kv *special(const char *s, size_t n)
 static int re_match(spacy_ctx *c, pcre2_code *re, const char *s, size_t n, size_t start, uint32_t opts, size_t *ms,
                     size_t *me)
 {
-    int r = pcre2_match(re, (PCRE2_SPTR)s, n, start, opts | PCRE2_NO_UTF_CHECK, c->md, NULL);
+    int r = pcre2_match(re, (PCRE2_SPTR)s, n, start, opts | PCRE2_NO_UTF_CHECK, c->md, c->mc);
     if (r < 0) {
         if (r == PCRE2_ERROR_NOMATCH) return 0;
         return err_set(ERR_LIMIT, "a regular expression of spaCy's tokenizer failed (PCRE2 error %d)", r);
