@@ -78,15 +78,15 @@ static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
         if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return 0;
     }
 }
-static const kv *kv_get(const kvtab *t, const char *s, size_t len)
+static const kv *kv_get_h(const kvtab *t, const char *s, size_t len, uint64_t h)
 {
-    uint64_t h = hash64(s, len, 7);
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         const kv *e = &t->slot[i];
         if (!e->s) return NULL;
         if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return e;
     }
 }
+static const kv *kv_get(const kvtab *t, const char *s, size_t len) { return kv_get_h(t, s, len, hash64(s, len, 7)); }
 
 typedef struct {
     const char *tok[16]; /* token texts (pointers into the generated strings) */
@@ -100,13 +100,22 @@ static struct {
     size_t max_special;
     mpattern *pat;  /* the special cases matched again after affix splitting */
     size_t npat;
-    kvtab first;    /* first token text -> first pattern index with it (chained by next[]) */
+    kvtab first;    /* first token text -> class (1..) and first pattern with it (chained by next[]) */
+    kvtab second;   /* second token text -> class (1..) */
+    uint32_t *head; /* class of a first token -> its first pattern */
     uint32_t *next;
-    uint8_t first_byte[256];
-    size_t max_first;
+    uint8_t *pair;  /* [first class][second class]: some pattern starts so */
+    uint32_t nfirst, nsecond;
+    size_t max_tok;
     int rc;
 } R;
 static pthread_once_t R_once = PTHREAD_ONCE_INIT;
+
+static const kv *special(const char *s, size_t n)
+{
+    if (n == 0 || n > R.max_special) return NULL;
+    return kv_get(&R.specials, s, n);
+}
 
 static pcre2_code *compile(const char *name, const char *pat)
 {
@@ -141,47 +150,102 @@ static void rules_init(void)
         kv_put(&R.specials, spacy_en_specials[i].key, l, (uint32_t)i);
         if (l > R.max_special) R.max_special = l;
     }
-    R.npat = NELEM(spacy_en_matcher);
-    R.pat = calloc(R.npat, sizeof *R.pat);
-    R.next = calloc(R.npat, sizeof *R.next);
+    /* the patterns of the special-case pass; one-token ones are left out: the rule of a
+     * one-token pattern is that token (checked here), so it can change nothing, and being
+     * shortest it is taken last, so it can block nothing either */
+    size_t nall = NELEM(spacy_en_matcher);
+    R.pat = calloc(nall, sizeof *R.pat);
+    R.next = calloc(nall, sizeof *R.next);
+    R.head = calloc(nall + 1, sizeof *R.head);
     cap = 1;
-    while (cap < 4 * R.npat) cap *= 2;
+    while (cap < 4 * nall) cap *= 2;
     R.first.slot = calloc(cap, sizeof(kv));
-    R.first.mask = cap - 1;
-    if (!R.pat || !R.next || !R.first.slot) return;
-    for (size_t i = R.npat; i-- > 0;) { /* chains in pattern order */
-        mpattern *p = &R.pat[i];
+    R.second.slot = calloc(cap, sizeof(kv));
+    R.first.mask = R.second.mask = cap - 1;
+    if (!R.pat || !R.next || !R.head || !R.first.slot || !R.second.slot) return;
+    for (size_t i = 0; i < nall; i++) {
+        mpattern p = {0};
         const char *s = spacy_en_matcher[i];
         for (;;) {
             const char *e = strchr(s, '\x1f');
             size_t l = e ? (size_t)(e - s) : strlen(s);
-            if (p->n == 16) {
+            if (p.n == 16) {
                 R.rc = err_set(ERR_INTERNAL, "a spaCy special case of over 16 tokens");
                 return;
             }
-            p->tok[p->n] = s;
-            p->len[p->n++] = (uint32_t)l;
+            p.tok[p.n] = s;
+            p.len[p.n++] = (uint32_t)l;
+            if (l > R.max_tok) R.max_tok = l;
             if (!e) break;
             s = e + 1;
         }
+        if (p.n == 1) {
+            const kv *sp = special(p.tok[0], p.len[0]);
+            if (!sp || spacy_en_specials[sp->val].piece[0] != p.len[0] || spacy_en_specials[sp->val].piece[1]) {
+                R.rc = err_set(ERR_INTERNAL, "spaCy special case \"%s\" is one token that its rule splits", p.tok[0]);
+                return;
+            }
+            continue;
+        }
+        R.pat[R.npat++] = p;
+    }
+    if (R.max_tok > 255) {
+        R.rc = err_set(ERR_INTERNAL, "a spaCy special-case token of over 255 bytes");
+        return;
+    }
+    for (size_t i = R.npat; i-- > 0;) { /* chains in pattern order */
+        mpattern *p = &R.pat[i];
         const kv *f = kv_get(&R.first, p->tok[0], p->len[0]);
-        R.next[i] = f ? f->val : UINT32_MAX;
-        if (f) ((kv *)f)->val = (uint32_t)i;
-        else kv_put(&R.first, p->tok[0], p->len[0], (uint32_t)i);
-        R.first_byte[(unsigned char)p->tok[0][0]] = 1;
-        if (p->len[0] > R.max_first) R.max_first = p->len[0];
+        uint32_t fc = f ? f->val : ++R.nfirst;
+        if (!f) kv_put(&R.first, p->tok[0], p->len[0], fc);
+        R.next[i] = R.head[fc] ? R.head[fc] - 1 : UINT32_MAX;
+        R.head[fc] = (uint32_t)i + 1;
+        if (!kv_get(&R.second, p->tok[1], p->len[1])) kv_put(&R.second, p->tok[1], p->len[1], ++R.nsecond);
+    }
+    if (R.nfirst >= 4096 || R.nsecond >= 4096) {
+        R.rc = err_set(ERR_INTERNAL, "over 4095 distinct first or second tokens in spaCy's special cases");
+        return;
+    }
+    R.pair = calloc((size_t)(R.nfirst + 1) * (R.nsecond + 1), 1);
+    if (!R.pair) return;
+    for (size_t i = 0; i < R.npat; i++) {
+        uint32_t fc = kv_get(&R.first, R.pat[i].tok[0], R.pat[i].len[0])->val;
+        uint32_t sc = kv_get(&R.second, R.pat[i].tok[1], R.pat[i].len[1])->val;
+        R.pair[(size_t)fc * (R.nsecond + 1) + sc] = 1;
     }
     R.rc = 0;
 }
 
+/* a token's classes: (first class << 12) | second class, 0 for most tokens */
+static uint32_t tok_class_h(const char *s, size_t n, uint64_t h)
+{
+    if (n > R.max_tok) return 0;
+    const kv *f = kv_get_h(&R.first, s, n, h), *g = kv_get_h(&R.second, s, n, h);
+    return (f ? f->val << 12 : 0) | (g ? g->val : 0);
+}
+static uint32_t tok_class(const char *s, size_t n) { return n > R.max_tok ? 0 : tok_class_h(s, n, hash64(s, n, 7)); }
+
 /* ---------- per-thread context ---------- */
 
-/* cache of span -> token lengths */
+/* The cache of span -> tokens. A token is packed in 32 bits: its length (8 bits:
+ * cached spans are at most CACHE_SPAN_MAX bytes) and its two special-case classes
+ * (12 bits each). A small direct-mapped "hot" table in front, with the key inline,
+ * answers the frequent words from L1/L2. */
 typedef struct {
     uint64_t h;
     uint32_t key, klen; /* into kbuf */
     uint32_t toks, ntok; /* into tbuf */
 } centry;
+#define HOT_KEY 18
+typedef struct {
+    uint64_t h;
+    uint32_t toks;
+    uint8_t klen, ntok;
+    char key[HOT_KEY];
+} hentry;
+#define HOT_SLOTS 16384
+#define CACHE_SPAN_MAX 128
+#define CACHE_SLOTS_MAX (1u << 21)
 
 struct spacy_ctx {
     pcre2_match_data *md;
@@ -189,19 +253,19 @@ struct spacy_ctx {
     pcre2_jit_stack *js;
     centry *cache;
     size_t cmask, cused;
+    hentry *hot;
     char *kbuf;
     size_t klen, kcap;
     uint32_t *tbuf;
     size_t tlen, tcap;
     uint32_t *pre, *suf, *out; /* scratch lengths */
     size_t npre, nsuf, nout, cpre, csuf, cout;
+    uint32_t *cls; /* per output token: its classes */
+    size_t ccap;
     sp_tokens tmp;
     struct { uint32_t s, e; } *m;
     size_t nm, cm;
 };
-
-#define CACHE_SPAN_MAX 128
-#define CACHE_SLOTS_MAX (1u << 20)
 
 spacy_ctx *spacy_ctx_new(void)
 {
@@ -223,7 +287,8 @@ spacy_ctx *spacy_ctx_new(void)
     }
     c->cmask = (1u << 14) - 1;
     c->cache = calloc(c->cmask + 1, sizeof *c->cache);
-    if (!c->md || !c->mc || !c->cache) {
+    c->hot = calloc(HOT_SLOTS, sizeof *c->hot);
+    if (!c->md || !c->mc || !c->cache || !c->hot) {
         spacy_ctx_free(c);
         err_set(ERR_NOMEM, "out of memory");
         return NULL;
@@ -238,11 +303,13 @@ void spacy_ctx_free(spacy_ctx *c)
     pcre2_match_context_free(c->mc);
     pcre2_jit_stack_free(c->js);
     free(c->cache);
+    free(c->hot);
     free(c->kbuf);
     free(c->tbuf);
     free(c->pre);
     free(c->suf);
     free(c->out);
+    free(c->cls);
     free(c->m);
     sp_tokens_free(&c->tmp);
     free(c);
@@ -268,23 +335,24 @@ static int push_len(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
     return 0;
 }
 
-static int push_tok(sp_tokens *v, uint32_t off, uint32_t len)
+/* append a token and its classes (c->cls runs beside out->t) */
+static inline int push_tok(spacy_ctx *c, sp_tokens *v, uint32_t off, uint32_t len, uint32_t cls)
 {
-    if (v->n == v->cap) {
-        size_t nc = v->cap ? 2 * v->cap : 256;
+    if (v->n == v->cap || v->n >= c->ccap) {
+        size_t nc = v->cap > c->ccap ? v->cap : c->ccap;
+        nc = nc ? 2 * nc : 256;
         sp_token *nt = realloc(v->t, nc * sizeof *nt);
         if (!nt) return ERR_NOMEM;
         v->t = nt;
         v->cap = nc;
+        uint32_t *ncl = realloc(c->cls, nc * sizeof *ncl);
+        if (!ncl) return ERR_NOMEM;
+        c->cls = ncl;
+        c->ccap = nc;
     }
+    c->cls[v->n] = cls;
     v->t[v->n++] = (sp_token){off, len};
     return 0;
-}
-
-static const kv *special(const char *s, size_t n)
-{
-    if (n == 0 || n > R.max_special) return NULL;
-    return kv_get(&R.specials, s, n);
 }
 
 static int re_match(spacy_ctx *c, pcre2_code *re, const char *s, size_t n, size_t start, uint32_t opts, size_t *ms,
@@ -395,38 +463,75 @@ attach:
 static void cache_clear(spacy_ctx *c)
 {
     memset(c->cache, 0, (c->cmask + 1) * sizeof *c->cache);
+    memset(c->hot, 0, HOT_SLOTS * sizeof *c->hot);
     c->cused = c->klen = c->tlen = 0;
+}
+
+static inline int emit_packed(spacy_ctx *c, sp_tokens *out, uint32_t off, const uint32_t *l, uint32_t n)
+{
+    int rc;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t len = l[k] & 0xFF;
+        if ((rc = push_tok(c, out, off, len, l[k] >> 8))) return rc;
+        off += len;
+    }
+    return 0;
 }
 
 /* tokens of one non-space span at text[off..off+n) appended to out */
 static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, sp_tokens *out)
 {
     const char *s = text + off;
-    uint64_t h = 0;
-    centry *e = NULL;
     int rc;
-    if (n <= CACHE_SPAN_MAX) {
-        h = hash64(s, n, 11) | 1;
-        for (size_t i = h & c->cmask;; i = (i + 1) & c->cmask) {
-            e = &c->cache[i];
-            if (!e->h) break;
-            if (e->h == h && e->klen == n && !memcmp(c->kbuf + e->key, s, n)) {
-                const uint32_t *l = c->tbuf + e->toks;
-                for (uint32_t k = 0; k < e->ntok; k++) {
-                    if ((rc = push_tok(out, off, l[k]))) return rc;
-                    off += l[k];
-                }
-                return 0;
+    if (n > CACHE_SPAN_MAX) { /* long spans: not cached */
+        if ((rc = split_span(c, s, n))) return rc;
+        for (size_t k = 0; k < c->nout; k++) {
+            if ((rc = push_tok(c, out, off, c->out[k], tok_class(s, c->out[k])))) return rc;
+            s += c->out[k];
+            off += c->out[k];
+        }
+        return 0;
+    }
+    /* a span of ASCII letters only: no prefix, suffix, infix or URL rule can match one
+     * (each needs a digit, a symbol or punctuation; the generator checks it on every
+     * string of one to three letters and on words), so it is a special case or one
+     * token, and cheaper to look up in the small tables than in the cache */
+    size_t nl = 0;
+    while (nl < n && (unsigned)((unsigned char)(s[nl] | 0x20) - 'a') < 26u) nl++;
+    if (nl == n) {
+        uint64_t h7 = hash64(s, n, 7);
+        const kv *sp = n <= R.max_special ? kv_get_h(&R.specials, s, n, h7) : NULL;
+        if (!sp) return push_tok(c, out, off, (uint32_t)n, tok_class_h(s, n, h7));
+        for (int p = 0; p < 8 && spacy_en_specials[sp->val].piece[p]; p++) {
+            uint32_t l = spacy_en_specials[sp->val].piece[p];
+            if ((rc = push_tok(c, out, off, l, tok_class(text + off, l)))) return rc;
+            off += l;
+        }
+        return 0;
+    }
+    uint64_t h = hash64(s, n, 11) | 1;
+    hentry *he = &c->hot[(h >> 20) & (HOT_SLOTS - 1)];
+    if (he->h == h && he->klen == n && !memcmp(he->key, s, n)) return emit_packed(c, out, off, c->tbuf + he->toks, he->ntok);
+    centry *e = NULL;
+    for (size_t i = h & c->cmask;; i = (i + 1) & c->cmask) {
+        e = &c->cache[i];
+        if (!e->h) break;
+        if (e->h == h && e->klen == n && !memcmp(c->kbuf + e->key, s, n)) {
+            if (n <= HOT_KEY && e->ntok <= 255) {
+                *he = (hentry){h, e->toks, (uint8_t)n, (uint8_t)e->ntok, {0}};
+                memcpy(he->key, s, n);
             }
+            return emit_packed(c, out, off, c->tbuf + e->toks, e->ntok);
         }
     }
     if ((rc = split_span(c, s, n))) return rc;
-    uint32_t o = off;
-    for (size_t k = 0; k < c->nout; k++) {
-        if ((rc = push_tok(out, o, c->out[k]))) return rc;
-        o += c->out[k];
+    for (size_t k = 0; k < c->nout; k++) { /* pack: length and classes */
+        uint32_t len = c->out[k];
+        c->out[k] = len | tok_class(s, len) << 8;
+        s += len;
     }
-    if (!e) return 0;
+    s = text + off;
+    if ((rc = emit_packed(c, out, off, c->out, (uint32_t)c->nout))) return rc;
     /* remember it */
     if (c->cused * 2 >= c->cmask + 1) {
         if (c->cmask + 1 < CACHE_SLOTS_MAX) {
@@ -476,19 +581,21 @@ static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, s
 }
 
 /* spaCy's _apply_special_cases: the special cases whose key the affix rules split
- * (":)" in "x:)") matched over the token sequence and put back as the rule says. */
+ * (":)" in "x:)") matched over the token sequence and put back as the rule says.
+ * Every pattern left has two tokens or more, so a match starts where a token of a
+ * first class is followed by one of a matching second class. */
 static int apply_specials(spacy_ctx *c, const char *text, sp_tokens *v)
 {
     c->nm = 0;
-    for (size_t i = 0; i < v->n; i++) {
-        const sp_token *t = &v->t[i];
-        if (t->len > R.max_first || !R.first_byte[(unsigned char)text[t->off]]) continue;
-        const kv *f = kv_get(&R.first, text + t->off, t->len);
-        for (uint32_t p = f ? f->val : UINT32_MAX; p != UINT32_MAX; p = R.next[p]) {
+    const uint32_t ns1 = R.nsecond + 1;
+    for (size_t i = 0; i + 1 < v->n; i++) {
+        uint32_t fc = c->cls[i] >> 12, sc = c->cls[i + 1] & 0xFFF;
+        if (!fc || !sc || !R.pair[(size_t)fc * ns1 + sc]) continue;
+        for (uint32_t p = R.head[fc] - 1; p != UINT32_MAX; p = R.next[p]) {
             const mpattern *mp = &R.pat[p];
             if (i + (size_t)mp->n > v->n) continue;
             int k;
-            for (k = 1; k < mp->n; k++) {
+            for (k = 0; k < mp->n; k++) {
                 const sp_token *u = &v->t[i + (size_t)k];
                 if (u->len != mp->len[k] || memcmp(text + u->off, mp->tok[k], u->len)) break;
             }
@@ -521,7 +628,6 @@ static int apply_specials(spacy_ctx *c, const char *text, sp_tokens *v)
         }
         c->m[j] = x;
     }
-    /* seen tokens: mark in a bitmap over the matched range */
     uint32_t lo = UINT32_MAX, hi = 0;
     for (size_t i = 0; i < nm; i++) {
         if (c->m[i].s < lo) lo = c->m[i].s;
@@ -537,8 +643,7 @@ static int apply_specials(spacy_ctx *c, const char *text, sp_tokens *v)
         if (ok) c->m[keep++] = c->m[i];
     }
     free(seen);
-    /* in token order */
-    for (size_t i = 1; i < keep; i++) {
+    for (size_t i = 1; i < keep; i++) { /* in token order */
         __typeof__(*c->m) x = c->m[i];
         size_t j = i;
         while (j > 0 && c->m[j - 1].s > x.s) {
@@ -547,7 +652,8 @@ static int apply_specials(spacy_ctx *c, const char *text, sp_tokens *v)
         }
         c->m[j] = x;
     }
-    /* retokenize: a kept span whose text is a rule's key becomes the rule's pieces */
+    /* retokenize: a kept span whose text is a rule's key becomes the rule's pieces
+     * (classes are not needed after this pass: 0) */
     sp_tokens *o = &c->tmp;
     o->n = 0;
     size_t i = 0;
@@ -555,18 +661,18 @@ static int apply_specials(spacy_ctx *c, const char *text, sp_tokens *v)
     for (size_t k = 0; k <= keep; k++) {
         size_t upto = k < keep ? c->m[k].s : v->n;
         for (; i < upto; i++)
-            if ((rc = push_tok(o, v->t[i].off, v->t[i].len))) return rc;
+            if ((rc = push_tok(c, o, v->t[i].off, v->t[i].len, 0))) return rc;
         if (k == keep) break;
         uint32_t s = c->m[k].s, e = c->m[k].e;
         uint32_t off = v->t[s].off, end = v->t[e - 1].off + v->t[e - 1].len;
         const kv *sp = special(text + off, end - off);
         if (!sp) {
             for (; i < e; i++)
-                if ((rc = push_tok(o, v->t[i].off, v->t[i].len))) return rc;
+                if ((rc = push_tok(c, o, v->t[i].off, v->t[i].len, 0))) return rc;
             continue;
         }
         for (int p = 0; p < 8 && spacy_en_specials[sp->val].piece[p]; p++) {
-            if ((rc = push_tok(o, off, spacy_en_specials[sp->val].piece[p]))) return rc;
+            if ((rc = push_tok(c, o, off, spacy_en_specials[sp->val].piece[p], 0))) return rc;
             off += spacy_en_specials[sp->val].piece[p];
         }
         i = e;
@@ -577,12 +683,15 @@ static int apply_specials(spacy_ctx *c, const char *text, sp_tokens *v)
     return 0;
 }
 
-static int is_space_at(const char *s, size_t n, size_t i, size_t *cl)
+static const uint8_t ascii_space[128] = {
+    ['\t'] = 1, ['\n'] = 1, [0x0B] = 1, [0x0C] = 1, ['\r'] = 1, [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [' '] = 1};
+
+static inline int is_space_at(const char *s, size_t n, size_t i, size_t *cl)
 {
     unsigned char b = (unsigned char)s[i];
     if (b < 0x80) {
         *cl = 1;
-        return b == ' ' || (b >= 0x09 && b <= 0x0D) || (b >= 0x1C && b <= 0x1F);
+        return ascii_space[b];
     }
     uint32_t cp;
     int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
@@ -590,7 +699,7 @@ static int is_space_at(const char *s, size_t n, size_t i, size_t *cl)
     return k > 0 && utf8_is_pyspace(cp);
 }
 
-static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out, int keep_ws)
+static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
 {
     out->n = 0;
     if (n >= UINT32_MAX) return err_set(ERR_LIMIT, "a text of 4 GiB or more");
@@ -602,8 +711,9 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out, in
         int ws = is_space_at(text, n, i, &cl);
         if (ws != in_ws) {
             if (start < i) {
-                if (in_ws) {
-                    if (keep_ws && (rc = push_tok(out, (uint32_t)start, (uint32_t)(i - start)))) return rc;
+                if (in_ws) { /* a run of whitespace is one token (checked by the generator) */
+                    if ((rc = push_tok(c, out, (uint32_t)start, (uint32_t)(i - start), tok_class(text + start, i - start))))
+                        return rc;
                 } else if ((rc = span_tokens(c, text, (uint32_t)start, i - start, out))) return rc;
             }
             start = text[i] == ' ' ? i + 1 : i;
@@ -613,27 +723,38 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out, in
     }
     if (start < n) {
         if (in_ws) {
-            if (keep_ws && (rc = push_tok(out, (uint32_t)start, (uint32_t)(n - start)))) return rc;
+            if ((rc = push_tok(c, out, (uint32_t)start, (uint32_t)(n - start), tok_class(text + start, n - start))))
+                return rc;
         } else if ((rc = span_tokens(c, text, (uint32_t)start, n - start, out))) return rc;
     }
     return apply_specials(c, text, out);
 }
 
-int spacy_tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
-{
-    return tokenize(c, text, n, out, 1);
-}
+int spacy_tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out) { return tokenize(c, text, n, out); }
 
 int spacy_words(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
 {
     /* whitespace tokens can take part in the special-case pass (" " is a rule), so
      * they are kept for it and dropped after */
-    int rc = tokenize(c, text, n, out, 1);
+    int rc = tokenize(c, text, n, out);
     if (rc) return rc;
     size_t k = 0, cl;
     for (size_t i = 0; i < out->n; i++)
         if (!is_space_at(text, n, out->t[i].off, &cl)) out->t[k++] = out->t[i];
     out->n = k;
+    return 0;
+}
+
+static int push_plain(sp_tokens *v, uint32_t off, uint32_t len)
+{
+    if (v->n == v->cap) {
+        size_t nc = v->cap ? 2 * v->cap : 64;
+        sp_token *nt = realloc(v->t, nc * sizeof *nt);
+        if (!nt) return ERR_NOMEM;
+        v->t = nt;
+        v->cap = nc;
+    }
+    v->t[v->n++] = (sp_token){off, len};
     return 0;
 }
 
@@ -662,11 +783,11 @@ size_t spacy_sentences(const char *text, const sp_tokens *toks, sp_tokens *ends)
         int k = utf8_decode((const unsigned char *)s, t->len, &cp);
         int in_punct = k > 0 && (uint32_t)k == t->len && sent_punct_cp(cp);
         if (seen_period && !in_punct && !token_is_punct(s, t->len)) {
-            if (ends && push_tok(ends, toks->t[i - 1].off + toks->t[i - 1].len, 0)) return SIZE_MAX;
+            if (ends && push_plain(ends, toks->t[i - 1].off + toks->t[i - 1].len, 0)) return SIZE_MAX;
             count++;
             seen_period = 0;
         } else if (in_punct) seen_period = 1;
     }
-    if (ends && push_tok(ends, toks->t[toks->n - 1].off + toks->t[toks->n - 1].len, 0)) return SIZE_MAX;
+    if (ends && push_plain(ends, toks->t[toks->n - 1].off + toks->t[toks->n - 1].len, 0)) return SIZE_MAX;
     return count;
 }

@@ -170,6 +170,17 @@ def main():
         if ch.isspace() and (tok.find_prefix(ch) or tok.find_suffix(ch) or tok.find_infix(ch * 3)
                              or tok.url_match(ch) or len(tok(ch * 3)) != 1):
             raise SystemExit("whitespace U+%04X is split by the rules: not handled" % cp)
+    # spacy_tok.c takes a span of ASCII letters as one token unless it is a special case:
+    # no affix rule and no URL may match one
+    import itertools
+    import string
+    letters = string.ascii_letters
+    probes = [""] + list(letters) + ["".join(p) for p in itertools.product(letters, repeat=2)]
+    probes += [a + b for a in probes for b in ["a", "Z", "km", "kg", "s", "S", "m", "T", "US", "C", "A"]]
+    probes += ["".join(p) for p in itertools.product("aZkmgsTUCA", repeat=3)] + ["Washington", "kilometres" * 3]
+    for w in probes:
+        if w and (tok.find_prefix(w) or tok.find_suffix(w) or tok.find_infix(w) or tok.url_match(w)):
+            raise SystemExit("the letters-only span %r is split by the rules: spacy_tok.c's fast path is wrong" % w)
     rules = tok.rules
     # what the tokenizer makes of each rule without special cases
     bare = Tokenizer(nlp.vocab, rules={}, prefix_search=tok.prefix_search, suffix_search=tok.suffix_search,
