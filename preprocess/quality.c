@@ -223,7 +223,8 @@ struct quality_ctx {
     size_t wn;
     int have_words;
     uint32_t *wcp, *wid; /* per word: code points, interned id */
-    uint64_t *wh, *wpow; /* per word: polynomial hash of its bytes, POLY_B^bytes */
+    uint64_t *pre; /* prefix sums over the words (gopher_repetition): 6 arrays of nw + 1 */
+    size_t precap;
     size_t wcap;
     ngent *ng; /* n-gram table */
     size_t ngmask, ngcap;
@@ -257,8 +258,7 @@ void quality_ctx_free(quality_ctx *q)
     sp_tokens_free(&q->ends);
     free(q->wcp);
     free(q->wid);
-    free(q->wh);
-    free(q->wpow);
+    free(q->pre);
     free(q->ng);
     free(q->parts.v);
     free(q->lines.v);
@@ -281,11 +281,7 @@ static int get_words(quality_ctx *q, const char *t, size_t n)
         uint32_t *a = realloc(q->wcp, nc * sizeof *a), *b = a ? realloc(q->wid, nc * sizeof *b) : NULL;
         if (a) q->wcp = a;
         if (b) q->wid = b;
-        uint64_t *c = b ? realloc(q->wh, nc * sizeof *c) : NULL;
-        if (c) q->wh = c;
-        uint64_t *d = c ? realloc(q->wpow, nc * sizeof *d) : NULL;
-        if (d) q->wpow = d;
-        if (!a || !b || !c || !d) return ERR_NOMEM;
+        if (!a || !b) return ERR_NOMEM;
         q->wcap = nc;
     }
     for (size_t i = 0; i < q->words.n; i++) q->wcp[i] = (uint32_t)cplen(t + q->words.t[i].off, q->words.t[i].len);
@@ -360,6 +356,7 @@ static int find_duplicates(quality_ctx *q, const char *t, const spans *x, size_t
 /* ---------- GopherRepetitionFilter ---------- */
 
 #define POLY_B 0x100000001B3ull
+#define POLY_B_INV 0xCE965057AFF6957Bull /* POLY_B * POLY_B_INV == 1 mod 2^64 */
 
 /* "".join(words[a:a+n]) == "".join(words[b:b+n]) (equal byte lengths known) */
 static int concat_eq(const char *t, const sp_token *w, size_t a, size_t b, size_t n)
@@ -467,17 +464,45 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
             q->wid[i] = e->val;
         }
     }
+    /* prefix sums, so that each n-gram's bytes, characters and hashes come in O(1):
+     * pb bytes, pc characters, ph the polynomial hash of the concatenated bytes, pp and
+     * pip POLY_B and its inverse to the power of the bytes, pid a polynomial hash of the ids */
+    if (nw + 1 > q->precap) {
+        uint64_t *np = realloc(q->pre, 6 * (nw + 1) * sizeof *np);
+        if (!np) return ERR_NOMEM;
+        q->pre = np;
+        q->precap = nw + 1;
+    }
+    uint64_t *pb = q->pre, *pc = pb + (nw + 1), *ph = pc + (nw + 1), *pp = ph + (nw + 1), *pip = pp + (nw + 1),
+             *pid = pip + (nw + 1);
+    pb[0] = pc[0] = ph[0] = pid[0] = 0;
+    pp[0] = pip[0] = 1;
+    for (size_t i = 0; i < nw; i++) {
+        uint64_t h = ph[i], pw = pp[i], ipw = pip[i];
+        const unsigned char *x = (const unsigned char *)t + w[i].off;
+        for (uint32_t j = 0; j < w[i].len; j++) {
+            h = h * POLY_B + x[j];
+            pw *= POLY_B;
+            ipw *= POLY_B_INV;
+        }
+        ph[i + 1] = h;
+        pp[i + 1] = pw;
+        pip[i + 1] = ipw;
+        pb[i + 1] = pb[i] + w[i].len;
+        pc[i + 1] = pc[i] + q->wcp[i];
+        pid[i + 1] = pid[i] * POLY_B + (uint64_t)q->wid[i] + 1;
+    }
     /* top n-grams: find_top_duplicate(get_n_grams(words, n)); an n-gram is its words' ids */
     for (int k = 0; k < p->n_top; k++) {
         size_t gn = (size_t)p->top_n[k];
         if (gn == 0 || nw < gn) continue; /* if not n_grams: continue */
         size_t m = nw - gn + 1;
         if ((rc = ng_reset(q, m))) return rc;
+        uint64_t bn = 1;
+        for (size_t j = 0; j < gn; j++) bn *= POLY_B;
         size_t best_count = 0, best_first = SIZE_MAX;
         for (size_t i = 0; i < m; i++) {
-            uint64_t h = 0x51ED2701F3A5C3B9ull;
-            for (size_t j = 0; j < gn; j++) h = hash_mix64(h ^ q->wid[i + j]);
-            h |= 1;
+            uint64_t h = hash_mix64(pid[i + gn] - pid[i] * bn) | 1;
             ngent *e;
             for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
                 e = &q->ng[x];
@@ -493,27 +518,15 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
                 best_first = e->pos;
             }
         }
-        size_t chars = gn - 1;
-        for (size_t j = 0; j < gn; j++) chars += q->wcp[best_first + j];
+        size_t chars = gn - 1 + (size_t)(pc[best_first + gn] - pc[best_first]);
         if ((double)(chars * best_count) / len_text > p->top_frac[k]) {
             *reason = p->top_reason[k];
             return 0;
         }
     }
     /* duplicated n-grams: find_all_duplicate(words, n) on "".join(n-gram): the key is the
-     * concatenated bytes (hashed as one polynomial, so that any split of the same bytes
-     * hashes alike; equal hashes are compared byte for byte) */
-    if (p->n_dup > 0) {
-        for (size_t i = 0; i < nw; i++) {
-            uint64_t h = 0, pw = 1;
-            for (uint32_t j = 0; j < w[i].len; j++) {
-                h = h * POLY_B + (unsigned char)t[w[i].off + j];
-                pw *= POLY_B;
-            }
-            q->wh[i] = h;
-            q->wpow[i] = pw;
-        }
-    }
+     * concatenated bytes, hashed as one polynomial (any split of the same bytes hashes
+     * alike); equal hashes are compared byte for byte */
     for (int k = 0; k < p->n_dup; k++) {
         size_t gn = (size_t)p->dup_n[k];
         size_t repeated = 0;
@@ -522,14 +535,9 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
             if ((rc = ng_reset(q, m))) return rc;
             size_t idx = 0;
             while (idx < m) {
-                uint64_t h = 0;
-                uint32_t bytes = 0, chars = 0;
-                for (size_t j = 0; j < gn; j++) {
-                    h = h * q->wpow[idx + j] + q->wh[idx + j];
-                    bytes += w[idx + j].len;
-                    chars += q->wcp[idx + j];
-                }
-                h = hash_mix64(h) | 1;
+                /* hash(a..b) = ph[b] - ph[a] * POLY_B^(bytes a..b) */
+                uint64_t h = hash_mix64(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx])) | 1;
+                uint32_t bytes = (uint32_t)(pb[idx + gn] - pb[idx]);
                 int found = 0;
                 for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
                     ngent *e = &q->ng[x];
@@ -543,7 +551,7 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
                     }
                 }
                 if (found) {
-                    repeated += chars;
+                    repeated += (size_t)(pc[idx + gn] - pc[idx]);
                     idx += gn;
                 } else idx++;
             }
