@@ -60,6 +60,7 @@ typedef struct {
     const char *s;
     uint32_t len, val;
     uint64_t h;
+    uint32_t cls; /* R.specials: the token's special-case classes (see tok_class) */
 } kv;
 typedef struct {
     kv *slot;
@@ -72,7 +73,7 @@ static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         kv *e = &t->slot[i];
         if (!e->s) {
-            *e = (kv){s, (uint32_t)len, val, h};
+            *e = (kv){s, (uint32_t)len, val, h, 0};
             return 1;
         }
         if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return 0;
@@ -111,10 +112,14 @@ static struct {
 } R;
 static pthread_once_t R_once = PTHREAD_ONCE_INIT;
 
+/* R.specials holds the special cases (val: index into spacy_en_specials) and, with val
+ * NOT_SPECIAL, the other tokens of the special-case patterns, for their classes */
+#define NOT_SPECIAL UINT32_MAX
 static const kv *special(const char *s, size_t n)
 {
     if (n == 0 || n > R.max_special) return NULL;
-    return kv_get(&R.specials, s, n);
+    const kv *e = kv_get(&R.specials, s, n);
+    return e && e->val != NOT_SPECIAL ? e : NULL;
 }
 
 static pcre2_code *compile(const char *name, const char *pat)
@@ -141,7 +146,7 @@ static void rules_init(void)
         return;
     R.rc = ERR_NOMEM;
     size_t ns = NELEM(spacy_en_specials), cap = 1;
-    while (cap < 4 * ns) cap *= 2;
+    while (cap < 8 * ns) cap *= 2;
     R.specials.slot = calloc(cap, sizeof(kv));
     R.specials.mask = cap - 1;
     if (!R.specials.slot) return;
@@ -212,18 +217,30 @@ static void rules_init(void)
         uint32_t fc = kv_get(&R.first, R.pat[i].tok[0], R.pat[i].len[0])->val;
         uint32_t sc = kv_get(&R.second, R.pat[i].tok[1], R.pat[i].len[1])->val;
         R.pair[(size_t)fc * (R.nsecond + 1) + sc] = 1;
+        /* the classes go into the one table looked up per token */
+        for (int k = 0; k < 2; k++) {
+            const char *ts = R.pat[i].tok[k];
+            size_t tl = R.pat[i].len[k];
+            kv *e = (kv *)kv_get(&R.specials, ts, tl);
+            if (!e) {
+                kv_put(&R.specials, ts, tl, NOT_SPECIAL);
+                e = (kv *)kv_get(&R.specials, ts, tl);
+            }
+            e->cls |= k == 0 ? fc << 12 : sc;
+        }
+        if (R.pat[i].len[0] > R.max_special) R.max_special = R.pat[i].len[0];
+        if (R.pat[i].len[1] > R.max_special) R.max_special = R.pat[i].len[1];
     }
     R.rc = 0;
 }
 
 /* a token's classes: (first class << 12) | second class, 0 for most tokens */
-static uint32_t tok_class_h(const char *s, size_t n, uint64_t h)
+static uint32_t tok_class(const char *s, size_t n)
 {
     if (n > R.max_tok) return 0;
-    const kv *f = kv_get_h(&R.first, s, n, h), *g = kv_get_h(&R.second, s, n, h);
-    return (f ? f->val << 12 : 0) | (g ? g->val : 0);
+    const kv *e = kv_get(&R.specials, s, n);
+    return e ? e->cls : 0;
 }
-static uint32_t tok_class(const char *s, size_t n) { return n > R.max_tok ? 0 : tok_class_h(s, n, hash64(s, n, 7)); }
 
 /* ---------- per-thread context ---------- */
 
@@ -499,9 +516,8 @@ static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, s
     size_t nl = 0;
     while (nl < n && (unsigned)((unsigned char)(s[nl] | 0x20) - 'a') < 26u) nl++;
     if (nl == n) {
-        uint64_t h7 = hash64(s, n, 7);
-        const kv *sp = n <= R.max_special ? kv_get_h(&R.specials, s, n, h7) : NULL;
-        if (!sp) return push_tok(c, out, off, (uint32_t)n, tok_class_h(s, n, h7));
+        const kv *sp = n <= R.max_special ? kv_get(&R.specials, s, n) : NULL;
+        if (!sp || sp->val == NOT_SPECIAL) return push_tok(c, out, off, (uint32_t)n, sp ? sp->cls : 0);
         for (int p = 0; p < 8 && spacy_en_specials[sp->val].piece[p]; p++) {
             uint32_t l = spacy_en_specials[sp->val].piece[p];
             if ((rc = push_tok(c, out, off, l, tok_class(text + off, l)))) return rc;
