@@ -395,13 +395,14 @@ static int find_prefix(spacy_ctx *c, const char *s, size_t n, size_t *len)
 }
 
 /* Python's suffix_search(s).end() - start(): the leftmost match (every
- * alternative ends at $). Only the last characters can start one, but for a
- * run of dots (\.\.+$): the search starts there. */
+ * alternative ends at $). Every alternative but \.\.+$ matches at most 12 bytes
+ * (the longest, a unit like "\u0627\u0643\u0648\u0627\u0628", is 10), so the search
+ * starts 32 bytes from the end, or at a trailing run of dots. */
 static int find_suffix(spacy_ctx *c, const char *s, size_t n, size_t *len)
 {
     size_t start = 0;
-    if (n > 64) {
-        start = n - 64;
+    if (n > 32) {
+        start = n - 32;
         while (start > 0 && ((unsigned char)s[start] & 0xC0) == 0x80) start--;
         size_t d = n;
         while (d > 0 && s[d - 1] == '.') d--;

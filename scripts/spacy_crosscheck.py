@@ -3,15 +3,15 @@
 token for token and sentence count for sentence count, on real documents and
 on random strings built from the characters the rules care about.
 
-    scripts/spacy_crosscheck.py BIN/spacy_tokens FILE.jsonl[.zst|.gz]... [--random N] [--limit N]
+    scripts/spacy_crosscheck.py "build/rel/tests/test_quality --tokens" FILE.jsonl[.zst|.gz]... [--random N] [--limit N]
 
-BIN/spacy_tokens reads texts separated by NUL on stdin and prints, per text,
-its tokens joined by \\x1f, \\x1e, the sentence count, a newline (built by
-`make` as build/.../tests/spacy_tokens). Exit status 1 on any difference."""
+The command (test_quality --tokens) reads texts separated by NUL on stdin and prints, per text,
+its tokens joined by \\x1f, \\x1e, the sentence count, a newline. Exit status 1 on any difference."""
 import gzip
 import io
 import json
 import random
+import shlex
 import subprocess
 import sys
 
@@ -76,7 +76,7 @@ def main():
     nlp.add_pipe("sentencizer")
     nlp.max_length = 10 ** 9
     inp = "\x00".join(texts).encode("utf-8")
-    out = subprocess.run([binary], input=inp, check=True, capture_output=True).stdout.decode("utf-8").split("\x1d")
+    out = subprocess.run(shlex.split(binary), input=inp, check=True, capture_output=True).stdout.decode("utf-8").split("\x1d")
     bad = 0
     ntok = 0
     for i, t in enumerate(texts):

@@ -1,0 +1,310 @@
+/* Unit tests of the quality filters (preprocess/quality.c) and of datatrove's word
+ * splitter in C (preprocess/spacy_tok.c), against golden files that spaCy and
+ * datatrove themselves wrote (scripts/make_quality_fixtures.py):
+ *   tokens.jsonl    every token and the sentence count of spaCy, text by text;
+ *   docs/expected   every filter's decision, reason and (c4_quality) kept text, alone
+ *                   and as FineWeb's chain.
+ * Also: the generated character tables against common/utf8.c, the flags' range
+ * checks, and that the comparison can fail (a changed threshold is noticed).
+ *
+ * `test_quality --tokens` reads texts separated by NUL on stdin and prints each
+ * one's tokens joined by \x1f, \x1e, its sentence count, \x1d: the driver of
+ * scripts/spacy_crosscheck.py. Run from the repository root. */
+#include <cjson/cJSON.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/args.h"
+#include "common/err.h"
+#include "common/utf8.h"
+#include "preprocess/quality.h"
+#include "preprocess/spacy_tok.h"
+#include "tests/unit/check.h"
+
+#define FIX "tests/fixtures/quality/"
+
+static cJSON **read_jsonl(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    *n = 0;
+    if (!f) return NULL;
+    cJSON **v = NULL;
+    size_t cap = 0;
+    char *line = NULL;
+    size_t lcap = 0;
+    ssize_t l;
+    while ((l = getline(&line, &lcap, f)) > 0) {
+        if (*n == cap) {
+            cap = cap ? 2 * cap : 256;
+            v = realloc(v, cap * sizeof *v);
+        }
+        v[(*n)++] = cJSON_ParseWithLength(line, (size_t)l);
+    }
+    free(line);
+    fclose(f);
+    return v;
+}
+
+static void free_jsonl(cJSON **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) cJSON_Delete(v[i]);
+    free(v);
+}
+
+static void test_tokens_golden(void)
+{
+    size_t n;
+    cJSON **v = read_jsonl(FIX "tokens.jsonl", &n);
+    CHECK(n > 2000);
+    spacy_ctx *c = spacy_ctx_new();
+    CHECK(c != NULL);
+    sp_tokens t = {0};
+    size_t bad = 0, ntok = 0;
+    for (size_t i = 0; c && i < n; i++) {
+        const char *text = cJSON_GetObjectItem(v[i], "text")->valuestring;
+        const cJSON *want = cJSON_GetObjectItem(v[i], "tokens");
+        size_t len = strlen(text);
+        int ok = spacy_tokenize(c, text, len, &t) == 0 && t.n == (size_t)cJSON_GetArraySize(want);
+        for (size_t k = 0; ok && k < t.n; k++) {
+            const char *w = cJSON_GetArrayItem(want, (int)k)->valuestring;
+            ok = strlen(w) == t.t[k].len && !memcmp(w, text + t.t[k].off, t.t[k].len);
+        }
+        ok = ok && spacy_sentences(text, &t, NULL) == (size_t)cJSON_GetObjectItem(v[i], "sentences")->valueint;
+        ntok += t.n;
+        if (!ok && bad++ < 5) printf("  tokens differ from spaCy's for text %zu: %.60s\n", i, text);
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(ntok > 20000);
+    sp_tokens_free(&t);
+    spacy_ctx_free(c);
+    free_jsonl(v, n);
+}
+
+/* the decisions of docs.jsonl under params p against expected.jsonl; returns the differences */
+static size_t run_docs(const quality_params *p, const quality_params *chain_p, int print)
+{
+    size_t nd, ne, bad = 0;
+    cJSON **docs = read_jsonl(FIX "docs.jsonl", &nd), **exp = read_jsonl(FIX "expected.jsonl", &ne);
+    CHECK(nd == ne && nd > 500);
+    quality_ctx *q = quality_ctx_new();
+    static const char *const names[] = {"gopher_repetition", "gopher_quality", "c4_quality", "fineweb_quality"};
+    for (size_t i = 0; q && i < nd && i < ne; i++) {
+        const char *text = cJSON_GetObjectItem(docs[i], "text")->valuestring;
+        size_t len = strlen(text);
+        for (int f = 0; f < 5; f++) {
+            const cJSON *e = cJSON_GetObjectItem(exp[i], f < 4 ? names[f] : "chain");
+            int keep = cJSON_IsTrue(cJSON_GetArrayItem(e, 0));
+            const cJSON *er = cJSON_GetArrayItem(e, 1), *et = cJSON_GetArrayItem(e, 2);
+            const char *reason = NULL, *out = NULL;
+            char chain_reason[128] = "";
+            size_t on = 0;
+            int k = 1;
+            quality_begin(q);
+            if (f == 0) k = quality_gopher_repetition(q, p, text, len, &reason);
+            else if (f == 1) k = quality_gopher_quality(q, p, text, len, &reason);
+            else if (f == 2) k = quality_c4(q, p, text, len, &out, &on, &reason);
+            else if (f == 3) k = quality_fineweb(q, p, text, len, &reason);
+            else {
+                const char *t = text;
+                size_t tn = len;
+                for (int s = 0; s < 4 && k == 1; s++) {
+                    if (s == 0) k = quality_gopher_repetition(q, chain_p, t, tn, &reason);
+                    else if (s == 1) k = quality_gopher_quality(q, chain_p, t, tn, &reason);
+                    else if (s == 2) {
+                        k = quality_c4(q, chain_p, t, tn, &out, &on, &reason);
+                        if (k == 1) t = out, tn = on;
+                    } else k = quality_fineweb(q, chain_p, t, tn, &reason);
+                    if (k == 0) snprintf(chain_reason, sizeof chain_reason, "%s/%s", names[s], reason);
+                }
+                if (k == 1) out = t, on = tn;
+                reason = chain_reason;
+            }
+            int ok = k == keep;
+            if (ok && !keep) ok = cJSON_IsString(er) && !strcmp(er->valuestring, reason);
+            if (ok && keep && cJSON_IsString(et)) ok = strlen(et->valuestring) == on && !memcmp(et->valuestring, out, on);
+            if (!ok) {
+                bad++;
+                if (print && bad <= 8)
+                    printf("  document %zu, %s: ours %s, datatrove %s\n", i, f < 4 ? names[f] : "chain",
+                           k == 1 ? "kept" : k == 0 ? reason : "error", keep ? "kept" : er->valuestring);
+            }
+        }
+    }
+    quality_ctx_free(q);
+    free_jsonl(docs, nd);
+    free_jsonl(exp, ne);
+    return bad;
+}
+
+static void test_filters_golden(void)
+{
+    quality_params p, chain;
+    quality_params_default(&p);
+    chain = p;
+    chain.c4_filter_no_terminal_punct = 0; /* FineWeb's C4QualityFilter(filter_no_terminal_punct=False) */
+    CHECK_EQ_INT(run_docs(&p, &chain, 1), 0);
+}
+
+/* the golden comparison notices a changed threshold (it can fail) */
+static void test_filters_golden_can_fail(void)
+{
+    quality_params p, chain;
+    quality_params_default(&p);
+    chain = p;
+    chain.c4_filter_no_terminal_punct = 0;
+    p.min_doc_words = 51;
+    p.c4_min_num_sentences = 4;
+    p.top_frac[0] = 0.21;
+    CHECK(run_docs(&p, &chain, 0) > 0);
+}
+
+static void test_char_tables(void)
+{
+    size_t bad = 0;
+    for (uint32_t cp = 0; cp <= 0x10FFFF; cp++) {
+        if (cp >= 0xD800 && cp <= 0xDFFF) continue;
+        if (!!utf8_is_pyspace(cp) != !!py_isspace_cp(cp)) bad++;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(py_isalpha_cp('a') && py_isalpha_cp(0xE9) && !py_isalpha_cp('1') && py_isalpha_cp(0x4E2D));
+    CHECK(uc_ispunct_cp('.') && uc_ispunct_cp(0x2014) && !uc_ispunct_cp('$') && !uc_ispunct_cp('+'));
+    CHECK(dt_terminal_cp('.') && dt_terminal_cp(0x3002) && !dt_terminal_cp(','));
+    CHECK(dt_punctuation_cp(',') && dt_punctuation_cp(0x2014) && !dt_punctuation_cp('a'));
+    CHECK(py_isdecimal_cp('7') && py_isdecimal_cp(0x0663) && !py_isdecimal_cp(0x00B2));
+    CHECK_EQ_STR(py_lower_special(0x212A), "k");
+    CHECK(py_lower_special('A') == NULL);
+}
+
+/* Python semantics that decide documents, each on a hand-made text */
+static void test_quirks(void)
+{
+    quality_params p;
+    quality_params_default(&p);
+    quality_ctx *q = quality_ctx_new();
+    const char *r = NULL, *out;
+    size_t on;
+    /* C4: words are counted before citation removal; the line then ends in a space */
+    const char *t1 = "One two three four. [1]\nA b c d.\nA b c d.\nA b c d.\nA b c d.\nA b c d.";
+    quality_begin(q);
+    CHECK_EQ_INT(quality_c4(q, &p, t1, strlen(t1), &out, &on, &r), 1);
+    CHECK(on == 44 && !memcmp(out, "A b c d.\nA b c d.\nA b c d.\nA b c d.\nA b c d.", on));
+    /* C4: the Kelvin sign lowers to k: "coo\u212Aie policy" is a policy line */
+    const char *t2 = "Our coo\xe2\x84\xaaie policy is here.\nA b c d e.\nA b c d e.\nA b c d e.\nA b c d e.\nA b c d e.";
+    quality_begin(q);
+    CHECK_EQ_INT(quality_c4(q, &p, t2, strlen(t2), &out, &on, &r), 1);
+    CHECK(on > 0 && out[0] == 'A');
+    /* C4: "{" drops the document, but only on a line that got that far */
+    const char *t3 = "x {\nA b c d {e}.";
+    quality_begin(q);
+    CHECK_EQ_INT(quality_c4(q, &p, t3, strlen(t3), &out, &on, &r), 0);
+    CHECK_EQ_STR(r, "curly_bracket");
+    /* FineWeb: an empty text, a text of newlines */
+    quality_begin(q);
+    CHECK_EQ_INT(quality_fineweb(q, &p, "\n\n \n", 4, &r), 0);
+    CHECK_EQ_STR(r, "empty");
+    /* Gopher repetition: a text of newlines has one empty paragraph and duplicate empty lines */
+    quality_begin(q);
+    CHECK_EQ_INT(quality_gopher_repetition(q, &p, "\n\n\n", 3, &r), 0);
+    CHECK_EQ_STR(r, "dup_line_frac");
+    quality_begin(q);
+    CHECK_EQ_INT(quality_gopher_repetition(q, &p, "", 0, &r), 0);
+    CHECK_EQ_STR(r, "empty");
+    /* Gopher quality with no words and min_doc_words off: datatrove divides by zero; we keep going */
+    p.min_doc_words = 0;
+    p.min_stop_words = 0;
+    quality_begin(q);
+    CHECK_EQ_INT(quality_gopher_quality(q, &p, "", 0, &r), 1);
+    quality_ctx_free(q);
+}
+
+static void test_flags(void)
+{
+    struct { const char *top, *dup, *b; double frac; long long c4n; int ok; } cases[] = {
+        {NULL, NULL, NULL, 0.3, 5, 1},        {"2:0.2,3:0.1", "5:0.15", "false", 0.3, 5, 1},
+        {"2:0.2,", NULL, NULL, 0.3, 5, 1},    {"0:0.2", NULL, NULL, 0.3, 5, 0},
+        {"2", NULL, NULL, 0.3, 5, 0},         {NULL, "5:-1", NULL, 0.3, 5, 0},
+        {NULL, "5:x", NULL, 0.3, 5, 0},       {NULL, NULL, "maybe", 0.3, 5, 0},
+        {NULL, NULL, NULL, -0.1, 5, 0},       {NULL, NULL, NULL, 0.0 / 0.0, 5, 0},
+        {NULL, NULL, NULL, 0.3, -2, 0},       {NULL, NULL, NULL, 0.3, -1, 1},
+        {"", NULL, NULL, 0.3, 5, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        quality_params p;
+        quality_params_default(&p);
+        quality_cli s = {0};
+        s.top_n_grams = cases[i].top;
+        s.dup_n_grams = cases[i].dup;
+        s.c4_filter_javascript = cases[i].b;
+        p.dup_line_frac = cases[i].frac;
+        p.c4_min_num_sentences = cases[i].c4n;
+        int rc = quality_cli_finish(&p, &s);
+        if ((rc == 0) != cases[i].ok) printf("  case %zu: rc %d (%s)\n", i, rc, rc ? err_msg() : "");
+        CHECK((rc == 0) == cases[i].ok);
+        quality_cli_free(&s);
+    }
+    quality_params p;
+    quality_params_default(&p);
+    quality_cli s = {0};
+    s.top_n_grams = "3:0.5";
+    s.stop_chars = ".!";
+    s.stop_words = "a,b";
+    CHECK_EQ_INT(quality_cli_finish(&p, &s), 0);
+    CHECK(p.n_top == 1 && p.top_n[0] == 3 && !strcmp(p.top_reason[0], "top_3_gram"));
+    CHECK(p.n_stop_chars == 2 && p.stop_chars[1] == '!');
+    CHECK(p.n_stop_words == 2 && !strcmp(p.stop_words[1], "b"));
+    quality_cli_free(&s);
+}
+
+/* the driver of scripts/spacy_crosscheck.py */
+static int tokens_main(void)
+{
+    size_t cap = 1 << 20, n = 0;
+    char *buf = malloc(cap);
+    spacy_ctx *c = spacy_ctx_new();
+    if (!buf || !c) {
+        fprintf(stderr, "test_quality: %s\n", err_msg());
+        return 1;
+    }
+    sp_tokens t = {0};
+    for (;;) {
+        int ch = getchar();
+        if (ch == EOF || ch == 0) {
+            if (ch == EOF && n == 0) break;
+            if (spacy_tokenize(c, buf, n, &t)) {
+                fprintf(stderr, "test_quality: %s\n", err_msg());
+                return 1;
+            }
+            for (size_t i = 0; i < t.n; i++) {
+                if (i) putchar(0x1f);
+                fwrite(buf + t.t[i].off, 1, t.t[i].len, stdout);
+            }
+            printf("\x1e%zu\x1d", spacy_sentences(buf, &t, NULL));
+            n = 0;
+            if (ch == EOF) break;
+            continue;
+        }
+        if (n == cap) {
+            char *nb = realloc(buf, cap *= 2);
+            if (!nb) return 1;
+            buf = nb;
+        }
+        buf[n++] = (char)ch;
+    }
+    sp_tokens_free(&t);
+    spacy_ctx_free(c);
+    free(buf);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "--tokens")) return tokens_main();
+    check_run("quality_char_tables", test_char_tables);
+    check_run("quality_spacy_tokens_golden", test_tokens_golden);
+    check_run("quality_filters_golden", test_filters_golden);
+    check_run("quality_filters_golden_can_fail", test_filters_golden_can_fail);
+    check_run("quality_python_quirks", test_quirks);
+    check_run("quality_flags", test_flags);
+    return check_total_failed ? 1 : 0;
+}
