@@ -752,11 +752,11 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         }
     }
     /* room: the kept lines and a lowered copy of one line (lower() grows U+0130 by one byte) */
-    if (q->out_cap < n + 1) {
-        char *no = realloc(q->out, n + 1);
+    if (q->out_cap < 2 * n + 1) { /* sentences joined by " " can outgrow the text: "a.b." -> "a. b." */
+        char *no = realloc(q->out, 2 * n + 1);
         if (!no) return ERR_NOMEM;
         q->out = no;
-        q->out_cap = n + 1;
+        q->out_cap = 2 * n + 1;
     }
     if (q->low_cap < 2 * n + 1) {
         char *nl = realloc(q->low, 2 * n + 1);

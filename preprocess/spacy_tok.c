@@ -355,13 +355,15 @@ static int push_len(uint32_t **a, size_t *n, size_t *cap, uint32_t v)
 /* append a token and its classes (c->cls runs beside out->t) */
 static inline int push_tok(spacy_ctx *c, sp_tokens *v, uint32_t off, uint32_t len, uint32_t cls)
 {
-    if (v->n == v->cap || v->n >= c->ccap) {
-        size_t nc = v->cap > c->ccap ? v->cap : c->ccap;
-        nc = nc ? 2 * nc : 256;
+    if (v->n == v->cap) {
+        size_t nc = v->cap ? 2 * v->cap : 256;
         sp_token *nt = realloc(v->t, nc * sizeof *nt);
         if (!nt) return ERR_NOMEM;
         v->t = nt;
         v->cap = nc;
+    }
+    if (v->n >= c->ccap) {
+        size_t nc = v->cap > 2 * c->ccap ? v->cap : 2 * c->ccap + 256;
         uint32_t *ncl = realloc(c->cls, nc * sizeof *ncl);
         if (!ncl) return ERR_NOMEM;
         c->cls = ncl;

@@ -35,6 +35,23 @@ FILTERS = {
 CHAIN = [("gopher_repetition", GopherRepetitionFilter()), ("gopher_quality", GopherQualityFilter()),
          ("c4_quality", C4QualityFilter(filter_no_terminal_punct=False)), ("fineweb_quality", FineWebQualityFilter())]
 CHAIN_FLAGS = ["--c4-filter-no-terminal-punct", "false"]
+# other parameters than the defaults: datatrove's filter, our task and flags
+VARIANTS = {
+    "c4_sentences": (lambda: C4QualityFilter(split_paragraph=False, remove_citations=False),
+                     "c4_quality", ["--c4-split-paragraph", "false", "--c4-remove-citations", "false"]),
+    "fineweb_options": (lambda: FineWebQualityFilter(line_punct_thr=0.3, line_punct_exclude_zero=True,
+                                                     stop_chars=(".", "!", "\u3002"), short_line_length=10),
+                        "fineweb_quality", ["--line-punct-thr", "0.3", "--line-punct-exclude-zero", "true",
+                                            "--stop-chars", ".!\u3002", "--short-line-length", "10"]),
+    "gopher_options": (lambda: GopherRepetitionFilter(top_n_grams=((2, 0.1), (5, 0.05)), dup_n_grams=((3, 0.1),),
+                                                      dup_line_frac=0),
+                       "gopher_repetition", ["--top-n-grams", "2:0.1,5:0.05", "--dup-n-grams", "3:0.1",
+                                             "--dup-line-frac", "0"]),
+    "gopher_quality_options": (lambda: GopherQualityFilter(min_doc_words=10, stop_words=["the", "a", "of"],
+                                                           min_stop_words=3, max_non_alpha_words_ratio=0.9),
+                               "gopher_quality", ["--min-doc-words", "10", "--stop-words", "the,a,of",
+                                                  "--min-stop-words", "3", "--max-non-alpha-words-ratio", "0.9"]),
+}
 
 
 def read_texts(path, limit):
@@ -109,6 +126,8 @@ def datatrove_decisions(texts):
     out = {name: [] for name in FILTERS}
     out["chain"] = []
     insts = {name: mk() for name, mk in FILTERS.items()}
+    insts.update({name: v[0]() for name, v in VARIANTS.items()})
+    out.update({name: [] for name in VARIANTS})
     for t in texts:
         for name, f in insts.items():
             d = Document(text=t, id="x")
@@ -167,13 +186,16 @@ def main():
     workdir = opts["--workdir"] or tempfile.mkdtemp()
     bad_total = 0
     lines = []
-    for name in list(FILTERS) + ["chain"]:
-        got = ours(binary, texts, name if name != "chain" else ",".join(n for n, _ in CHAIN),
-                   [] if name != "chain" else CHAIN_FLAGS, workdir)
+    for name in list(FILTERS) + ["chain"] + list(VARIANTS):
+        if name in VARIANTS:
+            got = ours(binary, texts, VARIANTS[name][1], VARIANTS[name][2], workdir)
+        else:
+            got = ours(binary, texts, name if name != "chain" else ",".join(n for n, _ in CHAIN),
+                       [] if name != "chain" else CHAIN_FLAGS, workdir)
         bad = 0
         reasons = collections.Counter()
         for i, (g, w) in enumerate(zip(got, want[name])):
-            check_text = name in ("c4_quality", "chain")
+            check_text = name in ("c4_quality", "chain", "c4_sentences")
             same = g[0] == w[0] and (g[1] == w[1] if not w[0] else True) and (not w[0] or not check_text or g[2] == w[2])
             reasons[w[1] or "kept"] += 1
             if not same:
