@@ -288,9 +288,11 @@ uninstall:
 	rm -f $(TOOLS:%=$(DESTDIR)$(PREFIX)/bin/%) $(TOOLS:%=$(MAN1DIR)/%.1)
 	rm -rf $(SHAREDIR) $(DOCDIR)
 
-# The corpus pipeline on data/corpus : see docs/pipeline.md.
+# The corpus pipeline on data/corpus : see docs/pipeline.md. QUALITY=fineweb (or gopher, c4)
+# adds datatrove's heuristic quality filters to the cleanup stage.
+QUALITY ?= none
 data: all
-	@BIN=$(BIN) scripts/make_data.sh
+	@BIN=$(BIN) scripts/make_data.sh QUALITY=$(QUALITY)
 
 # Train a small GPT-2 on what `make data` built, then sample from it: see docs/pipeline.md.
 train: all

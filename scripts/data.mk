@@ -7,7 +7,7 @@
 #   shuffle     all corpora together, seeded
 #   tokenize    GPT-2 BPE into the Megatron dataset B/corpus_text_document.bin/.idx
 # Variables: BIN (tools), CORPUS_DIR (inputs NAME.jsonl.zst), CORPORA (their names),
-# B (outputs). Run from the project root: make -f scripts/data.mk
+# B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup). Run from the project root: make -f scripts/data.mk
 BIN ?= bin
 CORPUS_DIR ?= data/corpus
 CORPORA ?= enwiki_sample wikinews
@@ -23,8 +23,28 @@ all: $(B)/corpus_text_document.idx
 $(B):
 	mkdir -p $@
 
-$(B)/%.clean.jsonl.zst: $(CORPUS_DIR)/%.jsonl.zst $(BIN)/cleanup | $(B)
-	$(BIN)/cleanup $< $@ --removed $(B)/$*.removed.jsonl.zst
+# QUALITY: datatrove's heuristic quality filters after the OpenWebText steps of cleanup.
+#   none     the OpenWebText recipe only (default)
+#   fineweb  FineWeb's chain: Gopher repetition, Gopher quality, C4 (keeping lines without
+#            terminal punctuation, as FineWeb does), FineWeb quality
+#   gopher   Gopher repetition and quality (MassiveText)
+#   c4       C4's line and document rules
+QUALITY ?= none
+QUALITY_FLAGS_none :=
+QUALITY_FLAGS_fineweb := --filters gopher_repetition,gopher_quality,c4_quality,fineweb_quality \
+  --c4-filter-no-terminal-punct false
+QUALITY_FLAGS_gopher := --filters gopher_repetition,gopher_quality
+QUALITY_FLAGS_c4 := --filters c4_quality
+ifeq ($(origin QUALITY_FLAGS_$(QUALITY)),undefined)
+$(error QUALITY=$(QUALITY): none, fineweb, gopher or c4)
+endif
+# a change of QUALITY cleans again
+$(B)/.quality-$(QUALITY): | $(B)
+	@rm -f $(B)/.quality-*
+	@touch $@
+
+$(B)/%.clean.jsonl.zst: $(CORPUS_DIR)/%.jsonl.zst $(BIN)/cleanup $(B)/.quality-$(QUALITY) | $(B)
+	$(BIN)/cleanup $< $@ --removed $(B)/$*.removed.jsonl.zst $(QUALITY_FLAGS_$(QUALITY))
 
 $(B)/corpus.mh: $(CLEAN) $(BIN)/minhash
 	$(BIN)/minhash --id-field url $(CLEAN) -o $@
