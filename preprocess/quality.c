@@ -218,7 +218,11 @@ typedef struct {
 
 struct quality_ctx {
     spacy_ctx *sp;
-    sp_tokens words, toks, ends;
+    sp_tokens all, words, toks, ends; /* all: the document's tokens, whitespace ones too */
+    /* c4_quality's output and its word count (the kept lines' words), for fineweb_quality */
+    const char *c4_out;
+    size_t c4_on, c4_words;
+    int c4_valid;
     const char *wt; /* the text the words are of */
     size_t wn;
     int have_words;
@@ -254,6 +258,7 @@ void quality_ctx_free(quality_ctx *q)
     if (!q) return;
     spacy_ctx_free(q->sp);
     sp_tokens_free(&q->words);
+    sp_tokens_free(&q->all);
     sp_tokens_free(&q->toks);
     sp_tokens_free(&q->ends);
     free(q->wcp);
@@ -268,14 +273,24 @@ void quality_ctx_free(quality_ctx *q)
     free(q);
 }
 
-void quality_begin(quality_ctx *q) { q->have_words = 0; }
+void quality_begin(quality_ctx *q) { q->have_words = q->c4_valid = 0; }
 
 /* datatrove's split_into_words(text), once per document */
 static int get_words(quality_ctx *q, const char *t, size_t n)
 {
     if (q->have_words && q->wt == t && q->wn == n) return 0;
-    int rc = spacy_words(q->sp, t, n, &q->words);
+    int rc = spacy_tokenize(q->sp, t, n, &q->all);
     if (rc) return rc;
+    /* strip_strings(): the words are the tokens that are not whitespace */
+    if (q->words.cap < q->all.n) {
+        sp_token *nt = realloc(q->words.t, q->all.n * sizeof *nt);
+        if (!nt) return ERR_NOMEM;
+        q->words.t = nt;
+        q->words.cap = q->all.n;
+    }
+    q->words.n = 0;
+    for (size_t i = 0; i < q->all.n; i++)
+        if (!spacy_is_space_token(t, &q->all.t[i])) q->words.t[q->words.n++] = q->all.t[i];
     if (q->words.n > q->wcap) {
         size_t nc = q->words.n + q->words.n / 2;
         uint32_t *a = realloc(q->wcp, nc * sizeof *a), *b = a ? realloc(q->wid, nc * sizeof *b) : NULL;
@@ -767,7 +782,10 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
     static const char *const policy[] = {"terms of use", "privacy policy", "cookie policy",
                                          "uses cookies", "use of cookies", "use cookies"};
     long long num_sentences = 0;
-    size_t olen = 0, kept = 0;
+    size_t olen = 0, kept = 0, kept_words = 0;
+    /* the sentences of an unchanged line come from the document's tokens (one tokenization) */
+    int slice = p->c4_split_paragraph && p->c4_min_num_sentences != -1;
+    if (slice && (rc = get_words(q, t, n))) return rc;
     for (size_t li = 0; li < q->parts.n; li++) {
         const char *line = t + q->parts.v[li].off;
         size_t ll = q->parts.v[li].len;
@@ -791,6 +809,7 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         if (p->c4_max_word_length != -1 && (long long)longest > p->c4_max_word_length) continue;
         /* the line after citation removal goes where the kept lines go */
         char *l = q->out + olen + (kept ? 1 : 0);
+        size_t line_off = (size_t)(line - t), line_len = ll;
         if (p->c4_remove_citations) ll = remove_citations(line, ll, l);
         else memmove(l, line, ll);
         if (p->c4_filter_no_terminal_punct) {
@@ -817,8 +836,23 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         if (p->c4_min_num_sentences != -1) {
             if (p->c4_split_paragraph) {
                 /* len(split_into_sentences(line)): the sentencizer's count, at least one part */
-                if ((rc = spacy_tokenize(q->sp, l, ll, &q->toks))) return rc;
-                size_t ns = spacy_sentences(l, &q->toks, NULL);
+                size_t ns;
+                if (ll == line_len) { /* unchanged: its stretch of the document's tokens */
+                    size_t lo = 0, hi = q->all.n;
+                    while (lo < hi) {
+                        size_t mid = (lo + hi) / 2;
+                        if (q->all.t[mid].off < line_off) lo = mid + 1;
+                        else hi = mid;
+                    }
+                    size_t e = lo;
+                    while (e < q->all.n && q->all.t[e].off < line_off + line_len) e++;
+                    ns = spacy_sentences_range(t, q->all.t + lo, e - lo, NULL);
+                    for (size_t k = lo; k < e; k++) kept_words += !spacy_is_space_token(t, &q->all.t[k]);
+                } else {
+                    if ((rc = spacy_tokenize(q->sp, l, ll, &q->toks))) return rc;
+                    ns = spacy_sentences(l, &q->toks, NULL);
+                    for (size_t k = 0; k < q->toks.n; k++) kept_words += !spacy_is_space_token(l, &q->toks.t[k]);
+                }
                 num_sentences += ns ? (long long)ns : 1;
             } else num_sentences += 1;
         }
@@ -836,6 +870,12 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
     utf8_strip_pyspace(&o, &on);
     *out = o;
     *out_len = on;
+    /* the words of "\n".join(kept_lines) are the kept lines' words (a line break is a
+     * whitespace token: no token or special case joins two lines) */
+    q->c4_out = o;
+    q->c4_on = on;
+    q->c4_words = kept_words;
+    q->c4_valid = slice;
     return 1;
 }
 
@@ -892,8 +932,13 @@ int quality_fineweb(quality_ctx *q, const quality_params *p, const char *t, size
         *reason = "char_dup_ratio";
         return 0;
     }
-    if ((rc = get_words(q, t, n))) return rc;
-    if (q->words.n && (double)newlines / (double)q->words.n > p->new_line_ratio) {
+    size_t nwords;
+    if (q->c4_valid && t == q->c4_out && n == q->c4_on) nwords = q->c4_words;
+    else {
+        if ((rc = get_words(q, t, n))) return rc;
+        nwords = q->words.n;
+    }
+    if (nwords && (double)newlines / (double)nwords > p->new_line_ratio) {
         *reason = "list_ratio";
         return 0;
     }

@@ -192,6 +192,15 @@ static void rules_init(void)
             }
             continue;
         }
+        for (int k = 0; k < p.n; k++) { /* quality.c slices lines out of a document's tokens */
+            size_t cl;
+            uint32_t cp;
+            if (utf8_decode((const unsigned char *)p.tok[k], p.len[k], &cp) > 0 && utf8_is_pyspace(cp)) {
+                R.rc = err_set(ERR_INTERNAL, "spaCy special case \"%s\" has a whitespace token", spacy_en_matcher[i]);
+                return;
+            }
+            (void)cl;
+        }
         R.pat[R.npat++] = p;
     }
     if (R.max_tok > 255) {
@@ -792,6 +801,18 @@ static int token_is_punct(const char *s, size_t n)
 
 size_t spacy_sentences(const char *text, const sp_tokens *toks, sp_tokens *ends)
 {
+    return spacy_sentences_range(text, toks->t, toks->n, ends);
+}
+
+int spacy_is_space_token(const char *text, const sp_token *t)
+{
+    uint32_t cp;
+    return utf8_decode((const unsigned char *)text + t->off, t->len, &cp) > 0 && utf8_is_pyspace(cp);
+}
+
+size_t spacy_sentences_range(const char *text, const sp_token *tk, size_t nt, sp_tokens *ends)
+{
+    const sp_tokens view = {(sp_token *)tk, nt, nt}, *toks = &view;
     if (!toks->n) return 0;
     size_t count = 1;
     int seen_period = 0;

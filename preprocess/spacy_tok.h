@@ -41,6 +41,12 @@ int spacy_words(spacy_ctx *c, const char *text, size_t n, sp_tokens *out);
  * ends is not NULL, each sentence's end (byte offset of its last token's end) is
  * appended to it (as sp_token {end, 0}). */
 size_t spacy_sentences(const char *text, const sp_tokens *toks, sp_tokens *ends);
+/* The same over tk[0..nt): a stretch of a document's tokens that spaCy would make of
+ * that stretch alone (a line: lines are cut at whitespace, and no special case
+ * spans a whitespace token). */
+size_t spacy_sentences_range(const char *text, const sp_token *tk, size_t nt, sp_tokens *ends);
+/* The token is whitespace (a run of it: spaCy keeps such runs as tokens). */
+int spacy_is_space_token(const char *text, const sp_token *t);
 
 /* Character classes of the Python that datatrove runs under (generated). */
 int py_isalpha_cp(uint32_t cp);
