@@ -4,7 +4,8 @@
  * words must be the tokens that are not whitespace; the sentence count at most
  * the token count; c4_quality's output valid UTF-8 and no longer than its input (twice, when sentences are
  * joined by spaces);
- * every drop must carry a reason. The first byte picks the C4 and FineWeb options. */
+ * every drop must carry a reason; fineweb_quality must decide c4_quality's output alike
+ * with and without the word count c4_quality hands it. The first byte picks the C4 and FineWeb options. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((r = quality_c4(q, &p, t, n, &out, &on, &reason)) < 0 || (r == 0 && !reason)) abort();
     /* lines joined by \n are at most the text; sentences joined by " " may add one byte each */
     if (r == 1 && (on > (p.c4_split_paragraph ? n : 2 * n) || !utf8_valid(out, on))) abort();
+    if (r == 1) { /* fineweb_quality on c4_quality's output takes c4's word count: the same decision */
+        const char *ra = NULL, *rb = NULL;
+        int a = quality_fineweb(q, &p, out, on, &ra);
+        char *copy = malloc(on + 1);
+        memcpy(copy, out, on);
+        quality_begin(q);
+        int b = quality_fineweb(q, &p, copy, on, &rb);
+        if (a != b || (a == 0 && strcmp(ra, rb))) abort();
+        free(copy);
+    }
     sp_tokens_free(&toks);
     sp_tokens_free(&words);
     free(t);
