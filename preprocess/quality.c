@@ -212,8 +212,8 @@ static sent *sset_get(sset *s, const char *base, uint32_t off, uint32_t len, int
 }
 
 typedef struct {
-    uint64_t h; /* 0: empty */
-    uint32_t pos, aux; /* first position; count (top n-grams) or bytes (duplicates) */
+    uint32_t tag;  /* the hash's high half */
+    uint32_t pos1; /* first position + 1; 0: empty */
 } ngent;
 
 struct quality_ctx {
@@ -232,6 +232,8 @@ struct quality_ctx {
     size_t wcap;
     ngent *ng; /* n-gram table */
     size_t ngmask, ngcap;
+    uint32_t *cnt; /* top n-grams: count by first position */
+    size_t cntcap;
     spans parts, lines;
     sset set;
     char *out, *low;
@@ -265,6 +267,7 @@ void quality_ctx_free(quality_ctx *q)
     free(q->wid);
     free(q->pre);
     free(q->ng);
+    free(q->cnt);
     free(q->parts.v);
     free(q->lines.v);
     free(q->set.e);
@@ -515,22 +518,32 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
         if ((rc = ng_reset(q, m))) return rc;
         uint64_t bn = 1;
         for (size_t j = 0; j < gn; j++) bn *= POLY_B;
+        if (m > q->cntcap) {
+            uint32_t *nc = realloc(q->cnt, m * sizeof *nc);
+            if (!nc) return ERR_NOMEM;
+            q->cnt = nc;
+            q->cntcap = m;
+        }
         size_t best_count = 0, best_first = SIZE_MAX;
         for (size_t i = 0; i < m; i++) {
-            uint64_t h = hash_mix64(pid[i + gn] - pid[i] * bn) | 1;
-            ngent *e;
+            uint64_t h = hash_mix64(pid[i + gn] - pid[i] * bn);
+            uint32_t tag = (uint32_t)(h >> 32), first = (uint32_t)i;
             for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
-                e = &q->ng[x];
-                if (!e->h) {
-                    *e = (ngent){h, (uint32_t)i, 0};
+                ngent *e = &q->ng[x];
+                if (!e->pos1) {
+                    *e = (ngent){tag, (uint32_t)i + 1};
+                    q->cnt[i] = 0;
                     break;
                 }
-                if (e->h == h && !memcmp(q->wid + e->pos, q->wid + i, gn * sizeof *q->wid)) break;
+                if (e->tag == tag && !memcmp(q->wid + (e->pos1 - 1), q->wid + i, gn * sizeof *q->wid)) {
+                    first = e->pos1 - 1;
+                    break;
+                }
             }
-            e->aux++;
-            if (e->aux > best_count || (e->aux == best_count && e->pos < best_first)) {
-                best_count = e->aux;
-                best_first = e->pos;
+            size_t cn = ++q->cnt[first];
+            if (cn > best_count || (cn == best_count && first < best_first)) {
+                best_count = cn;
+                best_first = first;
             }
         }
         size_t chars = gn - 1 + (size_t)(pc[best_first + gn] - pc[best_first]);
@@ -551,16 +564,18 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
             size_t idx = 0;
             while (idx < m) {
                 /* hash(a..b) = ph[b] - ph[a] * POLY_B^(bytes a..b) */
-                uint64_t h = hash_mix64(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx])) | 1;
-                uint32_t bytes = (uint32_t)(pb[idx + gn] - pb[idx]);
+                uint64_t h = hash_mix64(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx]));
+                uint32_t tag = (uint32_t)(h >> 32);
+                uint64_t bytes = pb[idx + gn] - pb[idx];
                 int found = 0;
                 for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
                     ngent *e = &q->ng[x];
-                    if (!e->h) {
-                        *e = (ngent){h, (uint32_t)idx, bytes};
+                    if (!e->pos1) {
+                        *e = (ngent){tag, (uint32_t)idx + 1};
                         break;
                     }
-                    if (e->h == h && e->aux == bytes && concat_eq(t, w, e->pos, idx, gn)) {
+                    size_t o = e->pos1 - 1;
+                    if (e->tag == tag && pb[o + gn] - pb[o] == bytes && concat_eq(t, w, o, idx, gn)) {
                         found = 1;
                         break;
                     }
