@@ -486,6 +486,7 @@ int main(int argc, char **argv)
     if (rc) {
         fprintf(stderr, "cleanup: %s\nTry 'cleanup --help'.\n", err_msg());
         free(pos);
+        quality_cli_free(&qs);
         return 2;
     }
     bpe *bp = NULL;
@@ -494,6 +495,7 @@ int main(int argc, char **argv)
         if (rc) {
             fprintf(stderr, "cleanup: %s\n", err_msg());
             free(pos);
+            quality_cli_free(&qs);
             return err_exit_code(rc);
         }
         c.bpe = bp;

@@ -184,6 +184,7 @@ def main():
     texts += synthetic(int(opts["--synthetic"]))
     want = datatrove_decisions(texts)
     workdir = opts["--workdir"] or tempfile.mkdtemp()
+    os.makedirs(workdir, exist_ok=True)
     bad_total = 0
     lines = []
     for name in list(FILTERS) + ["chain"] + list(VARIANTS):
