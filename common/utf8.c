@@ -129,7 +129,7 @@ int utf8_is_white_space(uint32_t c)
            c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
-void utf8_strip_pyspace(const char **sp, size_t *np)
+void utf8_lstrip_pyspace(const char **sp, size_t *np)
 {
     const unsigned char *s = (const unsigned char *)*sp;
     size_t n = *np;
@@ -140,6 +140,15 @@ void utf8_strip_pyspace(const char **sp, size_t *np)
         s += k;
         n -= (size_t)k;
     }
+    *sp = (const char *)s;
+    *np = n;
+}
+
+void utf8_rstrip_pyspace(const char *sp, size_t *np)
+{
+    const unsigned char *s = (const unsigned char *)sp;
+    size_t n = *np;
+    uint32_t cp;
     while (n) {
         /* find the start of the last code point */
         size_t j = n - 1;
@@ -148,6 +157,11 @@ void utf8_strip_pyspace(const char **sp, size_t *np)
         if (k < 0 || (size_t)k != n - j || !utf8_is_pyspace(cp)) break;
         n = j;
     }
-    *sp = (const char *)s;
     *np = n;
+}
+
+void utf8_strip_pyspace(const char **sp, size_t *np)
+{
+    utf8_lstrip_pyspace(sp, np);
+    utf8_rstrip_pyspace(*sp, np);
 }

@@ -35,5 +35,8 @@ int utf8_is_white_space(uint32_t cp);
 /* Python's str.strip() on UTF-8 bytes: trims utf8_is_pyspace code points at
  * both ends, in place on the (pointer, length) pair. Invalid bytes stop it. */
 void utf8_strip_pyspace(const char **s, size_t *n);
+/* str.lstrip() / str.rstrip(): one end only (rstrip shortens *n). */
+void utf8_lstrip_pyspace(const char **s, size_t *n);
+void utf8_rstrip_pyspace(const char *s, size_t *n);
 
 #endif

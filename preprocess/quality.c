@@ -49,32 +49,6 @@ static int starts_with(const char *s, size_t n, const char *pre)
     return n >= k && !memcmp(s, pre, k);
 }
 
-static void lstrip_py(const char **s, size_t *n)
-{
-    while (*n) {
-        uint32_t cp;
-        int k = utf8_decode((const unsigned char *)*s, *n, &cp);
-        if (k < 0 || !utf8_is_pyspace(cp)) break;
-        *s += k;
-        *n -= (size_t)k;
-    }
-}
-static void rstrip_py(const char **s, size_t *n)
-{
-    const char *a = *s;
-    size_t l = *n;
-    /* utf8_strip_pyspace strips both ends: strip the right end alone */
-    while (l) {
-        size_t j = l - 1;
-        while (j > 0 && l - j < 4 && ((unsigned char)a[j] & 0xC0) == 0x80) j--;
-        uint32_t cp;
-        int k = utf8_decode((const unsigned char *)a + j, l - j, &cp);
-        if (k < 0 || (size_t)k != l - j || !utf8_is_pyspace(cp)) break;
-        l = j;
-    }
-    *n = l;
-}
-
 /* str.count(sub): non-overlapping occurrences */
 static size_t count_sub(const char *s, size_t n, const char *sub)
 {
@@ -143,7 +117,7 @@ static int splitlines(const char *s, size_t n, spans *out)
 typedef struct {
     uint64_t h; /* 0: empty slot */
     uint32_t off, len;
-    uint32_t val, first;
+    uint32_t val;
 } sent;
 typedef struct {
     sent *e;
@@ -199,7 +173,7 @@ static sent *sset_get(sset *s, const char *base, uint32_t off, uint32_t len, int
     for (size_t i = h & s->mask;; i = (i + 1) & s->mask) {
         sent *e = &s->e[i];
         if (!e->h) {
-            *e = (sent){h, off, len, 0, 0};
+            *e = (sent){h, off, len, 0};
             s->used++;
             *created = 1;
             return e;
@@ -660,9 +634,9 @@ int quality_gopher_quality(quality_ctx *q, const quality_params *p, const char *
         size_t l = q->lines.v[i].len;
         const char *a = s;
         size_t al = l;
-        lstrip_py(&a, &al);
+        utf8_lstrip_pyspace(&a, &al);
         bullets += starts_with(a, al, "\xe2\x80\xa2") || starts_with(a, al, "-");
-        rstrip_py(&s, &l);
+        utf8_rstrip_pyspace(s, &l);
         ell += ends_with(s, l, "...") || ends_with(s, l, "\xe2\x80\xa6");
     }
     if (p->max_bullet_lines_ratio && nl && (double)bullets / (double)nl > p->max_bullet_lines_ratio) {

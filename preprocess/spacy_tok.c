@@ -79,15 +79,15 @@ static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
         if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return 0;
     }
 }
-static const kv *kv_get_h(const kvtab *t, const char *s, size_t len, uint64_t h)
+static const kv *kv_get(const kvtab *t, const char *s, size_t len)
 {
+    uint64_t h = hash64(s, len, 7);
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         const kv *e = &t->slot[i];
         if (!e->s) return NULL;
         if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return e;
     }
 }
-static const kv *kv_get(const kvtab *t, const char *s, size_t len) { return kv_get_h(t, s, len, hash64(s, len, 7)); }
 
 typedef struct {
     const char *tok[16]; /* token texts (pointers into the generated strings) */
@@ -193,13 +193,11 @@ static void rules_init(void)
             continue;
         }
         for (int k = 0; k < p.n; k++) { /* quality.c slices lines out of a document's tokens */
-            size_t cl;
             uint32_t cp;
             if (utf8_decode((const unsigned char *)p.tok[k], p.len[k], &cp) > 0 && utf8_is_pyspace(cp)) {
                 R.rc = err_set(ERR_INTERNAL, "spaCy special case \"%s\" has a whitespace token", spacy_en_matcher[i]);
                 return;
             }
-            (void)cl;
         }
         R.pat[R.npat++] = p;
     }
@@ -766,9 +764,9 @@ int spacy_words(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
      * they are kept for it and dropped after */
     int rc = tokenize(c, text, n, out);
     if (rc) return rc;
-    size_t k = 0, cl;
+    size_t k = 0;
     for (size_t i = 0; i < out->n; i++)
-        if (!is_space_at(text, n, out->t[i].off, &cl)) out->t[k++] = out->t[i];
+        if (!spacy_is_space_token(text, &out->t[i])) out->t[k++] = out->t[i];
     out->n = k;
     return 0;
 }

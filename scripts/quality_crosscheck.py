@@ -13,8 +13,6 @@ filter_no_terminal_punct=False, fineweb_quality) in sequence; runs
 every reason, and for c4_quality the kept text byte for byte. Prints the
 agreement per filter; exit status 1 on any difference."""
 import collections
-import gzip
-import io
 import json
 import os
 import random
@@ -25,6 +23,9 @@ import tempfile
 from datatrove.data import Document
 from datatrove.pipeline.filters import (C4QualityFilter, FineWebQualityFilter, GopherQualityFilter,
                                         GopherRepetitionFilter)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from spacy_crosscheck import read_texts as spacy_read_texts  # noqa: E402
 
 FILTERS = {
     "gopher_repetition": lambda: GopherRepetitionFilter(),
@@ -55,24 +56,8 @@ VARIANTS = {
 
 
 def read_texts(path, limit):
-    if path.endswith(".zst"):
-        data = subprocess.run(["zstd", "-dc", path], check=True, capture_output=True).stdout
-        f = io.StringIO(data.decode("utf-8"))
-    elif path.endswith(".gz"):
-        f = io.TextIOWrapper(gzip.open(path), encoding="utf-8")
-    else:
-        f = open(path, encoding="utf-8")
-    out = []
-    for line in f:
-        try:
-            t = json.loads(line).get("text")
-        except Exception:
-            continue
-        if isinstance(t, str) and not any(0xD800 <= ord(c) <= 0xDFFF for c in t):
-            out.append(t)
-        if len(out) >= limit:
-            break
-    return out
+    """The first `limit` texts of a corpus; lone surrogates (which our reader makes U+FFFD) left out."""
+    return spacy_read_texts(path, limit, skip=lambda t: any(0xD800 <= ord(c) <= 0xDFFF for c in t))
 
 
 SENT = ["The quick brown fox jumps over the lazy dog.", "It was the best of times, it was the worst of times.",

@@ -18,7 +18,9 @@ import sys
 import spacy
 
 
-def read_texts(path, limit):
+def read_texts(path, limit, skip=lambda t: any(c in t for c in "\x00\x1d\x1e\x1f")):
+    """The "text" strings of a JSON-lines file (.zst, .gz or plain), the first `limit`
+    that `skip` does not reject (by default: texts holding our record separators)."""
     if path.endswith(".zst"):
         data = subprocess.run(["zstd", "-dc", path], check=True, capture_output=True).stdout
         f = io.StringIO(data.decode("utf-8"))
@@ -32,7 +34,7 @@ def read_texts(path, limit):
             t = json.loads(line).get("text")
         except Exception:
             continue
-        if isinstance(t, str) and not any(c in t for c in "\x00\x1d\x1e\x1f"):
+        if isinstance(t, str) and not skip(t):
             out.append(t)
         if len(out) >= limit:
             break
