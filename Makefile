@@ -76,7 +76,7 @@ TOOLS += train generate convert_checkpoint
 # (AVX2/AVX-512); `make TRAIN_ARCH=` builds a portable trainer.
 TRAIN_ARCH ?= -march=native
 # Fuzz targets are built without OpenMP; they reach only these trainer files.
-FUZZ_TRAIN_SRC := train/model/safetensors.c train/model/hfconv.c train/model/ckpt.c train/model/gpt.c train/cpu/kernels.c train/cpu/blas.c train/parallel/dist.c \
+FUZZ_TRAIN_SRC := train/model/safetensors.c train/model/hfconv.c train/model/ckpt.c train/model/gpt.c train/cpu/kernels.c train/cpu/ops.c train/cpu/blas.c train/parallel/dist.c train/parallel/comm.c \
                   train/data/gptdata.c train/data/mt19937.c
 $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
 # Megatron's index arithmetic must round like its (FMA-free) C++ and numpy.
@@ -119,9 +119,9 @@ $(BUILD)/train/cuda/cudnn_attention.o: train/cuda/cudnn_attention.cpp | $(DEPS_S
 	$(CXX) -std=gnu++17 -O1 -g0 -Wall -Wextra -I. -isystem $(CUDNN_FE_INC) -isystem $(CUDA_HOME)/include -MMD -MP -c $< -o $@
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_BINS := $(if $(filter yes,$(BUILD_CUDA)),$(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%))
-$(BUILD)/train/trainer.o $(BUILD)/train/backend.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) \
+$(BUILD)/train/trainer.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) \
   $(if $(filter yes,$(BUILD_NCCL)),-DWEBTEXT_NCCL)
-$(BUILD)/train/trainer.o $(BUILD)/train/backend.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
+$(BUILD)/train/trainer.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
 $(BUILD)/.cuda-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.cuda-*

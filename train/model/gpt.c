@@ -5,9 +5,12 @@
  * (llm.c's layout: one buffer per kind, [L, B*T, ...]); gradients of
  * activations use per-layer scratch that is reused from layer to layer.
  *
- * Every parallel loop is OpenMP with a static schedule and every reduction
- * has a fixed order for a given thread count, so runs are bit-reproducible:
- * a resumed run matches an uninterrupted one exactly.
+ * Every buffer the forward, backward and AdamW touch belongs to the model's
+ * operation table (train/ops.h) and is reached only through it; collectives go
+ * through the tensor group's communicator. On the CPU table every parallel loop
+ * is OpenMP with a static schedule and every reduction has a fixed order for a
+ * given thread count, so runs are bit-reproducible: a resumed run matches an
+ * uninterrupted one exactly.
  */
 #include "train/model/gpt.h"
 
@@ -23,6 +26,8 @@
 #include "common/err.h"
 #include "common/hash.h"
 #include "train/cpu/kernels.h"
+#include "train/ops.h"
+#include "train/parallel/comm.h"
 #include "train/parallel/dist.h"
 
 const char *const gpt_tensor_names[GPT_NUM_TENSORS] = {
@@ -137,6 +142,7 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     m->nlayers = cfg->num_layers / pp;
     m->layer0 = m->pp_rank * m->nlayers;
     m->vpp = vpp;
+    m->ops = p && p->ops ? p->ops : &gpt_ops_cpu;
     size_t Vp = (size_t)cfg->padded_vocab_size, C = (size_t)cfg->channels, L = (size_t)m->nlayers;
     size_t maxT = (size_t)cfg->max_seq_len;
     size_t s[GPT_NUM_TENSORS] = {Vp * C, maxT * C, L * C, L * C, L * 3 * C * C, L * 3 * C, L * C * C, L * C,
@@ -156,15 +162,74 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     }
     m->num_params = off;
     m->params = malloc(off * sizeof(float));
-    m->grads = calloc(off, sizeof(float));
+    m->grads = m->ops->device ? NULL : calloc(off, sizeof(float));
     m->adam_m = calloc(off, sizeof(float));
     m->adam_v = calloc(off, sizeof(float));
     m->mean_loss = -1;
-    if (!m->params || !m->grads || !m->adam_m || !m->adam_v) {
+    if (!m->params || (!m->grads && !m->ops->device) || !m->adam_m || !m->adam_v) {
         gpt_free(m);
         return err_set(ERR_NOMEM, "out of memory for %zu parameters", off);
     }
+    if (!(m->red = m->ops->alloc(GPT_NUM_TENSORS * sizeof(double)))) {
+        gpt_free(m);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
+    if (m->ops->device) {
+        m->dev.params = ops_alloc_floats(m->ops, off);
+        m->dev.grads = ops_alloc_floats(m->ops, off);
+        m->dev.adam_m = ops_alloc_floats(m->ops, off);
+        m->dev.adam_v = ops_alloc_floats(m->ops, off);
+        if (!m->dev.params || !m->dev.grads || !m->dev.adam_m || !m->dev.adam_v) {
+            gpt_free(m);
+            return err_set(ERR_NOMEM, "out of %s memory for %zu parameters", m->ops->name, off);
+        }
+    } else {
+        m->dev.params = m->params;
+        m->dev.grads = m->grads;
+        m->dev.adam_m = m->adam_m;
+        m->dev.adam_v = m->adam_v;
+    }
+    m->tp_comm = p ? p->tp_comm : NULL;
+    if (tp > 1 && !m->tp_comm) {
+        if (!(m->tp_own = calloc(1, sizeof *m->tp_own))) {
+            gpt_free(m);
+            return err_set(ERR_NOMEM, "out of memory");
+        }
+        if ((rc = comm_init(m->tp_own, "tensor", m->tp_d, m->tp_g, m->ops, NULL))) {
+            gpt_free(m);
+            return rc;
+        }
+        m->tp_comm = m->tp_own;
+    }
     return 0;
+}
+
+void gpt_upload(gpt_model *m)
+{
+    if (!m->ops->device)
+        return;
+    size_t b = m->num_params * sizeof(float);
+    if (m->dev.params && m->params)
+        m->ops->upload(m->dev.params, m->params, b);
+    if (m->dev.adam_m && m->adam_m)
+        m->ops->upload(m->dev.adam_m, m->adam_m, b);
+    if (m->dev.adam_v && m->adam_v)
+        m->ops->upload(m->dev.adam_v, m->adam_v, b);
+    m->ops->sync();
+}
+
+void gpt_download(gpt_model *m, int moments)
+{
+    if (!m->ops->device)
+        return;
+    size_t b = m->num_params * sizeof(float);
+    if (m->dev.params && m->params)
+        m->ops->download(m->params, m->dev.params, b);
+    if (moments && m->dev.adam_m && m->adam_m)
+        m->ops->download(m->adam_m, m->dev.adam_m, b);
+    if (moments && m->dev.adam_v && m->adam_v)
+        m->ops->download(m->adam_v, m->dev.adam_v, b);
+    m->ops->sync();
 }
 
 /* Standard normal from two splitmix64 draws (Box-Muller); reproducible. */
@@ -212,7 +277,8 @@ void gpt_init_weights(gpt_model *m, uint64_t seed, float std)
 struct gpt_acts {
     size_t cap_bt, cap_att; /* capacity in B*T and B*T*T */
     float *encoded, *ln1, *ln1_mean, *ln1_rstd, *qkv, *atty, *att, *res2, *ln2, *ln2_mean, *ln2_rstd;
-    float *fch, *fch_gelu, *res3, *lnf, *lnf_mean, *lnf_rstd, *logits, *lse;
+    float *fch, *fch_gelu, *res3, *lnf, *lnf_mean, *lnf_rstd, *logits, *lse, *losses;
+    double *total; /* [1] the sum of losses */
     int32_t *inputs, *targets;
     /* backward scratch */
     float *dres, *dbuf1, *dbuf2, *dqkv, *datt, *ln_part;
@@ -221,18 +287,19 @@ struct gpt_acts {
     float *tpbuf, *tpcol, *splocal;
 };
 
-static void acts_free(gpt_acts *a)
+static void acts_free(const gpt_ops *ops, gpt_acts *a)
 {
     if (!a)
         return;
     float **f[] = {&a->encoded, &a->ln1, &a->ln1_mean, &a->ln1_rstd, &a->qkv, &a->atty, &a->att, &a->res2,
                    &a->ln2, &a->ln2_mean, &a->ln2_rstd, &a->fch, &a->fch_gelu, &a->res3, &a->lnf, &a->lnf_mean,
-                   &a->lnf_rstd, &a->logits, &a->lse, &a->dres, &a->dbuf1, &a->dbuf2, &a->dqkv, &a->datt,
-                   &a->ln_part, &a->tpbuf, &a->tpcol, &a->splocal};
+                   &a->lnf_rstd, &a->logits, &a->lse, &a->losses, &a->dres, &a->dbuf1, &a->dbuf2, &a->dqkv,
+                   &a->datt, &a->ln_part, &a->tpbuf, &a->tpcol, &a->splocal};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-        free(*f[i]);
-    free(a->inputs);
-    free(a->targets);
+        ops->free(*f[i]);
+    ops->free(a->total);
+    ops->free(a->inputs);
+    ops->free(a->targets);
     free(a);
 }
 
@@ -264,22 +331,25 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t C = (size_t)c->channels, L = (size_t)chunk_layers(m), Cl = d.Cl, C4l = d.C4l;
-    size_t nt = (size_t)cpu_threads(), r = gpt_stage_rows(m, bt); /* residual rows here */
+    size_t r = gpt_stage_rows(m, bt); /* residual rows here */
+    const gpt_ops *o = m->ops;
     a->cap_bt = bt;
     a->cap_att = att;
-#define A(field, n) (a->field = malloc((n) * sizeof(float)), a->field != NULL)
+#define A(field, n) (a->field = ops_alloc_floats(o, (n)), a->field != NULL)
     int ok = A(encoded, r * C) && A(ln1, L * bt * C) && A(ln1_mean, L * r) && A(ln1_rstd, L * r) &&
              A(qkv, L * bt * 3 * Cl) && A(atty, L * bt * Cl) && A(att, L * att * d.NHl) && A(res2, L * r * C) &&
              A(ln2, L * bt * C) && A(ln2_mean, L * r) && A(ln2_rstd, L * r) && A(fch, L * bt * C4l) &&
              A(fch_gelu, L * bt * C4l) && A(res3, L * r * C) && A(lnf, bt * C) && A(lnf_mean, r) &&
-             A(lnf_rstd, r) && A(logits, bt * d.Vl) && A(lse, bt) && A(dres, r * C) && A(dbuf1, bt * 4 * C) &&
-             A(dbuf2, bt * C4l) && A(dqkv, bt * 3 * Cl) && A(datt, nt * (size_t)T * T) && A(ln_part, nt * 2 * C) &&
+             A(lnf_rstd, r) && A(logits, bt * d.Vl) && A(lse, bt) && A(losses, bt) && A(dres, r * C) &&
+             A(dbuf1, bt * 4 * C) && A(dbuf2, bt * C4l) && A(dqkv, bt * 3 * Cl) &&
+             A(datt, o->attention_scratch_floats(T)) && A(ln_part, o->layernorm_part_floats((int)C)) &&
              (m->tp > 1 ? A(tpbuf, bt * C) && A(tpcol, 3 * bt) : 1) && (m->sp ? A(splocal, r * C) : 1);
 #undef A
-    a->inputs = malloc(bt * sizeof(int32_t));
-    a->targets = malloc(bt * sizeof(int32_t));
-    if (!ok || !a->inputs || !a->targets) {
-        acts_free(a);
+    a->inputs = o->alloc(bt * sizeof(int32_t));
+    a->targets = o->alloc(bt * sizeof(int32_t));
+    a->total = o->alloc(sizeof(double));
+    if (!ok || !a->inputs || !a->targets || !a->total) {
+        acts_free(o, a);
         return NULL;
     }
     return a;
@@ -289,6 +359,13 @@ void gpt_free(gpt_model *m)
 {
     if (!m)
         return;
+    const gpt_ops *o = m->ops ? m->ops : &gpt_ops_cpu;
+    if (o->device) {
+        o->free(m->dev.params);
+        o->free(m->dev.grads);
+        o->free(m->dev.adam_m);
+        o->free(m->dev.adam_v);
+    }
     free(m->params);
     free(m->grads);
     free(m->adam_m);
@@ -297,10 +374,15 @@ void gpt_free(gpt_model *m)
     free(m->zg);
     if (m->slots) {
         for (int k = 0; k < m->nslots; k++)
-            acts_free(m->slots[k]);
+            acts_free(o, m->slots[k]);
         free(m->slots);
     } else {
-        acts_free(m->acts);
+        acts_free(o, m->acts);
+    }
+    o->free(m->red);
+    if (m->tp_own) {
+        comm_free(m->tp_own);
+        free(m->tp_own);
     }
     memset(m, 0, sizeof *m);
 }
@@ -318,17 +400,17 @@ static void tp_check(gpt_model *m, int rc, const char *what)
 
 static void tp_sum(gpt_model *m, float *buf, size_t n)
 {
-    tp_check(m, dist_allreduce_f32(m->tp_d, m->tp_g, buf, n), "all-reduce");
+    tp_check(m, comm_allreduce(m->tp_comm, buf, n, COMM_SUM), "all-reduce");
 }
 
 static void tp_scatter(gpt_model *m, const float *send, float *recv, size_t n)
 {
-    tp_check(m, dist_reduce_scatter_f32(m->tp_d, m->tp_g, send, recv, n), "reduce-scatter");
+    tp_check(m, comm_reduce_scatter(m->tp_comm, send, recv, n), "reduce-scatter");
 }
 
 static void tp_gather(gpt_model *m, const float *send, float *out, size_t n)
 {
-    tp_check(m, dist_allgather_f32(m->tp_d, m->tp_g, send, out, n), "all-gather");
+    tp_check(m, comm_allgather(m->tp_comm, send, out, n), "all-gather");
 }
 
 /* ---- model --------------------------------------------------------------- */
@@ -340,13 +422,14 @@ static void row_parallel(gpt_model *m, float *out, const float *res, const float
                          const float *bias, int N, int K, int OC)
 {
     size_t n = (size_t)N * OC;
+    const gpt_ops *o = m->ops;
     if (m->tp <= 1) {
-        memcpy(out, res, n * sizeof(float));
-        matmul_forward(out, inp, w, bias, N, K, OC, 1);
+        o->copy(out, res, n * sizeof(float));
+        o->matmul_forward(out, inp, w, bias, N, K, OC, 1);
         return;
     }
     float *t = m->acts->tpbuf;
-    matmul_forward(t, inp, w, NULL, N, K, OC, 0);
+    o->matmul_forward(t, inp, w, NULL, N, K, OC, 0);
     int rows = N;
     if (m->sp) {
         /* Sequence parallel: each rank keeps the sums of its own rows only. */
@@ -356,10 +439,7 @@ static void row_parallel(gpt_model *m, float *out, const float *res, const float
     } else {
         tp_sum(m, t, n);
     }
-#pragma omp parallel for schedule(static)
-    for (int r = 0; r < rows; r++)
-        for (int o = 0; o < OC; o++)
-            out[(size_t)r * OC + o] = res[(size_t)r * OC + o] + t[(size_t)r * OC + o] + bias[o];
+    o->residual_bias(out, res, t, bias, rows, OC);
 }
 
 /* LayerNorm of this rank's rows; with sequence parallelism they are then
@@ -368,11 +448,11 @@ static void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, con
                          const float *b, int n, int C)
 {
     if (!m->sp) {
-        layernorm_forward(out, mean, rstd, inp, w, b, n, C);
+        m->ops->layernorm_forward(out, mean, rstd, inp, w, b, n, C);
         return;
     }
     size_t rows = (size_t)n / (size_t)m->tp;
-    layernorm_forward(m->acts->splocal, mean, rstd, inp, w, b, (int)rows, C);
+    m->ops->layernorm_forward(m->acts->splocal, mean, rstd, inp, w, b, (int)rows, C);
     tp_gather(m, m->acts->splocal, out, rows * (size_t)C);
 }
 
@@ -402,7 +482,7 @@ int gpt_sp_reduce_grads(gpt_model *m)
     static const int ln[] = {GPT_LN1W, GPT_LN1B, GPT_LN2W, GPT_LN2B, GPT_LNFW, GPT_LNFB};
     for (size_t i = 0; i < sizeof ln / sizeof *ln; i++)
         if (m->sizes[ln[i]]) {
-            int rc = dist_allreduce_f32(m->tp_d, m->tp_g, gpt_grad(m, ln[i]), m->sizes[ln[i]]);
+            int rc = comm_allreduce(m->tp_comm, m->dev.grads + m->offsets[ln[i]], m->sizes[ln[i]], COMM_SUM);
             if (rc)
                 return rc;
         }
@@ -498,14 +578,14 @@ static float *P(const gpt_model *m, int t, int l)
 {
     if (m->hooks && m->hooks->gather)
         return m->zp[unit_of(m, t, l)] + m->useg[t];
-    return m->params + m->offsets[t] + (size_t)l * slice_len(m, t);
+    return m->dev.params + m->offsets[t] + (size_t)l * slice_len(m, t);
 }
 
 static float *G(const gpt_model *m, int t, int l)
 {
     if (m->hooks)
         return m->zg[unit_of(m, t, l)] + m->useg[t];
-    return m->grads + m->offsets[t] + (size_t)l * slice_len(m, t);
+    return m->dev.grads + m->offsets[t] + (size_t)l * slice_len(m, t);
 }
 
 static void unit_gather(gpt_model *m, int u)
@@ -539,7 +619,7 @@ static void unit_grads_done(gpt_model *m, int u)
         int final = u > m->nlayers;
         const int ln[2] = {final ? GPT_LNFW : GPT_LN1W, GPT_LN2W};
         for (int i = 0; i < (final ? 1 : 2); i++) /* w and b adjacent in the unit: one all-reduce */
-            tp_check(m, dist_allreduce_f32(m->tp_d, m->tp_g, G(m, ln[i], final ? 0 : u - 1), 2 * slice_len(m, ln[i])),
+            tp_check(m, comm_allreduce(m->tp_comm, G(m, ln[i], final ? 0 : u - 1), 2 * slice_len(m, ln[i]), COMM_SUM),
                      "all-reduce of LayerNorm gradients");
     }
     m->hooks->grad_done(m->hooks->ctx, u);
@@ -588,8 +668,9 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
     size_t Cl = d.Cl, C4l = d.C4l;
     int NHl = (int)d.NHl;
     gpt_acts *a = m->acts;
+    const gpt_ops *o = m->ops;
     if (!a || a->cap_bt < BT || a->cap_att < batt || (a->cap_att / a->cap_bt) < (size_t)T) {
-        acts_free(a);
+        acts_free(o, a);
         int k = 0;
         while (m->slots && k < m->nslots && m->slots[k] != a)
             k++;
@@ -603,29 +684,26 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
     }
     m->B = B;
     m->T = T;
-    memcpy(a->inputs, inputs, BT * sizeof(int32_t));
+    if (first)
+        o->upload(a->inputs, inputs, BT * sizeof(int32_t));
     /* R: rows of the residual stream held here (this rank's B*T/tp with sequence parallelism). */
     size_t R = gpt_stage_rows(m, BT), r0 = (size_t)m->tp_rank * R * (m->sp ? 1 : 0);
     if (first)
         unit_gather(m, 0); /* stage 3: the embedding, kept for the logits */
     if (!first) {
-        memcpy(a->encoded, x_in, R * C * sizeof(float)); /* the previous stage's output */
+        o->copy(a->encoded, x_in, R * C * sizeof(float)); /* the previous stage's output */
     } else if (!tpar) {
-        encoder_forward(a->encoded, inputs, P(m, GPT_WTE, 0), P(m, GPT_WPE, 0), B, T, C);
+        o->encoder_forward(a->encoded, a->inputs, P(m, GPT_WTE, 0), P(m, GPT_WPE, 0), B, T, C);
     } else {
         /* VocabParallelEmbedding: one rank holds each token's row; then + wpe, as without tp.
          * Sequence parallel: each rank keeps its rows of the sum. */
         float *e = m->sp ? a->tpbuf : a->encoded;
-        encoder_forward_vp(e, inputs, P(m, GPT_WTE, 0), d.v0, d.Vl, (int)BT, C);
+        o->encoder_forward_vp(e, a->inputs, P(m, GPT_WTE, 0), d.v0, d.Vl, (int)BT, C);
         if (m->sp)
             tp_scatter(m, e, a->encoded, R * C);
         else
             tp_sum(m, a->encoded, BT * C);
-        const float *wpe = P(m, GPT_WPE, 0);
-#pragma omp parallel for schedule(static)
-        for (size_t i = 0; i < R; i++)
-            for (int j = 0; j < C; j++)
-                a->encoded[i * C + j] += wpe[((r0 + i) % (size_t)T) * C + j];
+        o->add_positions(a->encoded, P(m, GPT_WPE, 0), r0, R, T, C);
     }
     if (!last)
         unit_release(m, 0);
@@ -639,17 +717,15 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
         layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, lo + l),
                      P(m, GPT_LN1B, lo + l), (int)BT, C);
         /* ColumnParallelLinear: this rank's heads' q, k, v */
-        matmul_forward(qkv, ln1, P(m, GPT_QKVW, lo + l), P(m, GPT_QKVB, lo + l),
-                       (int)BT, C, (int)(3 * Cl), 0);
-        attention_forward(atty, att, qkv, B, T, (int)Cl, NHl);
+        o->matmul_forward(qkv, ln1, P(m, GPT_QKVW, lo + l), P(m, GPT_QKVB, lo + l), (int)BT, C, (int)(3 * Cl), 0);
+        o->attention_forward(atty, att, qkv, B, T, (int)Cl, NHl);
         /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear) */
         row_parallel(m, res2, res, atty, P(m, GPT_ATTPROJW, lo + l),
                      P(m, GPT_ATTPROJB, lo + l), (int)BT, (int)Cl, C);
         layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, lo + l),
                      P(m, GPT_LN2B, lo + l), (int)BT, C);
-        matmul_forward(fch, ln2, P(m, GPT_FCW, lo + l), P(m, GPT_FCB, lo + l),
-                       (int)BT, C, (int)C4l, 0);
-        gelu_forward(fchg, fch, BT * C4l);
+        o->matmul_forward(fch, ln2, P(m, GPT_FCW, lo + l), P(m, GPT_FCB, lo + l), (int)BT, C, (int)C4l, 0);
+        o->gelu_forward(fchg, fch, BT * C4l);
         row_parallel(m, res3, res2, fchg, P(m, GPT_FCPROJW, lo + l),
                      P(m, GPT_FCPROJB, lo + l), (int)BT, (int)C4l, C);
         unit_release(m, 1 + lo + l);
@@ -665,50 +741,33 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
     size_t Vl = d.Vl, v0 = d.v0;
     /* Logits of this rank's vocabulary rows; those at or past V are padding. */
     int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
-    matmul_forward(a->logits, a->lnf, P(m, GPT_WTE, 0), NULL, (int)BT, C, (int)Vl, 0);
+    o->matmul_forward(a->logits, a->lnf, P(m, GPT_WTE, 0), NULL, (int)BT, C, (int)Vl, 0);
     m->logits = a->logits;
     if (!targets) {
         m->mean_loss = -1;
         return -1;
     }
-    memcpy(a->targets, targets, BT * sizeof(int32_t));
-    double total = 0;
+    o->upload(a->targets, targets, BT * sizeof(int32_t));
     if (!tpar) {
-#pragma omp parallel for schedule(static) reduction(+ : total)
-        for (size_t i = 0; i < BT; i++) {
-            const float *x = a->logits + i * Vp;
-            float mx = row_max(x, V);
-            float lse = mx + logf(row_sum_exp(x, V, mx));
-            a->lse[i] = lse;
-            total += lse - x[targets[i]];
-        }
+        o->crossentropy_forward(a->lse, a->losses, a->logits, a->targets, BT, V, (size_t)Vp);
     } else {
         /* Vocab-parallel cross-entropy: per token, the max, the sum of exponentials and
          * the target's logit cross ranks; the logits never do. */
         float *gmax = a->tpcol, *sum = a->tpcol + BT, *tl = a->tpcol + 2 * BT;
-#pragma omp parallel for schedule(static)
-        for (size_t i = 0; i < BT; i++)
-            gmax[i] = nv ? row_max(a->logits + i * Vl, nv) : -INFINITY;
-        if (dist_allreduce_max_f32(m->tp_d, m->tp_g, gmax, BT)) {
+        o->crossentropy_vp_max(gmax, a->logits, BT, nv, Vl);
+        if (comm_allreduce(m->tp_comm, gmax, BT, COMM_MAX)) {
             err_set(ERR_INTERNAL, "tensor-parallel max: %s", err_msg());
             return -2;
         }
-#pragma omp parallel for schedule(static)
-        for (size_t i = 0; i < BT; i++) {
-            const float *x = a->logits + i * Vl;
-            sum[i] = nv ? row_sum_exp(x, nv, gmax[i]) : 0.0f;
-            size_t row = (size_t)targets[i] - v0;
-            tl[i] = row < Vl ? x[row] : 0.0f;
-        }
+        o->crossentropy_vp_sum(sum, tl, a->logits, gmax, a->targets, BT, nv, Vl, v0);
         tp_sum(m, sum, 2 * BT);
-#pragma omp parallel for schedule(static) reduction(+ : total)
-        for (size_t i = 0; i < BT; i++) {
-            float lse = gmax[i] + logf(sum[i]);
-            a->lse[i] = lse;
-            total += lse - tl[i];
-        }
+        o->crossentropy_vp_finish(a->lse, a->losses, gmax, sum, tl, BT);
     }
-    /* The reduction order above is fixed for a thread count (static schedule). */
+    /* The reduction order is fixed for a thread count (static schedule on the CPU). */
+    double total;
+    o->sum_f64(a->total, a->losses, BT);
+    o->download(&total, a->total, sizeof total);
+    o->sync();
     m->mean_loss = (float)(total / (double)BT);
     return m->mean_loss;
 }
@@ -736,31 +795,22 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
     float *dres = a->dres; /* this rank's R rows of the residual stream's gradient */
     size_t R = gpt_stage_rows(m, BT);
     int sp = m->sp;
+    const gpt_ops *o = m->ops;
     if (!last) {
-        memcpy(dres, dout, R * C * sizeof(float)); /* from the next stage */
+        o->copy(dres, dout, R * C * sizeof(float)); /* from the next stage */
     } else {
         /* dlogits = (softmax - onehot) * dl, in place of this rank's logits; 0 for padding. */
-    #pragma omp parallel for schedule(static)
-        for (size_t i = 0; i < BT; i++) {
-            float *x = a->logits + i * Vl, lse = a->lse[i];
-            for (int v = 0; v < nv; v++)
-                x[v] = exp_approx(x[v] - lse) * dl;
-            for (size_t v = (size_t)nv; v < Vl; v++)
-                x[v] = 0.0f;
-            size_t row = (size_t)a->targets[i] - v0;
-            if (row < Vl)
-                x[row] -= dl;
-        }
+        o->crossentropy_backward(a->logits, a->lse, a->targets, BT, nv, Vl, v0, dl);
         /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
         unit_gather(m, 0);
         unit_gather(m, m->nlayers + 1);
         unit_grads(m, 0);
         unit_grads(m, m->nlayers + 1);
-        matmul_backward(a->dbuf1, G(m, GPT_WTE, 0), NULL, a->logits, a->lnf, P(m, GPT_WTE, 0), (int)BT, C,
-                        (int)Vl, 0);
+        o->matmul_backward(a->dbuf1, G(m, GPT_WTE, 0), NULL, a->logits, a->lnf, P(m, GPT_WTE, 0), (int)BT, C,
+                           (int)Vl, 0);
         const float *dln = column_input_grad(m, a->dbuf1, R, BT, C);
-        memset(dres, 0, R * C * sizeof(float));
-        layernorm_backward_part(dres, G(m, GPT_LNFW, 0), G(m, GPT_LNFB, 0), dln,
+        o->zero(dres, R * C * sizeof(float));
+        o->layernorm_backward(dres, G(m, GPT_LNFW, 0), G(m, GPT_LNFB, 0), dln,
                                 a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0), a->lnf_mean, a->lnf_rstd,
                                 (int)R, C, a->ln_part);
         unit_grads_done(m, m->nlayers + 1);
@@ -785,25 +835,25 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             tp_gather(m, dres, a->tpbuf, R * C);
             dfull = a->tpbuf;
         }
-        matmul_backward(d4, G(m, GPT_FCPROJW, lo + l), G(m, GPT_FCPROJB, lo + l), dfull,
-                        fchg, P(m, GPT_FCPROJW, lo + l), (int)BT, (int)C4l, C, 0);
-        gelu_backward(d4, fch, d4, BT * C4l);
-        matmul_backward(dsmall, G(m, GPT_FCW, lo + l), G(m, GPT_FCB, lo + l), d4, ln2,
+        o->matmul_backward(d4, G(m, GPT_FCPROJW, lo + l), G(m, GPT_FCPROJB, lo + l), dfull, fchg,
+                           P(m, GPT_FCPROJW, lo + l), (int)BT, (int)C4l, C, 0);
+        o->gelu_backward(d4, fch, d4, BT * C4l);
+        o->matmul_backward(dsmall, G(m, GPT_FCW, lo + l), G(m, GPT_FCB, lo + l), d4, ln2,
                         P(m, GPT_FCW, lo + l), (int)BT, C, (int)C4l, 0);
         const float *dln2 = column_input_grad(m, dsmall, R, BT, C);
-        layernorm_backward_part(dres, G(m, GPT_LN2W, lo + l), G(m, GPT_LN2B, lo + l), dln2, res2,
+        o->layernorm_backward(dres, G(m, GPT_LN2W, lo + l), G(m, GPT_LN2B, lo + l), dln2, res2,
                                 P(m, GPT_LN2W, lo + l), a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
                                 C, a->ln_part);
         /* attention: res2 = res + attn(ln1) @ attprojw^T + attprojb */
         if (sp)
             tp_gather(m, dres, a->tpbuf, R * C);
-        matmul_backward(dsmall, G(m, GPT_ATTPROJW, lo + l), G(m, GPT_ATTPROJB, lo + l),
-                        dfull, atty, P(m, GPT_ATTPROJW, lo + l), (int)BT, (int)Cl, C, 0);
-        attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, (int)Cl, NHl);
-        matmul_backward(dsmall, G(m, GPT_QKVW, lo + l), G(m, GPT_QKVB, lo + l),
+        o->matmul_backward(dsmall, G(m, GPT_ATTPROJW, lo + l), G(m, GPT_ATTPROJB, lo + l), dfull, atty,
+                           P(m, GPT_ATTPROJW, lo + l), (int)BT, (int)Cl, C, 0);
+        o->attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, (int)Cl, NHl);
+        o->matmul_backward(dsmall, G(m, GPT_QKVW, lo + l), G(m, GPT_QKVB, lo + l),
                         a->dqkv, ln1, P(m, GPT_QKVW, lo + l), (int)BT, C, (int)(3 * Cl), 0);
         const float *dln1 = column_input_grad(m, dsmall, R, BT, C);
-        layernorm_backward_part(dres, G(m, GPT_LN1W, lo + l), G(m, GPT_LN1B, lo + l), dln1, res,
+        o->layernorm_backward(dres, G(m, GPT_LN1W, lo + l), G(m, GPT_LN1B, lo + l), dln1, res,
                                 P(m, GPT_LN1W, lo + l), a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
                                 C, a->ln_part);
         unit_grads_done(m, 1 + lo + l);
@@ -816,28 +866,39 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             dfull = a->tpbuf;
         }
         unit_grads(m, 0);
-        encoder_backward(G(m, GPT_WTE, 0), G(m, GPT_WPE, 0), dfull, a->inputs, B, T, C, v0, Vl);
+        o->encoder_backward(G(m, GPT_WTE, 0), G(m, GPT_WPE, 0), dfull, a->inputs, B, T, C, v0, Vl);
     }
     unit_grads_done(m, 0); /* the embedding: from the logits and the encoder */
 }
 
 void gpt_zero_grad(gpt_model *m)
 {
-    if (m->grads)
-        memset(m->grads, 0, m->num_params * sizeof(float));
+    if (m->dev.grads)
+        m->ops->zero(m->dev.grads, m->num_params * sizeof(float));
 }
 
 double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const float *g)
 {
-    double total = 0;
+    /* Each tensor's part summed on the backend (one sequential sum each), all
+     * brought back at once. */
+    const gpt_ops *o = m->ops;
+    double part[GPT_NUM_TENSORS];
+    int used[GPT_NUM_TENSORS] = {0};
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
         size_t t0 = m->offsets[t] > lo ? m->offsets[t] : lo, t1 = m->offsets[t] + m->sizes[t];
         t1 = t1 < hi ? t1 : hi;
         if (t0 >= t1)
             continue;
-        double s = 0;
-        for (size_t i = t0; i < t1; i++)
-            s += (double)g[i - lo] * g[i - lo];
+        o->sumsq_f64(m->red + t, g + (t0 - lo), t1 - t0, t1 - t0);
+        used[t] = 1;
+    }
+    o->download(part, m->red, sizeof part);
+    o->sync();
+    double total = 0;
+    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+        if (!used[t])
+            continue;
+        double s = part[t];
         if (t == GPT_WTE && m->pp > 1 && m->pp_rank != 0)
             continue; /* the tied copy on the last stage: the first stage counts it */
         total += split_of(&m->cfg, t, 1).S || m->tp <= 1 ? s : s / m->tp;
@@ -850,7 +911,7 @@ double gpt_grad_norm(const gpt_model *m)
     if (m->tp > 1 || m->pp > 1) {
         /* Split tensors summed over the tensor group, replicated ones counted once; the
          * stages' sums added over the pipeline group. */
-        double s = gpt_grad_sumsq_range(m, 0, m->num_params, m->grads);
+        double s = gpt_grad_sumsq_range(m, 0, m->num_params, m->dev.grads);
         if ((m->tp > 1 && dist_allreduce_f64(m->tp_d, m->tp_g, &s, 1)) ||
             (m->pp > 1 && dist_allreduce_f64(m->tp_d, m->pp_g, &s, 1)))
             return NAN;
@@ -858,42 +919,27 @@ double gpt_grad_norm(const gpt_model *m)
     }
     /* Per-block partial sums in a fixed block order: the same result for any
      * thread count. */
-    enum { BLK = 1 << 16 };
-    size_t nb = (m->num_params + BLK - 1) / BLK;
-    double *part = malloc(nb * sizeof(double));
-    if (!part)
-        return NAN;
-#pragma omp parallel for schedule(static)
-    for (size_t b = 0; b < nb; b++) {
-        size_t lo = b * BLK, hi = lo + BLK < m->num_params ? lo + BLK : m->num_params;
-        double s = 0;
-        for (size_t i = lo; i < hi; i++)
-            s += (double)m->grads[i] * m->grads[i];
-        part[b] = s;
-    }
-    double s = 0;
-    for (size_t b = 0; b < nb; b++)
-        s += part[b];
-    free(part);
+    double s;
+    m->ops->sumsq_f64(m->red, m->dev.grads, m->num_params, (size_t)1 << 16);
+    m->ops->download(&s, m->red, sizeof s);
+    m->ops->sync();
     return sqrt(s);
 }
 
 void gpt_scale_grads(gpt_model *m, float s)
 {
-#pragma omp parallel for schedule(static)
-    for (size_t i = 0; i < m->num_params; i++)
-        m->grads[i] *= s;
+    m->ops->scale(m->dev.grads, s, m->num_params);
 }
 
 void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
 {
-    gpt_adamw_range(m, 0, m->num_params, m->grads, m->adam_m, m->adam_v, lr, beta1, beta2, eps, wd, step);
+    gpt_adamw_range(m, 0, m->num_params, m->dev.grads, m->dev.adam_m, m->dev.adam_v, lr, beta1, beta2, eps, wd, step);
 }
 
 void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
                      float beta1, float beta2, float eps, float wd, int64_t step)
 {
-    gpt_adamw_range_at(m, lo, hi, m->params + lo, grads, adam_m, adam_v, lr, beta1, beta2, eps, wd, step);
+    gpt_adamw_range_at(m, lo, hi, m->dev.params + lo, grads, adam_m, adam_v, lr, beta1, beta2, eps, wd, step);
 }
 
 void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params, const float *grads, float *adam_m,
@@ -912,17 +958,7 @@ void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params,
             continue;
         size_t n = t1 - t0;
         float *p = params + (t0 - lo), *mm = adam_m + (t0 - lo), *vv = adam_v + (t0 - lo);
-        const float *g = grads + (t0 - lo);
-#pragma omp parallel for schedule(static)
-        for (size_t i = 0; i < n; i++) {
-            float gi = g[i];
-            float mi = beta1 * mm[i] + (1.0f - beta1) * gi;
-            float vi = beta2 * vv[i] + (1.0f - beta2) * gi * gi;
-            mm[i] = mi;
-            vv[i] = vi;
-            float mhat = mi / bc1, vhat = vi / bc2;
-            p[i] -= lr * (mhat / (sqrtf(vhat) + eps) + decay * p[i]);
-        }
+        m->ops->adamw(p, grads + (t0 - lo), mm, vv, n, lr, beta1, beta2, eps, decay, bc1, bc2);
     }
 }
 

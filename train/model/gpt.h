@@ -46,9 +46,11 @@
  * stage on one micro-batch, in the activation slot chosen by gpt_use_slot, so
  * that several micro-batches can be in flight (the 1F1B schedule).
  *
- * This is the CPU reference backend: OpenMP loops, OpenBLAS sgemm for the
- * matrix products. A CUDA backend implements the same operations under the
- * same names; the trainer reaches the model only through this header.
+ * The model is written once: every kernel, copy and allocation goes through
+ * its operation table (train/ops.h: the CPU reference, the device-discipline
+ * test table, CUDA) and every collective through its tensor group's
+ * communicator (train/parallel/comm.h), so the same code runs on host and
+ * device buffers. The trainer reaches the model only through this header.
  */
 #ifndef TRAIN_GPT_H
 #define TRAIN_GPT_H
@@ -58,6 +60,8 @@
 
 struct dist_ctx;
 struct dist_group;
+struct gpt_ops;
+struct pcomm;
 
 typedef struct {
     int max_seq_len;       /* maxT: --max-position-embeddings */
@@ -82,10 +86,19 @@ typedef struct {
     size_t sizes[GPT_NUM_TENSORS];   /* elements per tensor */
     size_t offsets[GPT_NUM_TENSORS]; /* into params/grads */
     size_t num_params;
+    /* The host model (checkpoints, initialisation, conversion read and write it): */
     float *params;  /* [num_params] */
-    float *grads;   /* [num_params], accumulated by gpt_backward */
+    float *grads;   /* [num_params] (NULL on a device table) */
     float *adam_m;  /* AdamW first and second moments */
     float *adam_v;
+    /* The operation table the model runs on (train/ops.h) and its buffers, which
+     * forward, backward and AdamW use: the host arrays themselves on a host
+     * table (the CPU's), device memory otherwise (gpt_upload / gpt_download). */
+    const struct gpt_ops *ops;
+    struct {
+        float *params, *grads, *adam_m, *adam_v;
+    } dev;
+    double *red; /* [GPT_NUM_TENSORS] reductions on the backend */
     int B, T;       /* shape of the last forward */
     gpt_acts *acts; /* activations, sized for the largest B*T seen */
     float *logits;  /* [B, T, Vp] after gpt_forward (overwritten by gpt_backward) */
@@ -95,6 +108,8 @@ typedef struct {
     int tp, tp_rank, sp;
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
+    struct pcomm *tp_comm; /* the tensor group's communicator on ops' buffers */
+    struct pcomm *tp_own;  /* the one gpt_alloc_par made when given none */
     /* pipeline parallelism: pp stages (1: none), this stage, its layers (the first
      * one's index without interleaving), the pipeline group */
     int pp, pp_rank, layer0, nlayers;
@@ -144,6 +159,8 @@ typedef struct {
     int vpp; /* model chunks per stage (interleaved 1F1B); 0 or 1: one */
     struct dist_ctx *d;
     struct dist_group *tp_g, *pp_g;
+    const struct gpt_ops *ops; /* NULL: the CPU's (train/ops.h) */
+    struct pcomm *tp_comm;     /* NULL: made over tp_g (train/parallel/comm.h) */
 } gpt_par;
 
 /* Vp for a vocabulary size. */
@@ -192,6 +209,12 @@ double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const floa
  * vocabulary rows 0. Reproducible for a seed, independent of threads. */
 void gpt_init_weights(gpt_model *m, uint64_t seed, float std);
 void gpt_free(gpt_model *m);
+/* Device tables: the host model's parameters and moments into the backend's
+ * buffers (after initialising or loading), and back (before a checkpoint; the
+ * parameters only with moments 0, for ZeRO which keeps its own). No-ops on a
+ * host table, where they are the same arrays. */
+void gpt_upload(gpt_model *m);
+void gpt_download(gpt_model *m, int moments);
 static inline float *gpt_tensor(const gpt_model *m, int t) { return m->params + m->offsets[t]; }
 static inline float *gpt_grad(const gpt_model *m, int t) { return m->grads + m->offsets[t]; }
 

@@ -1,6 +1,7 @@
 /* nccl.cu - the NCCL backend of the communicator (see nccl.h). */
 extern "C" {
 #include "common/err.h"
+#include "train/parallel/comm.h"
 #include "train/parallel/nccl.h"
 }
 #include <cuda_runtime.h>
@@ -56,6 +57,80 @@ extern "C" int dist_nccl_allreduce_f32(dist_nccl *c, float *buf, size_t n, void 
         return err_set(ERR_INTERNAL, "NCCL: ncclAllReduce of %zu floats: %s", n, ncclGetErrorString(r));
     /* ring all-reduce: each rank sends 2 (n - 1) / n of the buffer */
     c->d->bytes_sent += (uint64_t)(2.0 * (c->size - 1) / c->size * (double)n * 4 + 0.5);
+    return 0;
+}
+
+/* ---- the communicator's NCCL implementation (comm.h), on the default stream,
+ * which is the CUDA operation table's ---- */
+
+static int nccl_fail(ncclResult_t r, const char *what, const pcomm *c, size_t n)
+{
+    return err_set(ERR_INTERNAL, "NCCL: %s of %zu elements (%s-parallel group, rank %d of %d): %s", what, n, c->group,
+                   c->g->rank, c->g->size, ncclGetErrorString(r));
+}
+
+/* dist.c's ring costs, in the same integer arithmetic */
+static uint64_t ring_share(uint64_t bytes, int n) { return n > 1 ? bytes * (uint64_t)(n - 1) / (uint64_t)n : 0; }
+
+extern "C" int comm_nccl_allreduce(pcomm *c, float *buf, size_t n, comm_op op)
+{
+    dist_nccl *k = (dist_nccl *)c->nccl;
+    ncclResult_t r = ncclAllReduce(buf, buf, n, ncclFloat32, op == COMM_MAX ? ncclMax : ncclSum, k->comm, 0);
+    if (r != ncclSuccess)
+        return nccl_fail(r, "ncclAllReduce", c, n);
+    c->d->bytes_sent += 2 * ring_share((uint64_t)n * 4, k->size);
+    return 0;
+}
+
+extern "C" int comm_nccl_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n)
+{
+    dist_nccl *k = (dist_nccl *)c->nccl;
+    ncclResult_t r = ncclReduceScatter(send, recv, n, ncclFloat32, ncclSum, k->comm, 0);
+    if (r != ncclSuccess)
+        return nccl_fail(r, "ncclReduceScatter", c, n);
+    c->d->bytes_sent += ring_share((uint64_t)n * k->size * 4, k->size);
+    return 0;
+}
+
+extern "C" int comm_nccl_allgather(pcomm *c, const float *send, float *recv, size_t n)
+{
+    dist_nccl *k = (dist_nccl *)c->nccl;
+    ncclResult_t r = ncclAllGather(send, recv, n, ncclFloat32, k->comm, 0);
+    if (r != ncclSuccess)
+        return nccl_fail(r, "ncclAllGather", c, n);
+    c->d->bytes_sent += ring_share((uint64_t)n * k->size * 4, k->size);
+    return 0;
+}
+
+extern "C" int comm_nccl_broadcast(pcomm *c, void *buf, size_t bytes, int root)
+{
+    dist_nccl *k = (dist_nccl *)c->nccl;
+    ncclResult_t r = ncclBroadcast(buf, buf, bytes, ncclChar, root, k->comm, 0);
+    if (r != ncclSuccess)
+        return nccl_fail(r, "ncclBroadcast", c, bytes);
+    if (c->g->rank == root && k->size > 1)
+        c->d->bytes_sent += bytes;
+    return 0;
+}
+
+/* Megatron's batched p2p: the send and the receive of one step in one NCCL
+ * group, so neither waits for the other. */
+extern "C" int comm_nccl_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes,
+                                  int rpeer)
+{
+    dist_nccl *k = (dist_nccl *)c->nccl;
+    ncclResult_t r = ncclGroupStart();
+    if (r == ncclSuccess && speer >= 0)
+        r = ncclSend(sbuf, sbytes, ncclChar, speer, k->comm, 0);
+    if (r == ncclSuccess && rpeer >= 0)
+        r = ncclRecv(rbuf, rbytes, ncclChar, rpeer, k->comm, 0);
+    ncclResult_t e = ncclGroupEnd();
+    if (r == ncclSuccess)
+        r = e;
+    if (r != ncclSuccess)
+        return nccl_fail(r, "ncclSend/ncclRecv", c, sbytes + rbytes);
+    if (speer >= 0)
+        c->d->bytes_sent += sbytes;
     return 0;
 }
 

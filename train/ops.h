@@ -1,0 +1,114 @@
+/* ops.h - the operation table the parallel model runs on (llm.c's granularity).
+ *
+ * train/model/gpt.c (the GPT with Megatron's parallel layers: VocabParallel-
+ * Embedding, Column/RowParallelLinear, sequence parallelism, pipeline stages and
+ * model chunks, ZeRO's unit hooks) and train/parallel/ddp.c (data parallelism,
+ * ZeRO-1/2/3) never touch a model buffer themselves: every allocation, copy,
+ * kernel and reduction goes through one of these tables, and every collective
+ * through a communicator (train/parallel/comm.h). So the parallel model is
+ * written once and runs wherever a table exists:
+ *
+ *   gpt_ops_cpu      train/cpu/ops.c: the reference, today's CPU kernels
+ *                    (train/cpu/kernels.h) on host memory; bit-reproducible.
+ *   gpt_ops_checked  train/cpu/ops_checked.c (tests): the same kernels behind a
+ *                    device interface that faults when the host dereferences a
+ *                    "device" pointer and poisons what the host reads before a
+ *                    sync, so device discipline is tested without a GPU.
+ *   gpt_ops_cuda     train/cuda/ops_cuda.cu: the .cuh kernels, cuBLASLt, cuDNN.
+ *
+ * Buffers ("device memory") belong to the table that allocated them. Unless
+ * `device` is 0 (host memory), the host must not read or write them except
+ * through upload / download, and a download is complete only after sync.
+ * Kernels are ordered (one stream): each sees the results of the ones before.
+ * Shapes and layouts are kernels.h's (B sequences of T tokens, C channels,
+ * weights [out, in]); the small operations below are the host loops gpt.c had
+ * between the kernels, each described where it is declared.
+ */
+#ifndef TRAIN_OPS_H
+#define TRAIN_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct gpt_ops {
+    const char *name; /* "cpu", "checked", "cuda" */
+    int device;       /* 1: buffers are not host memory */
+
+    /* ---- memory ---- */
+    void *(*alloc)(size_t bytes);  /* zeroed; NULL when out of memory */
+    void (*free)(void *p);         /* NULL is allowed */
+    void (*copy)(void *dst, const void *src, size_t bytes); /* device to device (no overlap) */
+    void (*zero)(void *dst, size_t bytes);
+    void (*upload)(void *dst, const void *host, size_t bytes);   /* host -> device, ordered */
+    void (*download)(void *host, const void *src, size_t bytes); /* device -> host; complete after sync */
+    void (*sync)(void);
+    /* Host memory for staging transfers (pinned on CUDA); free with host_free. */
+    void *(*host_alloc)(size_t bytes);
+    void (*host_free)(void *p);
+    /* The device's UUID (which physical GPU; the communicators compare them). */
+    void (*device_uuid)(unsigned char uuid[16]);
+
+    /* ---- the model's kernels (kernels.h) ---- */
+    void (*encoder_forward)(float *out, const int32_t *inp, const float *wte, const float *wpe, int B, int T, int C);
+    void (*encoder_forward_vp)(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C);
+    void (*encoder_backward)(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T, int C,
+                             size_t v0, size_t Vl);
+    void (*layernorm_forward)(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
+                              int N, int C);
+    /* dinp += ..., dw += ..., db += ...; part: scratch of layernorm_part_floats(C) floats */
+    void (*layernorm_backward)(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
+                               const float *mean, const float *rstd, int N, int C, float *part);
+    size_t (*layernorm_part_floats)(int C);
+    void (*matmul_forward)(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
+                           int accumulate);
+    void (*matmul_backward)(float *dinp, float *dw, float *dbias, const float *dout, const float *inp, const float *w,
+                            int N, int C, int OC, int accumulate_dinp);
+    /* att: [B, NH, T, T] probabilities kept for the backward; scratch [attention_scratch_floats(T)] */
+    void (*attention_forward)(float *out, float *att, const float *qkv, int B, int T, int C, int NH);
+    void (*attention_backward)(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att,
+                               int B, int T, int C, int NH);
+    size_t (*attention_scratch_floats)(int T);
+    void (*gelu_forward)(float *out, const float *inp, size_t n);
+    void (*gelu_backward)(float *dinp, const float *inp, const float *dout, size_t n);
+
+    /* ---- the small operations between them ---- */
+    /* out[r, o] = res[r, o] + t[r, o] + bias[o] (a row-parallel layer's sum, bias and residual) */
+    void (*residual_bias)(float *out, const float *res, const float *t, const float *bias, int rows, int OC);
+    /* x[i, :] += wpe[(r0 + i) % T, :] for i < R (positions after a vocab-parallel lookup) */
+    void (*add_positions)(float *x, const float *wpe, size_t r0, size_t R, int T, int C);
+    /* Cross-entropy of rows [BT] of logits (row stride Vs, the first nv real): lse[i] =
+     * log-sum-exp, loss[i] = lse[i] - logits[i, target[i]] (in float). */
+    void (*crossentropy_forward)(float *lse, float *loss, const float *logits, const int32_t *targets, size_t BT,
+                                 int nv, size_t Vs);
+    /* Vocab-parallel cross-entropy, this rank's rows [v0, v0 + Vs) (nv real): the per-token
+     * max; then, with the group's max, the sum of exponentials and the target's logit (0
+     * when another rank holds it); then, with the group's sums, lse and loss. */
+    void (*crossentropy_vp_max)(float *max, const float *logits, size_t BT, int nv, size_t Vs);
+    void (*crossentropy_vp_sum)(float *sum, float *target_logit, const float *logits, const float *max,
+                                const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0);
+    void (*crossentropy_vp_finish)(float *lse, float *loss, const float *max, const float *sum,
+                                   const float *target_logit, size_t BT);
+    /* In place: logits -> dlogits = (softmax - onehot(target)) * dl; padding rows 0. */
+    void (*crossentropy_backward)(float *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
+                                  size_t Vs, size_t v0, float dl);
+    /* out[0] = sum of x[0..n) in double (the loss): OpenMP-static order on the CPU */
+    void (*sum_f64)(double *out, const float *x, size_t n);
+    /* out[0] = sum of x[i]^2 in double, as the sums of blocks of blk (in order) */
+    void (*sumsq_f64)(double *out, const float *x, size_t n, size_t blk);
+    void (*scale)(float *x, float s, size_t n);
+    /* AdamW on n parameters: bias corrections bc1, bc2, decoupled weight decay */
+    void (*adamw)(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
+                  float eps, float decay, float bc1, float bc2);
+} gpt_ops;
+
+extern const gpt_ops gpt_ops_cpu;
+/* The device-discipline test backend (see ops_checked.c): the CPU kernels on
+ * tagged pointers. gpt_ops_checked_violations: reads of unsynchronised results
+ * caught so far. */
+extern const gpt_ops gpt_ops_checked;
+long gpt_ops_checked_violations(void);
+
+/* Helpers over any table. */
+static inline void *ops_alloc_floats(const gpt_ops *o, size_t n) { return o->alloc(n ? n * sizeof(float) : 1); }
+
+#endif

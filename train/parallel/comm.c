@@ -1,0 +1,258 @@
+/* comm.c - the communicators of the process groups (see comm.h). */
+#include "train/parallel/comm.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#ifdef WEBTEXT_NCCL
+#include "train/parallel/nccl.h"
+#endif
+
+const char *comm_kind_name(comm_kind k)
+{
+    return k == COMM_NCCL ? "nccl" : k == COMM_STAGED ? "staged" : "mpi";
+}
+
+int comm_choose(int device, const unsigned char (*uuids)[16], int n, const char *forced, int have_nccl, char *why,
+                size_t whylen)
+{
+    int want_mpi = forced && (!strcmp(forced, "mpi") || !strcmp(forced, "gloo"));
+    int want_nccl = forced && !strcmp(forced, "nccl");
+    if (!device)
+        return COMM_MPI; /* host buffers: NCCL has nothing to do with them */
+    int a = -1, b = -1;
+    for (int i = 0; i < n && a < 0; i++)
+        for (int j = i + 1; j < n; j++)
+            if (!memcmp(uuids[i], uuids[j], 16)) {
+                a = i;
+                b = j;
+                break;
+            }
+    if (want_nccl) {
+        if (!have_nccl) {
+            snprintf(why, whylen, "--distributed-backend nccl: this build has no NCCL (nccl.h was not found)");
+            return -1;
+        }
+        if (a >= 0) {
+            snprintf(why, whylen,
+                     "--distributed-backend nccl: ranks %d and %d of the group share a GPU, which NCCL refuses "
+                     "(\"Duplicate GPU detected\"); leave --distributed-backend out to stage through host memory "
+                     "over MPI, or run one rank per GPU", a, b);
+            return -1;
+        }
+        return COMM_NCCL;
+    }
+    if (want_mpi || a >= 0 || !have_nccl)
+        return COMM_STAGED;
+    return COMM_NCCL;
+}
+
+int comm_init(pcomm *c, const char *group, dist_ctx *d, dist_group *g, const gpt_ops *ops, const char *forced)
+{
+    memset(c, 0, sizeof *c);
+    c->group = group;
+    c->d = d;
+    c->g = g;
+    c->ops = ops;
+    int n = g->size > 0 ? g->size : 1;
+    unsigned char(*u)[16] = calloc((size_t)n, 16);
+    if (!u)
+        return err_set(ERR_NOMEM, "out of memory");
+    if (ops->device) {
+        /* Every rank's UUID, by a broadcast from each (set-up, not training traffic). */
+        uint64_t sent = d->bytes_sent;
+        ops->device_uuid(u[g->rank]);
+        for (int r = 0; r < n; r++) {
+            int rc = dist_broadcast(d, g, u[r], 16, r);
+            if (rc) {
+                free(u);
+                return rc;
+            }
+        }
+        d->bytes_sent = sent;
+    }
+#ifdef WEBTEXT_NCCL
+    int have_nccl = 1;
+#else
+    int have_nccl = 0;
+#endif
+    char why[300];
+    int k = comm_choose(ops->device, (const unsigned char(*)[16])u, n, forced, have_nccl, why, sizeof why);
+    free(u);
+    if (k < 0)
+        return err_set(ERR_USAGE, "%s (the %s-parallel group)", why, group);
+    c->kind = (comm_kind)k;
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL) {
+        int rc = dist_nccl_init((dist_nccl **)&c->nccl, d, g);
+        if (rc)
+            return rc;
+    }
+#endif
+    return 0;
+}
+
+void comm_free(pcomm *c)
+{
+    if (!c)
+        return;
+#ifdef WEBTEXT_NCCL
+    if (c->nccl)
+        dist_nccl_free((dist_nccl *)c->nccl);
+#endif
+    if (c->stage)
+        c->ops->host_free(c->stage);
+    c->nccl = NULL;
+    c->stage = NULL;
+    c->stage_cap = 0;
+}
+
+/* The staged communicator's host buffer of at least `bytes`. */
+static char *stage(pcomm *c, size_t bytes)
+{
+    if (c->stage_cap < bytes) {
+        if (c->stage)
+            c->ops->host_free(c->stage);
+        c->stage = c->ops->host_alloc(bytes);
+        c->stage_cap = c->stage ? bytes : 0;
+        if (!c->stage) {
+            err_set(ERR_NOMEM, "out of memory for a %zu-byte staging buffer (%s-parallel group)", bytes, c->group);
+            return NULL;
+        }
+    }
+    return c->stage;
+}
+
+/* Host copies of device buffers around an MPI call. */
+static void down(pcomm *c, void *host, const void *dev, size_t bytes)
+{
+    c->ops->download(host, dev, bytes);
+    c->ops->sync();
+}
+
+int comm_allreduce(pcomm *c, float *buf, size_t n, comm_op op)
+{
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL)
+        return comm_nccl_allreduce(c, buf, n, op);
+#endif
+    float *h = buf;
+    if (c->kind == COMM_STAGED) {
+        if (!(h = (float *)stage(c, n * sizeof(float))))
+            return ERR_NOMEM;
+        down(c, h, buf, n * sizeof(float));
+    }
+    int rc = op == COMM_MAX ? dist_allreduce_max_f32(c->d, c->g, h, n) : dist_allreduce_f32(c->d, c->g, h, n);
+    if (!rc && h != buf)
+        c->ops->upload(buf, h, n * sizeof(float));
+    return rc;
+}
+
+int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n)
+{
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL)
+        return comm_nccl_reduce_scatter(c, send, recv, n);
+#endif
+    if (c->kind != COMM_STAGED)
+        return dist_reduce_scatter_f32(c->d, c->g, send, recv, n);
+    size_t all = n * (size_t)c->g->size;
+    float *h = (float *)stage(c, (all + n) * sizeof(float));
+    if (!h)
+        return ERR_NOMEM;
+    down(c, h, send, all * sizeof(float));
+    int rc = dist_reduce_scatter_f32(c->d, c->g, h, h + all, n);
+    if (!rc)
+        c->ops->upload(recv, h + all, n * sizeof(float));
+    return rc;
+}
+
+int comm_allgather(pcomm *c, const float *send, float *recv, size_t n)
+{
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL)
+        return comm_nccl_allgather(c, send, recv, n);
+#endif
+    if (c->kind != COMM_STAGED)
+        return dist_allgather_f32(c->d, c->g, send, recv, n);
+    size_t all = n * (size_t)c->g->size;
+    float *h = (float *)stage(c, all * sizeof(float));
+    if (!h)
+        return ERR_NOMEM;
+    float *mine = h + (size_t)c->g->rank * n;
+    down(c, mine, send, n * sizeof(float));
+    int rc = dist_allgather_f32(c->d, c->g, mine, h, n);
+    if (!rc)
+        c->ops->upload(recv, h, all * sizeof(float));
+    return rc;
+}
+
+int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root)
+{
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL)
+        return comm_nccl_broadcast(c, buf, bytes, root);
+#endif
+    if (c->kind != COMM_STAGED)
+        return dist_broadcast(c->d, c->g, buf, bytes, root);
+    char *h = stage(c, bytes);
+    if (!h)
+        return ERR_NOMEM;
+    if (c->g->rank == root)
+        down(c, h, buf, bytes);
+    int rc = dist_broadcast(c->d, c->g, h, bytes, root);
+    if (!rc && c->g->rank != root)
+        c->ops->upload(buf, h, bytes);
+    return rc;
+}
+
+int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer, int tag)
+{
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL) {
+        (void)tag; /* NCCL matches sends and receives by order */
+        return comm_nccl_sendrecv(c, sbuf, sbytes, speer, rbuf, rbytes, rpeer);
+    }
+#endif
+    if (speer < 0 && rpeer < 0)
+        return 0;
+    const void *hs = sbuf;
+    void *hr = rbuf;
+    if (c->kind == COMM_STAGED) {
+        char *h = stage(c, (speer >= 0 ? sbytes : 0) + (rpeer >= 0 ? rbytes : 0));
+        if (!h)
+            return ERR_NOMEM;
+        if (speer >= 0) {
+            down(c, h, sbuf, sbytes);
+            hs = h;
+        }
+        hr = h + (speer >= 0 ? sbytes : 0);
+    }
+    int rc;
+    if (speer >= 0 && rpeer >= 0)
+        rc = dist_sendrecv(c->d, c->g, hs, sbytes, speer, hr, rbytes, rpeer, tag);
+    else if (speer >= 0)
+        rc = dist_send(c->d, c->g, hs, sbytes, speer, tag);
+    else
+        rc = dist_recv(c->d, c->g, hr, rbytes, rpeer, tag);
+    if (!rc && rpeer >= 0 && hr != rbuf)
+        c->ops->upload(rbuf, hr, rbytes);
+    return rc;
+}
+
+int comm_isend(pcomm *c, dist_sendq *q, const void *buf, size_t bytes, int peer, int tag)
+{
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL) /* posted alone; the interleaved schedule pairs it on NCCL (schedules.c) */
+        return comm_nccl_sendrecv(c, buf, bytes, peer, NULL, 0, -1);
+#endif
+    if (c->kind != COMM_STAGED)
+        return dist_isend(c->d, c->g, q, buf, bytes, peer, tag);
+    char *h = stage(c, bytes);
+    if (!h)
+        return ERR_NOMEM;
+    down(c, h, buf, bytes);
+    return dist_isend(c->d, c->g, q, h, bytes, peer, tag); /* dist_isend copies the message */
+}

@@ -1,0 +1,85 @@
+/* comm.h - a communicator per process group (tensor, pipeline, data,
+ * embedding) on the buffers of an operation table (train/ops.h).
+ *
+ * The parallel model (gpt.c, ddp.c, schedules.c) moves activations, gradients
+ * and parameters only through these calls, so the same code runs on host and
+ * on device memory. Implementations, one per group:
+ *
+ *   mpi     host buffers (the CPU backend): dist.h's MPI collectives.
+ *   nccl    device buffers, every rank of the group on its own GPU: NCCL on
+ *           the table's stream (train/parallel/nccl.cu).
+ *   staged  device buffers when ranks share a GPU, which NCCL refuses
+ *           ("Duplicate GPU detected"): each call copies through host memory
+ *           (pinned on CUDA) and runs the MPI collective there.
+ *
+ * comm_init chooses: mpi for a host table; for a device table nccl when the
+ * group's GPUs (their UUIDs, gathered over the group) are all different and
+ * NCCL is built, staged otherwise. --distributed-backend forces one: "mpi"
+ * (staged on a device table), "nccl" (an error naming the ranks when two of
+ * them share a GPU). Every implementation counts the bytes each rank sends as
+ * dist.h does (ring costs), so the trainer's communication figures do not
+ * depend on which moved them.
+ *
+ * Point to point follows Megatron's batched p2p (p2p_communication.py's
+ * _batched_p2p_ops): a rank posts its send and its receive of one step
+ * together (comm_sendrecv, either side optional), so that NCCL, whose sends
+ * block until the peer receives, cannot deadlock where MPI would not.
+ *
+ * Errors: ERR_INTERNAL with a message naming the collective and the group.
+ */
+#ifndef TRAIN_PARALLEL_COMM_H
+#define TRAIN_PARALLEL_COMM_H
+
+#include <stddef.h>
+
+#include "train/ops.h"
+#include "train/parallel/dist.h"
+
+typedef enum { COMM_MPI, COMM_NCCL, COMM_STAGED } comm_kind;
+typedef enum { COMM_SUM, COMM_MAX } comm_op;
+
+typedef struct pcomm {
+    comm_kind kind;
+    const char *group; /* "tensor", "pipeline", "data", "embedding" */
+    dist_ctx *d;
+    dist_group *g;
+    const gpt_ops *ops; /* whose buffers the calls take */
+    void *nccl;         /* COMM_NCCL: the dist_nccl */
+    char *stage;        /* COMM_STAGED: host buffer */
+    size_t stage_cap;
+} pcomm;
+
+/* The choice, as a pure function (tested): the group's n UUIDs (16 bytes each)
+ * and the forced backend (NULL, "mpi", "gloo", "nccl"); with NCCL built or not.
+ * Returns the kind, or -1 with a message in why (nccl forced on a shared GPU). */
+int comm_choose(int device, const unsigned char (*uuids)[16], int n, const char *forced, int have_nccl, char *why,
+                size_t whylen);
+/* Set up c for group g of d on ops' buffers. 0 or ERR_*. */
+int comm_init(pcomm *c, const char *group, dist_ctx *d, dist_group *g, const gpt_ops *ops, const char *forced);
+void comm_free(pcomm *c);
+const char *comm_kind_name(comm_kind k);
+
+/* In place over the group: sum or max. */
+int comm_allreduce(pcomm *c, float *buf, size_t n, comm_op op);
+/* send [size * n] -> recv [n]: recv = sum over ranks of send's block `rank`. */
+int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n);
+/* send [n] (may be recv + rank * n) -> recv [size * n], blocks in rank order. */
+int comm_allgather(pcomm *c, const float *send, float *recv, size_t n);
+int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root);
+/* One step of point to point: send sbytes of sbuf to speer and receive rbytes
+ * into rbuf from rpeer (a peer < 0 leaves that side out), posted together. */
+int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer, int tag);
+/* A send that does not wait for its receiver (the interleaved schedule): buf
+ * may be reused at once; completed by dist_sendq_wait(q). */
+int comm_isend(pcomm *c, dist_sendq *q, const void *buf, size_t bytes, int peer, int tag);
+
+#ifdef WEBTEXT_NCCL
+/* nccl.cu: the same calls on NCCL (the table's stream is the default one). */
+int comm_nccl_allreduce(pcomm *c, float *buf, size_t n, comm_op op);
+int comm_nccl_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n);
+int comm_nccl_allgather(pcomm *c, const float *send, float *recv, size_t n);
+int comm_nccl_broadcast(pcomm *c, void *buf, size_t bytes, int root);
+int comm_nccl_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer);
+#endif
+
+#endif
