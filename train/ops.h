@@ -96,6 +96,7 @@ typedef struct gpt_ops {
     /* out[0] = sum of x[i]^2 in double, as the sums of blocks of blk (in order) */
     void (*sumsq_f64)(double *out, const float *x, size_t n, size_t blk);
     void (*scale)(float *x, float s, size_t n);
+    void (*add)(float *y, const float *x, size_t n); /* y += x */
     /* AdamW on n parameters: bias corrections bc1, bc2, decoupled weight decay */
     void (*adamw)(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
                   float eps, float decay, float bc1, float bc2);

@@ -748,16 +748,14 @@ int trainer_run(train_args *a)
         gpt_free(&whole);
     }
     /* Data parallelism: every rank holds the same initial (or loaded) model. */
-    rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size);
+    rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size, NULL);
     r->be = (train_backend){.ops = &train_backend_cpu, .m = &r->m, .d = &r->d, .dp = &r->dp};
     if (rc)
         goto out_fail;
     if (r->dp.zero) {
         /* Keep only this rank's part of the moments (loaded, or zero). */
         ddp_scatter_moments(&r->dp, r->m.adam_m, r->m.adam_v);
-        free(r->m.adam_m);
-        free(r->m.adam_v);
-        r->m.adam_m = r->m.adam_v = NULL;
+        gpt_drop(&r->m, GPT_DROP_MOMENTS);
     }
     r->st.seed = (uint64_t)a->seed;
     r->st.seq_length = (uint64_t)L;

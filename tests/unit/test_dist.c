@@ -73,8 +73,8 @@ static void test_ddp_one_rank(void)
     dist_ctx d;
     CHECK_EQ_INT(dist_init(&d, 1, 1), 0);
     ddp o0, o1;
-    CHECK_EQ_INT(ddp_init(&o0, &d, &m0, 0, 7), 0);
-    CHECK_EQ_INT(ddp_init(&o1, &d, &m1, 1, 7), 0);
+    CHECK_EQ_INT(ddp_init(&o0, &d, &m0, 0, 7, NULL), 0);
+    CHECK_EQ_INT(ddp_init(&o1, &d, &m1, 1, 7, NULL), 0);
     CHECK_EQ_INT(o1.nb, (m1.num_params + 6) / 7);
     CHECK_EQ_INT(o1.shard_n, m1.num_params);
     ddp_scatter_moments(&o1, m1.adam_m, m1.adam_v);

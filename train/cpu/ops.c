@@ -152,6 +152,12 @@ static void cpu_scale(float *x, float s, size_t n)
         x[i] *= s;
 }
 
+static void cpu_add(float *y, const float *x, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        y[i] += x[i];
+}
+
 static void cpu_adamw(float *p, const float *g, float *mm, float *vv, size_t n, float lr, float beta1, float beta2,
                       float eps, float decay, float bc1, float bc2)
 {
@@ -203,5 +209,6 @@ const gpt_ops gpt_ops_cpu = {
     .sum_f64 = cpu_sum_f64,
     .sumsq_f64 = cpu_sumsq_f64,
     .scale = cpu_scale,
+    .add = cpu_add,
     .adamw = cpu_adamw,
 };

@@ -218,6 +218,26 @@ void gpt_upload(gpt_model *m)
     m->ops->sync();
 }
 
+static void drop_pair(gpt_model *m, float **host, float **dev)
+{
+    if (m->ops->device)
+        m->ops->free(*dev);
+    free(*host);
+    *host = *dev = NULL;
+}
+
+void gpt_drop(gpt_model *m, int what)
+{
+    if (what & GPT_DROP_GRADS)
+        drop_pair(m, &m->grads, &m->dev.grads);
+    if (what & GPT_DROP_PARAMS)
+        drop_pair(m, &m->params, &m->dev.params);
+    if (what & GPT_DROP_MOMENTS) {
+        drop_pair(m, &m->adam_m, &m->dev.adam_m);
+        drop_pair(m, &m->adam_v, &m->dev.adam_v);
+    }
+}
+
 void gpt_download(gpt_model *m, int moments)
 {
     if (!m->ops->device)

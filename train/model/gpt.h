@@ -215,6 +215,10 @@ void gpt_free(gpt_model *m);
  * host table, where they are the same arrays. */
 void gpt_upload(gpt_model *m);
 void gpt_download(gpt_model *m, int moments);
+/* Free the gradients, parameters or moments (host and backend copies) of a
+ * model whose optimizer keeps its own (ZeRO). */
+enum { GPT_DROP_GRADS = 1, GPT_DROP_PARAMS = 2, GPT_DROP_MOMENTS = 4 };
+void gpt_drop(gpt_model *m, int what);
 static inline float *gpt_tensor(const gpt_model *m, int t) { return m->params + m->offsets[t]; }
 static inline float *gpt_grad(const gpt_model *m, int t) { return m->grads + m->offsets[t]; }
 

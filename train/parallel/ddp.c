@@ -43,15 +43,16 @@ static void owned(const ddp *o, const bucket_t *k, size_t *a0, size_t *a1)
 
 static int slot_of(const ddp *o, int u) { return u == 0 ? 0 : u == o->nu - 1 ? 2 : 1; }
 
-/* Copy unit u between the flat array (gpt.h's order) and its packed buffer. */
+/* Copy unit u between the flat array (gpt.h's order) and its packed buffer,
+ * both the backend's. */
 static void pack(const ddp *o, int u, const float *flat, float *buf)
 {
     gpt_seg seg[GPT_UNIT_MAX_SEGS];
     int ns = gpt_unit_segs(o->m, u, seg);
     size_t pos = 0;
     for (int i = 0; i < ns; pos += seg[i].n, i++)
-        memcpy(buf + pos, flat + seg[i].off, seg[i].n * sizeof *buf);
-    memset(buf + pos, 0, (o->units[u].per * (size_t)o->g->size - pos) * sizeof *buf);
+        o->ops->copy(buf + pos, flat + seg[i].off, seg[i].n * sizeof *buf);
+    o->ops->zero(buf + pos, (o->units[u].per * (size_t)o->g->size - pos) * sizeof *buf);
 }
 
 static void unpack(const ddp *o, int u, const float *buf, float *flat)
@@ -60,7 +61,7 @@ static void unpack(const ddp *o, int u, const float *buf, float *flat)
     int ns = gpt_unit_segs(o->m, u, seg);
     size_t pos = 0;
     for (int i = 0; i < ns; pos += seg[i].n, i++)
-        memcpy(flat + seg[i].off, buf + pos, seg[i].n * sizeof *buf);
+        o->ops->copy(flat + seg[i].off, buf + pos, seg[i].n * sizeof *buf);
 }
 
 /* Every rank's part of unit u of a sharded array, into buf [per * dp]. */
@@ -68,17 +69,25 @@ static int gather_unit(ddp *o, int u, const float *shard, float *buf)
 {
     const ddp_unit *k = &o->units[u];
     float *mine = buf + (size_t)o->g->rank * k->per;
-    memcpy(mine, shard + k->soff, k->per * sizeof *mine);
-    return dist_allgather_f32(o->d, o->g, mine, buf, k->per);
+    o->ops->copy(mine, shard + k->soff, k->per * sizeof *mine);
+    return comm_allgather(o->c, mine, buf, k->per);
 }
 
-/* The reverse: this rank's part of unit u of a full array [n] into its shard. */
-static void scatter_unit(ddp *o, int u, const float *full, float *shard)
+/* The reverse: this rank's part of unit u of a full host array [n] into its
+ * shard (the padding past the unit's end zero). */
+static int scatter_unit(ddp *o, int u, const float *full, float *shard)
 {
     const ddp_unit *k = &o->units[u];
-    float *buf = o->gbuf[slot_of(o, u)];
-    pack(o, u, full, buf);
-    memcpy(shard + k->soff, buf + (size_t)o->g->rank * k->per, k->per * sizeof *buf);
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    int ns = gpt_unit_segs(o->m, u, seg);
+    size_t a0 = (size_t)o->g->rank * k->per, a1 = a0 + k->per, pos = 0;
+    o->ops->zero(shard + k->soff, k->per * sizeof *shard);
+    for (int i = 0; i < ns; pos += seg[i].n, i++) {
+        size_t x0 = pos > a0 ? pos : a0, x1 = pos + seg[i].n < a1 ? pos + seg[i].n : a1;
+        if (x0 < x1)
+            o->ops->upload(shard + k->soff + (x0 - a0), full + seg[i].off + (x0 - pos), (x1 - x0) * sizeof *full);
+    }
+    return 0;
 }
 
 /* A collective inside the forward or backward that failed (the communicator
@@ -109,7 +118,7 @@ static float *hook_grad_buf(void *ctx, int u)
 {
     ddp *o = ctx;
     float *buf = o->gbuf[slot_of(o, u)];
-    memset(buf, 0, o->units[u].per * (size_t)o->g->size * sizeof *buf);
+    o->ops->zero(buf, o->units[u].per * (size_t)o->g->size * sizeof *buf);
     return buf;
 }
 
@@ -119,11 +128,8 @@ static void hook_grad_done(void *ctx, int u)
 {
     ddp *o = ctx;
     const ddp_unit *k = &o->units[u];
-    hook_check(o, dist_reduce_scatter_f32(o->d, o->g, o->gbuf[slot_of(o, u)], o->recv, k->per),
-               "reduce-scatter of gradients");
-    float *g = o->gshard + k->soff;
-    for (size_t i = 0; i < k->per; i++)
-        g[i] += o->recv[i];
+    hook_check(o, comm_reduce_scatter(o->c, o->gbuf[slot_of(o, u)], o->recv, k->per), "reduce-scatter of gradients");
+    o->ops->add(o->gshard + k->soff, o->recv, k->per);
 }
 
 static int units_init(ddp *o, gpt_model *m)
@@ -160,58 +166,63 @@ static int units_init(ddp *o, gpt_model *m)
         }
     }
     o->shard_n = soff;
-    o->gshard = calloc(o->shard_n, sizeof *o->gshard);
-    o->adam_m = calloc(o->shard_n, sizeof *o->adam_m);
-    o->adam_v = calloc(o->shard_n, sizeof *o->adam_v);
+    o->gshard = ops_alloc_floats(o->ops, o->shard_n);
+    o->adam_m = ops_alloc_floats(o->ops, o->shard_n);
+    o->adam_v = ops_alloc_floats(o->ops, o->shard_n);
     size_t big = most[0] > most[1] ? most[0] : most[1];
     big = big > most[2] ? big : most[2];
-    o->recv = malloc(big / dp * sizeof *o->recv);
+    o->recv = ops_alloc_floats(o->ops, big / dp);
     if (!o->gshard || !o->adam_m || !o->adam_v || !o->recv)
         goto nomem;
     for (int s = 0; s < 3; s++) {
-        o->gbuf[s] = malloc(most[s] * sizeof(float));
+        o->gbuf[s] = ops_alloc_floats(o->ops, most[s]);
         if (!o->gbuf[s])
             goto nomem;
         o->work_bytes += most[s] * sizeof(float);
         if (o->zero == 3) {
-            o->pbuf[s] = malloc(most[s] * sizeof(float));
+            o->pbuf[s] = ops_alloc_floats(o->ops, most[s]);
             if (!o->pbuf[s])
                 goto nomem;
             o->work_bytes += most[s] * sizeof(float);
         }
     }
     if (o->zero == 3) {
-        o->pshard = calloc(o->shard_n, sizeof *o->pshard);
+        o->pshard = ops_alloc_floats(o->ops, o->shard_n);
         if (!o->pshard)
             goto nomem;
         for (int u = 0; u < o->nu; u++)
             scatter_unit(o, u, m->params, o->pshard);
+        o->ops->sync();
     }
     o->hooks = (gpt_unit_hooks){o, o->zero == 3 ? hook_gather : NULL, hook_release, hook_grad_buf, hook_grad_done};
     if (gpt_set_unit_hooks(m, &o->hooks))
         goto nomem;
-    free(m->grads);
-    m->grads = NULL;
-    if (o->zero == 3) {
-        free(m->params);
-        m->params = NULL;
-    }
+    gpt_drop(m, GPT_DROP_GRADS | (o->zero == 3 ? GPT_DROP_PARAMS : 0));
     return 0;
 nomem:
     ddp_free(o);
     return err_set(ERR_NOMEM, "out of memory for the ZeRO-%d shards and working buffers", o->zero);
 }
 
-int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket)
+int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket, pcomm *c)
 {
     memset(o, 0, sizeof *o);
     o->d = d;
     o->g = &d->data;
     o->zero = zero;
     o->n = m->num_params;
+    o->ops = m->ops;
     size_t dp = (size_t)o->g->size;
     if (zero < 0 || zero > 3)
         return err_set(ERR_USAGE, "ZeRO stage %d is not available (0 to 3)", zero);
+    int rc;
+    if (!c && (rc = comm_init(&o->own, "data", d, o->g, o->ops, NULL)))
+        return rc;
+    o->c = c ? c : &o->own;
+    if (!(o->red = o->ops->alloc(sizeof(double)))) {
+        ddp_free(o);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
     if (zero >= 2)
         return units_init(o, m);
     if (!bucket) {
@@ -222,15 +233,17 @@ int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket)
     bucket = (bucket + dp - 1) / dp * dp;
     o->bucket = bucket;
     o->nb = (o->n + bucket - 1) / bucket;
-    o->pad = malloc(bucket * sizeof *o->pad);
-    if (!o->pad)
+    o->pad = ops_alloc_floats(o->ops, bucket);
+    if (!o->pad) {
+        ddp_free(o);
         return err_set(ERR_NOMEM, "out of memory for a gradient bucket of %zu elements", bucket);
+    }
     if (zero == 1) {
         bucket_t last = bucket_at(o, o->nb - 1);
         o->shard_n = last.soff + last.per;
-        o->gshard = calloc(o->shard_n, sizeof *o->gshard);
-        o->adam_m = calloc(o->shard_n, sizeof *o->adam_m);
-        o->adam_v = calloc(o->shard_n, sizeof *o->adam_v);
+        o->gshard = ops_alloc_floats(o->ops, o->shard_n);
+        o->adam_m = ops_alloc_floats(o->ops, o->shard_n);
+        o->adam_v = ops_alloc_floats(o->ops, o->shard_n);
         if (!o->gshard || !o->adam_m || !o->adam_v) {
             ddp_free(o);
             return err_set(ERR_NOMEM, "out of memory for the optimizer shard (%zu elements)", o->shard_n);
@@ -241,22 +254,25 @@ int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket)
 
 void ddp_free(ddp *o)
 {
-    if (!o)
+    if (!o || !o->ops)
         return;
-    free(o->gshard);
-    free(o->adam_m);
-    free(o->adam_v);
-    free(o->pad);
+    const gpt_ops *ops = o->ops;
+    ops->free(o->gshard);
+    ops->free(o->adam_m);
+    ops->free(o->adam_v);
+    ops->free(o->pad);
+    ops->free(o->red);
     if (o->m)
         gpt_set_unit_hooks(o->m, NULL);
     free(o->units);
     free(o->pieces);
-    free(o->pshard);
-    free(o->recv);
+    ops->free(o->pshard);
+    ops->free(o->recv);
     for (int s = 0; s < 3; s++) {
-        free(o->gbuf[s]);
-        free(o->pbuf[s]);
+        ops->free(o->gbuf[s]);
+        ops->free(o->pbuf[s]);
     }
+    comm_free(&o->own);
     memset(o, 0, sizeof *o);
 }
 
@@ -269,18 +285,18 @@ int ddp_reduce_grads(ddp *o, gpt_model *m)
     size_t dp = (size_t)o->g->size;
     for (size_t b = 0; b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
-        float *g = m->grads + k.lo;
+        float *g = m->dev.grads + k.lo;
         int rc;
         if (o->zero == 0) {
-            rc = dist_allreduce_f32(o->d, o->g, g, k.len);
+            rc = comm_allreduce(o->c, g, k.len, COMM_SUM);
         } else {
             const float *send = g;
             if (k.per * dp != k.len) {
-                memcpy(o->pad, g, k.len * sizeof *g);
-                memset(o->pad + k.len, 0, (k.per * dp - k.len) * sizeof *g);
+                o->ops->copy(o->pad, g, k.len * sizeof *g);
+                o->ops->zero(o->pad + k.len, (k.per * dp - k.len) * sizeof *g);
                 send = o->pad;
             }
-            rc = dist_reduce_scatter_f32(o->d, o->g, send, o->gshard + k.soff, k.per);
+            rc = comm_reduce_scatter(o->c, send, o->gshard + k.soff, k.per);
         }
         if (rc)
             return rc;
@@ -302,8 +318,9 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm)
         }
     } else if (m->tp <= 1 && m->pp <= 1) {
         /* Padding holds zeros, so the whole shard can be summed (in order). */
-        for (size_t i = 0; i < o->shard_n; i++)
-            s += (double)o->gshard[i] * o->gshard[i];
+        o->ops->sumsq_f64(o->red, o->gshard, o->shard_n, o->shard_n);
+        o->ops->download(&s, o->red, sizeof s);
+        o->ops->sync();
     } else {
         /* Tensor slices summed over the tensor group, replicated tensors once, stages added. */
         for (size_t b = 0; b < o->nb; b++) {
@@ -328,8 +345,7 @@ void ddp_scale_grads(ddp *o, gpt_model *m, float s)
         gpt_scale_grads(m, s);
         return;
     }
-    for (size_t i = 0; i < o->shard_n; i++)
-        o->gshard[i] *= s;
+    o->ops->scale(o->gshard, s, o->shard_n);
 }
 
 int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
@@ -343,18 +359,17 @@ int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float ep
          * the full copy, whose units are then all-gathered. */
         for (size_t i = 0; i < o->npieces; i++) {
             const ddp_piece *p = &o->pieces[i];
-            gpt_adamw_range_at(m, p->flat, p->flat + p->n, o->zero == 3 ? o->pshard + p->shard : m->params + p->flat,
+            gpt_adamw_range_at(m, p->flat, p->flat + p->n, o->zero == 3 ? o->pshard + p->shard : m->dev.params + p->flat,
                                o->gshard + p->shard, o->adam_m + p->shard, o->adam_v + p->shard, lr, beta1, beta2,
                                eps, wd, step);
         }
         for (int u = 0; o->zero == 2 && u < o->nu; u++) {
             float *buf = o->gbuf[slot_of(o, u)];
-            pack(o, u, m->params, buf);
-            int rc = dist_allgather_f32(o->d, o->g, buf + (size_t)o->g->rank * o->units[u].per, buf,
-                                        o->units[u].per);
+            pack(o, u, m->dev.params, buf);
+            int rc = comm_allgather(o->c, buf + (size_t)o->g->rank * o->units[u].per, buf, o->units[u].per);
             if (rc)
                 return rc;
-            unpack(o, u, buf, m->params);
+            unpack(o, u, buf, m->dev.params);
         }
         return 0;
     }
@@ -367,15 +382,16 @@ int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float ep
             gpt_adamw_range(m, a0, a1, o->gshard + k.soff, o->adam_m + k.soff, o->adam_v + k.soff, lr, beta1, beta2,
                             eps, wd, step);
         int rc;
+        float *p = m->dev.params;
         if (k.per * dp == k.len) {
-            rc = dist_allgather_f32(o->d, o->g, m->params + a0, m->params + k.lo, k.per);
+            rc = comm_allgather(o->c, p + a0, p + k.lo, k.per);
         } else {
             float *mine = o->pad + (size_t)o->g->rank * k.per;
-            memset(mine, 0, k.per * sizeof *mine);
-            memcpy(mine, m->params + a0, (a1 - a0) * sizeof *mine);
-            rc = dist_allgather_f32(o->d, o->g, mine, o->pad, k.per);
+            o->ops->zero(mine, k.per * sizeof *mine);
+            o->ops->copy(mine, p + a0, (a1 - a0) * sizeof *mine);
+            rc = comm_allgather(o->c, mine, o->pad, k.per);
             if (!rc)
-                memcpy(m->params + k.lo, o->pad, k.len * sizeof *o->pad);
+                o->ops->copy(p + k.lo, o->pad, k.len * sizeof *o->pad);
         }
         if (rc)
             return rc;
@@ -383,7 +399,7 @@ int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float ep
     return 0;
 }
 
-/* Gather one sharded array into full [n]. */
+/* Gather one sharded array into full [n] (host memory). */
 static int gather_full(ddp *o, const float *shard, float *full)
 {
     for (int u = 0; o->zero >= 2 && u < o->nu; u++) {
@@ -391,20 +407,24 @@ static int gather_full(ddp *o, const float *shard, float *full)
         int rc = gather_unit(o, u, shard, buf);
         if (rc)
             return rc;
-        unpack(o, u, buf, full);
+        gpt_seg seg[GPT_UNIT_MAX_SEGS];
+        int ns = gpt_unit_segs(o->m, u, seg);
+        size_t pos = 0;
+        for (int i = 0; i < ns; pos += seg[i].n, i++)
+            o->ops->download(full + seg[i].off, buf + pos, seg[i].n * sizeof *full);
+        o->ops->sync(); /* before the buffer is reused */
     }
     if (o->zero >= 2)
         return 0;
-    size_t dp = (size_t)o->g->size;
     for (size_t b = 0; b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
         float *mine = o->pad + (size_t)o->g->rank * k.per;
-        memcpy(mine, shard + k.soff, k.per * sizeof *mine);
-        int rc = dist_allgather_f32(o->d, o->g, mine, o->pad, k.per);
+        o->ops->copy(mine, shard + k.soff, k.per * sizeof *mine);
+        int rc = comm_allgather(o->c, mine, o->pad, k.per);
         if (rc)
             return rc;
-        (void)dp;
-        memcpy(full + k.lo, o->pad, k.len * sizeof *full);
+        o->ops->download(full + k.lo, o->pad, k.len * sizeof *full);
+        o->ops->sync();
     }
     return 0;
 }
@@ -423,17 +443,16 @@ int ddp_gather_params(ddp *o, float *full)
 void ddp_zero_grads(ddp *o, gpt_model *m)
 {
     if (o->zero >= 2)
-        memset(o->gshard, 0, o->shard_n * sizeof *o->gshard);
+        o->ops->zero(o->gshard, o->shard_n * sizeof *o->gshard);
     else
         gpt_zero_grad(m);
 }
 
 void ddp_poison_grad(ddp *o, gpt_model *m)
 {
-    if (o->zero >= 2)
-        o->gshard[0] = NAN;
-    else
-        m->grads[0] = NAN;
+    static const float nan = NAN;
+    o->ops->upload(o->zero >= 2 ? o->gshard : m->dev.grads, &nan, sizeof nan);
+    o->ops->sync();
 }
 
 void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v)
@@ -442,17 +461,16 @@ void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v)
         scatter_unit(o, u, full_m, o->adam_m);
         scatter_unit(o, u, full_v, o->adam_v);
     }
-    if (o->zero >= 2)
-        return;
-    for (size_t b = 0; b < o->nb; b++) {
+    for (size_t b = 0; o->zero < 2 && b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
         size_t a0, a1;
         owned(o, &k, &a0, &a1);
-        memset(o->adam_m + k.soff, 0, k.per * sizeof(float));
-        memset(o->adam_v + k.soff, 0, k.per * sizeof(float));
-        memcpy(o->adam_m + k.soff, full_m + a0, (a1 - a0) * sizeof(float));
-        memcpy(o->adam_v + k.soff, full_v + a0, (a1 - a0) * sizeof(float));
+        o->ops->zero(o->adam_m + k.soff, k.per * sizeof(float));
+        o->ops->zero(o->adam_v + k.soff, k.per * sizeof(float));
+        o->ops->upload(o->adam_m + k.soff, full_m + a0, (a1 - a0) * sizeof(float));
+        o->ops->upload(o->adam_v + k.soff, full_v + a0, (a1 - a0) * sizeof(float));
     }
+    o->ops->sync();
 }
 
 void ddp_bytes_per_param(const ddp *o, double *params, double *grads, double *moments)

@@ -39,7 +39,9 @@
  * (N: the units' padded sizes for stages 2 and 3.)
  *
  * Every rank computes bit-identical parameters: a sum is made once, by the part's
- * owner, and gathered (dist.h).
+ * owner, and gathered (dist.h). Shards and buffers live in the model's operation
+ * table (train/ops.h) and move through the group's communicator, so ZeRO runs on
+ * any backend.
  */
 #ifndef TRAIN_PARALLEL_DDP_H
 #define TRAIN_PARALLEL_DDP_H
@@ -47,6 +49,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "train/parallel/comm.h"
 #include "train/parallel/dist.h"
 #include "train/model/gpt.h"
 
@@ -62,6 +65,10 @@ typedef struct {
 typedef struct {
     dist_ctx *d;
     dist_group *g;     /* the data-parallel group */
+    pcomm *c;          /* its communicator on the model's buffers */
+    pcomm own;         /* the one ddp_init made when given none */
+    const gpt_ops *ops;/* the model's table: every shard and buffer below is its memory */
+    double *red;       /* [1] a reduction's result */
     int zero;          /* ZeRO stage: 0 to 3 */
     size_t n;          /* parameters */
     size_t bucket;     /* elements per bucket */
@@ -86,9 +93,11 @@ typedef struct {
 /* Set up for model m (parameters allocated). bucket 0: Megatron's default,
  * max(40M, 1M x dp) elements. With stage 1 the caller fills the shards
  * (ddp_scatter_moments) and may then free m's full moments. Stages 2 and 3 need
- * pipeline size 1; they set m's unit hooks and free m->grads, stage 3 also
- * m->params (after taking this rank's part of them). */
-int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket);
+ * pipeline size 1; they set m's unit hooks and free m's gradients, stage 3 also
+ * its parameters (after taking this rank's part of them). c: the data-parallel
+ * group's communicator on m's buffers (NULL: made here over d->data). Full
+ * arrays passed to the gather/scatter calls below are host memory. */
+int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket, pcomm *c);
 void ddp_free(ddp *o);
 /* Sum every rank's gradients: stage 0 into m->grads, stage 1 into the shard. */
 int ddp_reduce_grads(ddp *o, gpt_model *m);
