@@ -14,10 +14,11 @@ FIXD=tests/fixtures/train_layouts
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 BIN=${BIN:-bin}
+EXTRA=${EXTRA:-} # e.g. EXTRA="--device checked": the same layouts through the device-discipline table
 M="--num-layers 4 --hidden-size 32 --num-attention-heads 2 --seq-length 16 --micro-batch-size 2 --global-batch-size 16
    --lr 3e-3 --min-lr 3e-4 --lr-decay-style cosine --lr-warmup-iters 2 --weight-decay 0.1 --adam-beta2 0.95
    --split 90,8,2 --data-cache-path $out --eval-interval 4 --eval-iters 2 --log-interval 1
-   --data-path tests/fixtures/gptdata/a --train-iters 8 -q"
+   --data-path tests/fixtures/gptdata/a --train-iters 8 -q $EXTRA"
 run() { # NAME NP FLAGS...
   local n=$1 np=$2; shift 2
   if [ "$np" = 1 ]; then "$BIN/train" $M "$@" --log-json "$out/$n.jsonl" >/dev/null 2>"$out/$n.err"

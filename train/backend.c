@@ -33,7 +33,9 @@ static int cpu_step(train_backend *b, float gscale, float lr, float beta1, float
         ddp_scale_grads(b->dp, b->m, gscale);
     return ddp_adamw(b->dp, b->m, lr, beta1, beta2, eps, wd, t);
 }
-static void cpu_sync_host(train_backend *b) { (void)b; /* the host model is the model */ }
+/* The table's buffers into the host model (nothing to do on the CPU's own);
+ * ZeRO gathers its shards itself. */
+static void cpu_sync_host(train_backend *b) { gpt_download(b->m, !b->dp->zero); }
 static void cpu_poison_grad(train_backend *b) { ddp_poison_grad(b->dp, b->m); }
 static void cpu_release(train_backend *b) { (void)b; }
 

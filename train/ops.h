@@ -33,6 +33,7 @@
 typedef struct gpt_ops {
     const char *name; /* "cpu", "checked", "cuda" */
     int device;       /* 1: buffers are not host memory */
+    int nccl;         /* 1: NCCL can take its buffers (CUDA device memory) */
 
     /* ---- memory ---- */
     void *(*alloc)(size_t bytes);  /* zeroed; NULL when out of memory */

@@ -163,6 +163,8 @@ typedef struct {
     const char *json_path;
     double unigram;
     int cuda;           /* the CUDA backend: the model lives on the GPU, r->m is its host copy */
+    const gpt_ops *ops; /* the parallel model's operation table (train/ops.h) */
+    pcomm c_tensor, c_pipe, c_data, c_emb; /* the groups' communicators on its buffers */
     train_backend be;   /* the model's operations (backend.h): r->m on the CPU, or the GPU's buffers */
 } run;
 
@@ -242,7 +244,7 @@ static int step_forward(void *ctx, long long b, int slot, double div, double *lo
 
 static pp_sched sched_of(run *r, step_fwd *f)
 {
-    pp_sched p = {.d = &r->d, .m = &r->m, .vpp = r->vpp, .act_bytes = stage_bytes(r), .xrecv = r->xrecv,
+    pp_sched p = {.d = &r->d, .m = &r->m, .pipe = &r->c_pipe, .emb = &r->c_emb, .vpp = r->vpp, .act_bytes = stage_bytes(r), .xrecv = r->xrecv,
                   .grecv = r->grecv, .sendq = &r->sendq, .forward = step_forward, .ctx = f};
     return p;
 }
@@ -275,12 +277,13 @@ static int evaluate(run *r, int split, uint64_t *pos, double *loss)
             if ((rc = gpt_use_chunk(&r->m, c)))
                 break;
             if (!first_virtual(r))
-                rc = dist_recv(&r->d, &r->d.pipeline, r->xrecv, stage_bytes(r), (r->d.pp_rank + S - 1) % S, PP_TAG_PIPE);
+                rc = comm_sendrecv(&r->c_pipe, NULL, 0, -1, r->xrecv, stage_bytes(r), (r->d.pp_rank + S - 1) % S,
+                                   PP_TAG_PIPE);
             if (!rc)
                 rc = stage_forward(r, split, f, 0, 1.0, &s);
             if (!rc && !last_virtual(r))
-                rc = dist_send(&r->d, &r->d.pipeline, gpt_stage_output(&r->m), stage_bytes(r), (r->d.pp_rank + 1) % S,
-                               PP_TAG_PIPE);
+                rc = comm_sendrecv(&r->c_pipe, gpt_stage_output(&r->m), stage_bytes(r), (r->d.pp_rank + 1) % S, NULL,
+                                   0, -1, PP_TAG_PIPE);
         }
     }
     *pos += (uint64_t)(nmicro * mbs);
@@ -479,9 +482,12 @@ static int setup(run *r, train_args *a)
             a->device = "cuda";
 #endif
     }
-    if (strcmp(a->device, "cpu") && strcmp(a->device, "cuda"))
+    /* "checked" (tests): the CPU kernels behind the device interface, faulting on host
+     * access to device memory (train/cpu/ops_checked.c) */
+    if (strcmp(a->device, "cpu") && strcmp(a->device, "cuda") && strcmp(a->device, "checked"))
         return err_set(ERR_USAGE, "--device %s: expected cpu or cuda", a->device);
     r->cuda = !strcmp(a->device, "cuda");
+    r->ops = !strcmp(a->device, "checked") ? &gpt_ops_checked : &gpt_ops_cpu;
 #ifndef WEBTEXT_CUDA
     if (r->cuda)
         return err_set(ERR_USAGE, "--device cuda: this build has no CUDA backend (nvcc was not found when it was "
@@ -668,8 +674,19 @@ int trainer_run(train_args *a)
                       .num_heads = (int)a->num_heads, .channels = (int)a->hidden_size};
     /* This rank's part of the model (all of it without tensor parallelism). */
     int tp = r->d.tp, pp = r->d.pp, part = tp > 1 || pp > 1;
+    /* A communicator per group on the table's buffers (comm.h chooses mpi, nccl or staged). */
+    const char *fb = a->distributed_backend;
+    if ((rc = comm_init(&r->c_tensor, "tensor", &r->d, &r->d.tensor, r->ops, fb)) ||
+        (rc = comm_init(&r->c_pipe, "pipeline", &r->d, &r->d.pipeline, r->ops, fb)) ||
+        (rc = comm_init(&r->c_data, "data", &r->d, &r->d.data, r->ops, fb)) ||
+        (rc = comm_init(&r->c_emb, "embedding", &r->d, &r->d.embedding, r->ops, fb))) {
+        free(paths);
+        free(weights);
+        return fail(r, rc, NULL);
+    }
     gpt_par par = {.tp = tp, .tp_rank = r->d.tp_rank, .pp = pp, .pp_rank = r->d.pp_rank, .d = &r->d,
-                   .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel, .vpp = r->vpp};
+                   .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel, .vpp = r->vpp,
+                   .ops = r->ops, .tp_comm = &r->c_tensor};
     rc = gpt_alloc_par(&r->m, &cfg, &par);
     if (rc) {
         free(paths);
@@ -748,7 +765,8 @@ int trainer_run(train_args *a)
         gpt_free(&whole);
     }
     /* Data parallelism: every rank holds the same initial (or loaded) model. */
-    rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size, NULL);
+    gpt_upload(&r->m); /* into the table's buffers (nothing to do on the CPU's) */
+    rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size, &r->c_data);
     r->be = (train_backend){.ops = &train_backend_cpu, .m = &r->m, .d = &r->d, .dp = &r->dp};
     if (rc)
         goto out_fail;
@@ -785,8 +803,8 @@ int trainer_run(train_args *a)
     r->in = malloc((size_t)mbs * L * 4);
     r->tg = malloc((size_t)mbs * L * 4);
     if (pp > 1) {
-        r->xrecv = malloc(stage_bytes(r));
-        r->grecv = malloc(stage_bytes(r));
+        r->xrecv = r->ops->alloc(stage_bytes(r));
+        r->grecv = r->ops->alloc(stage_bytes(r));
     }
     if (!r->tok || !r->in || !r->tg || (pp > 1 && (!r->xrecv || !r->grecv))) {
         rc = err_set(ERR_NOMEM, "out of memory");
@@ -799,7 +817,8 @@ int trainer_run(train_args *a)
     char peak_desc[192] = "given by --peak-tflops";
     double peak = a->peak_tflops;
     char dev_desc[1024];
-    snprintf(dev_desc, sizeof dev_desc, "cpu, %d threads", threads);
+    snprintf(dev_desc, sizeof dev_desc, "%s, %d threads", r->ops->device ? "checked (the CPU kernels behind the "
+             "device interface: a test)" : "cpu", threads);
 #ifdef WEBTEXT_CUDA
     if (r->cuda) {
         char gpu_name[256] = "";
@@ -871,6 +890,9 @@ int trainer_run(train_args *a)
     printf("> device %s; micro-batch %d x %lld x data-parallel %d = global batch %lld; MFU against a peak "
            "of %.3f TFLOP/s (%s)\n",
            dev_desc, mbs, nmicro_rank, dp, gbs, peak, peak_desc);
+    if (r->d.world_size > 1 && !r->cuda)
+        printf("> communicators: tensor %s, pipeline %s, data %s, embedding %s\n", comm_kind_name(r->c_tensor.kind),
+               comm_kind_name(r->c_pipe.kind), comm_kind_name(r->c_data.kind), comm_kind_name(r->c_emb.kind));
     if (!r->cuda) {
         /* the CPU backend's matrix products: a slow kernel set is explained, not hidden */
         char blas[320];
@@ -1151,8 +1173,14 @@ out:
     free(r->tok);
     free(r->in);
     free(r->tg);
-    free(r->xrecv);
-    free(r->grecv);
+    if (r->ops) {
+        r->ops->free(r->xrecv);
+        r->ops->free(r->grecv);
+    }
+    comm_free(&r->c_tensor);
+    comm_free(&r->c_pipe);
+    comm_free(&r->c_data);
+    comm_free(&r->c_emb);
     dist_sendq_free(&r->sendq);
     gptdata_close(&r->data);
     gpt_free(&r->m);

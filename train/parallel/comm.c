@@ -74,11 +74,16 @@ int comm_init(pcomm *c, const char *group, dist_ctx *d, dist_group *g, const gpt
         d->bytes_sent = sent;
     }
 #ifdef WEBTEXT_NCCL
-    int have_nccl = 1;
+    int have_nccl = ops->nccl;
 #else
     int have_nccl = 0;
 #endif
     char why[300];
+    if (forced && !strcmp(forced, "nccl") && ops->device && !ops->nccl) {
+        free(u);
+        return err_set(ERR_USAGE, "--distributed-backend nccl: the %s table's buffers are not GPU memory, which NCCL "
+                                  "needs", ops->name);
+    }
     int k = comm_choose(ops->device, (const unsigned char(*)[16])u, n, forced, have_nccl, why, sizeof why);
     free(u);
     if (k < 0)

@@ -23,7 +23,7 @@ static int pipeline_end(pp_sched *p, double *loss)
     dist_ctx *d = p->d;
     int rc = 0;
     if (d->in_embedding)
-        rc = dist_allreduce_f32(d, &d->embedding, gpt_grad(p->m, GPT_WTE), p->m->sizes[GPT_WTE]);
+        rc = comm_allreduce(p->emb, p->m->dev.grads + p->m->offsets[GPT_WTE], p->m->sizes[GPT_WTE], COMM_SUM);
     if (!rc)
         rc = dist_allreduce_f64(d, &d->pipeline, loss, 1);
     return rc;
@@ -37,7 +37,6 @@ static int pipeline_end(pp_sched *p, double *loss)
 int pp_forward_backward_1f1b(pp_sched *p, long long M, double *loss)
 {
     dist_ctx *d = p->d;
-    dist_group *g = &d->pipeline;
     int S = d->pp, s = d->pp_rank, first = s == 0, last = s == S - 1, rc = 0;
     size_t nb = p->act_bytes;
     float scale = 1.0f / (float)(M * d->dp); /* as gpt_backward is given without a pipeline */
@@ -45,19 +44,19 @@ int pp_forward_backward_1f1b(pp_sched *p, long long M, double *loss)
     long long nw = S - s - 1 < M ? S - s - 1 : M, rem = M - nw;
     for (long long i = 0; i < nw && !rc; i++) {
         if (!first)
-            rc = dist_recv(d, g, p->xrecv, nb, s - 1, PP_TAG_PIPE);
+            rc = comm_sendrecv(p->pipe, NULL, 0, -1, p->xrecv, nb, s - 1, PP_TAG_PIPE);
         if (!rc)
             rc = p->forward(p->ctx, i, (int)(i % S), lscale, loss);
         if (!rc && !last)
-            rc = dist_send(d, g, gpt_stage_output(p->m), nb, s + 1, PP_TAG_PIPE);
+            rc = comm_sendrecv(p->pipe, gpt_stage_output(p->m), nb, s + 1, NULL, 0, -1, PP_TAG_PIPE);
     }
     if (!rc && rem > 0 && !first)
-        rc = dist_recv(d, g, p->xrecv, nb, s - 1, PP_TAG_PIPE);
+        rc = comm_sendrecv(p->pipe, NULL, 0, -1, p->xrecv, nb, s - 1, PP_TAG_PIPE);
     for (long long i = 0; i < rem && !rc; i++) {
         long long k = nw + i;
         rc = p->forward(p->ctx, k, (int)(k % S), lscale, loss);
         if (!rc && !last)
-            rc = dist_sendrecv(d, g, gpt_stage_output(p->m), nb, s + 1, p->grecv, nb, s + 1, PP_TAG_PIPE);
+            rc = comm_sendrecv(p->pipe, gpt_stage_output(p->m), nb, s + 1, p->grecv, nb, s + 1, PP_TAG_PIPE);
         if (!rc)
             rc = gpt_use_slot(p->m, (int)(i % S));
         if (rc)
@@ -66,20 +65,20 @@ int pp_forward_backward_1f1b(pp_sched *p, long long M, double *loss)
         if (first)
             continue;
         if (i == rem - 1)
-            rc = dist_send(d, g, gpt_stage_input_grad(p->m), nb, s - 1, PP_TAG_PIPE);
+            rc = comm_sendrecv(p->pipe, gpt_stage_input_grad(p->m), nb, s - 1, NULL, 0, -1, PP_TAG_PIPE);
         else
-            rc = dist_sendrecv(d, g, gpt_stage_input_grad(p->m), nb, s - 1, p->xrecv, nb, s - 1, PP_TAG_PIPE);
+            rc = comm_sendrecv(p->pipe, gpt_stage_input_grad(p->m), nb, s - 1, p->xrecv, nb, s - 1, PP_TAG_PIPE);
     }
     for (long long i = rem; i < M && !rc; i++) {
         if (!last)
-            rc = dist_recv(d, g, p->grecv, nb, s + 1, PP_TAG_PIPE);
+            rc = comm_sendrecv(p->pipe, NULL, 0, -1, p->grecv, nb, s + 1, PP_TAG_PIPE);
         if (!rc)
             rc = gpt_use_slot(p->m, (int)(i % S));
         if (rc)
             break;
         gpt_backward_stage(p->m, scale, last ? NULL : p->grecv);
         if (!first)
-            rc = dist_send(d, g, gpt_stage_input_grad(p->m), nb, s - 1, PP_TAG_PIPE);
+            rc = comm_sendrecv(p->pipe, gpt_stage_input_grad(p->m), nb, s - 1, NULL, 0, -1, PP_TAG_PIPE);
     }
     return rc ? rc : pipeline_end(p, loss);
 }
@@ -111,7 +110,7 @@ static int ilv_forward(pp_sched *p, ilv_state *q, long long k, double *loss)
     size_t nb = p->act_bytes;
     if ((rc = gpt_use_chunk(p->m, c)))
         return rc;
-    if (!pp_first_virtual(p->d, p->m) && (rc = dist_recv(d, &d->pipeline, p->xrecv, nb, (d->pp_rank + S - 1) % S, TAG_FWD)))
+    if (!pp_first_virtual(p->d, p->m) && (rc = comm_sendrecv(p->pipe, NULL, 0, -1, p->xrecv, nb, (d->pp_rank + S - 1) % S, TAG_FWD)))
         return rc;
     int slot = 0;
     while (slot < 64 && (q->busy >> slot & 1))
@@ -123,7 +122,7 @@ static int ilv_forward(pp_sched *p, ilv_state *q, long long k, double *loss)
     if ((rc = p->forward(p->ctx, b, slot, q->lscale, loss)))
         return rc;
     if (!pp_last_virtual(p->d, p->m, p->vpp))
-        rc = dist_isend(d, &d->pipeline, p->sendq, gpt_stage_output(p->m), nb, (d->pp_rank + 1) % S, TAG_FWD);
+        rc = comm_isend(p->pipe, p->sendq, gpt_stage_output(p->m), nb, (d->pp_rank + 1) % S, TAG_FWD);
     return rc;
 }
 
@@ -136,7 +135,7 @@ static int ilv_backward(pp_sched *p, ilv_state *q, long long k)
     if ((rc = gpt_use_chunk(p->m, c)))
         return rc;
     int last = pp_last_virtual(p->d, p->m, p->vpp);
-    if (!last && (rc = dist_recv(d, &d->pipeline, p->grecv, nb, (d->pp_rank + 1) % S, TAG_BWD)))
+    if (!last && (rc = comm_sendrecv(p->pipe, NULL, 0, -1, p->grecv, nb, (d->pp_rank + 1) % S, TAG_BWD)))
         return rc;
     int slot = q->slot[(long long)c * q->M + b];
     if ((rc = gpt_use_slot(p->m, slot)))
@@ -144,7 +143,7 @@ static int ilv_backward(pp_sched *p, ilv_state *q, long long k)
     gpt_backward_stage(p->m, q->scale, last ? NULL : p->grecv);
     q->busy &= ~(1ull << slot);
     if (!pp_first_virtual(p->d, p->m))
-        rc = dist_isend(d, &d->pipeline, p->sendq, gpt_stage_input_grad(p->m), nb, (d->pp_rank + S - 1) % S,
+        rc = comm_isend(p->pipe, p->sendq, gpt_stage_input_grad(p->m), nb, (d->pp_rank + S - 1) % S,
                         TAG_BWD);
     return rc;
 }

@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "train/model/gpt.h"
+#include "train/parallel/comm.h"
 #include "train/parallel/dist.h"
 
 /* The tag of activations and gradients of the 1F1B schedule and of evaluation. */
@@ -28,10 +29,12 @@ enum { PP_TAG_PIPE = 7 };
 typedef struct {
     dist_ctx *d;
     gpt_model *m;
+    pcomm *pipe;        /* the pipeline group's communicator on the model's buffers */
+    pcomm *emb;         /* the embedding group's (first and last stages) */
     int vpp;            /* model chunks per stage (1: no interleaving) */
     size_t act_bytes;   /* one micro-batch's activations between stages */
-    float *xrecv;       /* activations from the previous stage */
-    float *grecv;       /* gradients from the next stage */
+    float *xrecv;       /* activations from the previous stage (the model's memory) */
+    float *grecv;       /* gradients from the next stage (the model's memory) */
     dist_sendq *sendq;  /* the interleaved schedule's sends, which never wait */
     int (*forward)(void *ctx, long long b, int slot, double div, double *loss);
     void *ctx;
