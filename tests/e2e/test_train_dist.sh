@@ -297,6 +297,32 @@ check comm_volume_dp2_zero3 zcomm_ok "$WORK/z3.jsonl" "$WORK/z3.out" 2 6
 full check comm_volume_dp4_zero3 zcomm_ok "$WORK/dp4z3.jsonl" "$WORK/dp4z3.out" 4 3
 zcomm_ok "$WORK/z3.jsonl" "$WORK/z3.out" 2 6 | sed 's/^/ /'
 
+
+# --- the same layouts through the device-discipline table (--device checked: the CPU kernels
+# behind the device interface; a host access to "device" memory faults, a download read before
+# its sync is NaN; ranks share one "GPU", so every group's communicator is the staged one that
+# ranks sharing a real GPU use). The numbers are the CPU table's, so bit for bit (tolerance 0).
+CK="--device checked"
+expect_exit checked_tp2_sp 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_sp.jsonl" \
+  --tensor-model-parallel-size 2 --sequence-parallel
+grep -q '^> communicators: tensor staged, pipeline staged, data staged' "$WORK/.out" && pass checked_staged_communicators ||
+  fail checked_staged_communicators
+expect_exit checked_pp2 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_pp2.jsonl" \
+  --pipeline-model-parallel-size 2
+expect_exit checked_pp2_vpp2 0 $MPI -np 2 "$BIN/train" $M4 $CK --train-iters $IT --log-json "$WORK/ck_v2.jsonl" \
+  --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
+expect_exit checked_dp2_zero2 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_z2.jsonl" --zero-stage 2
+expect_exit checked_dp2_zero3 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_z3.jsonl" --zero-stage 3
+full expect_exit checked_tp2_pp2_dp2_zero1 0 $MPI -np 8 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_tpd.jsonl" \
+  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --use-distributed-optimizer
+for pair in sp:sp pp2:pp2 v2:v2 z2:z2 z3:z3; do
+  check "checked_${pair%%:*}_same_bits_as_cpu" compare "$WORK/${pair#*:}.jsonl" "$WORK/ck_${pair%%:*}.jsonl" 0
+done
+full check checked_tpd_same_bits_as_cpu compare "$WORK/tpd.jsonl" "$WORK/ck_tpd.jsonl" 0
+check checked_tp2_sp_matches_single compare "$WORK/s.jsonl" "$WORK/ck_sp.jsonl" 1e-6
+check checked_zero3_matches_single compare "$WORK/s.jsonl" "$WORK/ck_z3.jsonl" 1e-6
+check checked_pp2_vpp2_matches_single compare "$WORK/s4.jsonl" "$WORK/ck_v2.jsonl" 1e-6
+
 # --- checkpoints move between layouts: dp2 + ZeRO-1 -> one process, and back, continue as one run
 C="$M --train-iters 12 --eval-interval 100"
 expect_exit straight 0 "$BIN/train" $C --save "$WORK/ckS"
@@ -323,6 +349,13 @@ expect_exit reshard_load_pp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckF" --l
   --pipeline-model-parallel-size 2
 full check reshard_tpd_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckE/train_log.jsonl" 1e-6
 check reshard_single_to_pp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckF/train_log.jsonl" 1e-6
+# A checkpoint saved through the device-discipline table (tp 2 x pp 2; x dp 2 in the plain tier)
+# resumes in one CPU process and continues the loss curve.
+if [ "$FULL" = 1 ]; then CKN=8; else CKN=4; fi
+expect_exit checked_save_tp2_pp2 0 $MPI -np $CKN "$BIN/train" $C --device checked --save "$WORK/ckK" --exit-interval 6 \
+  --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2
+expect_exit checked_resume_single_cpu 0 "$BIN/train" $C --device cpu --save "$WORK/ckK" --load "$WORK/ckK"
+check checked_tpd_to_single_cpu compare "$WORK/ckS/train_log.jsonl" "$WORK/ckK/train_log.jsonl" 1e-6
 full check reshard_single_to_tp2_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckD/train_log.jsonl" 1e-6
 # ... and out of and into an interleaved pipeline (4 layers: pp 2 x 2 chunks; its stages hold
 # layers {0, 2} and {1, 3}): pp 2 x vpp 2 -> one process, one process -> pp 2 x vpp 2 (the loaded

@@ -1,0 +1,160 @@
+/* test_ops.c - the operation tables and the communicators' choice (train/ops.h,
+ * train/parallel/comm.h): comm_choose's rules; the device-discipline table
+ * faulting on a host dereference of device memory and on host memory given as
+ * device memory, poisoning a download until the sync and counting a host write
+ * there; and the model (forward, backward, AdamW, gradient norm) giving the same
+ * bits on the checked table as on the CPU's. The layouts under mpirun are in
+ * tests/e2e/test_train_dist.sh. */
+#include "tests/unit/check.h"
+#include "train/model/gpt.h"
+#include "train/ops.h"
+#include "train/parallel/comm.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+static void test_comm_choose(void)
+{
+    unsigned char u[4][16];
+    memset(u, 0, sizeof u);
+    for (int i = 0; i < 4; i++)
+        u[i][0] = (unsigned char)i; /* four GPUs */
+    char why[300] = "";
+    typedef const unsigned char(*U16)[16];
+    CHECK_EQ_INT(comm_choose(0, (U16)u, 4, NULL, 1, why, sizeof why), COMM_MPI);
+    CHECK_EQ_INT(comm_choose(0, (U16)u, 4, "nccl", 1, why, sizeof why), COMM_MPI); /* host buffers */
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 4, NULL, 1, why, sizeof why), COMM_NCCL);
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 4, "nccl", 1, why, sizeof why), COMM_NCCL);
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 4, "mpi", 1, why, sizeof why), COMM_STAGED);
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 4, "gloo", 1, why, sizeof why), COMM_STAGED);
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 4, NULL, 0, why, sizeof why), COMM_STAGED); /* no NCCL built */
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 4, "nccl", 0, why, sizeof why), -1);
+    CHECK(strstr(why, "no NCCL") != NULL);
+    u[3][0] = 1; /* ranks 1 and 3 on one GPU */
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 4, NULL, 1, why, sizeof why), COMM_STAGED);
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 4, "nccl", 1, why, sizeof why), -1);
+    CHECK(strstr(why, "ranks 1 and 3") != NULL && strstr(why, "Duplicate GPU") != NULL);
+    CHECK_EQ_INT(comm_choose(1, (U16)u, 1, NULL, 1, why, sizeof why), COMM_NCCL); /* a group of one */
+    CHECK_EQ_STR(comm_kind_name(COMM_STAGED), "staged");
+}
+
+/* Run fn in a child; return the signal that ended it (0: exited normally). */
+static int child_signal(void (*fn)(void))
+{
+    fflush(stdout);
+    pid_t p = fork();
+    if (p == 0) {
+        int fd = open("/dev/null", 1);
+        if (fd >= 0)
+            dup2(fd, 2); /* the expected message */
+        fn();
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(p, &st, 0);
+    return WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+}
+
+static volatile float sink;
+static void deref_device(void)
+{
+    float *d = gpt_ops_checked.alloc(64);
+    sink = d[3]; /* a host read of device memory */
+}
+static void host_as_device(void)
+{
+    float h[4] = {0};
+    gpt_ops_checked.scale(h, 2.0f, 4); /* host memory where device memory belongs */
+}
+static void fine(void)
+{
+    float *d = gpt_ops_checked.alloc(64);
+    gpt_ops_checked.scale(d, 2.0f, 16);
+    gpt_ops_checked.free(d);
+}
+
+static void test_checked_faults(void)
+{
+    CHECK_EQ_INT(child_signal(fine), 0);
+    int s = child_signal(deref_device);
+    CHECK(s == SIGSEGV || s == SIGBUS);
+    CHECK_EQ_INT(child_signal(host_as_device), SIGABRT);
+}
+
+static void test_checked_sync(void)
+{
+    const gpt_ops *o = &gpt_ops_checked;
+    float h[4] = {1, 2, 3, 4}, back[4] = {0};
+    float *d = o->alloc(sizeof h);
+    o->upload(d, h, sizeof h);
+    o->scale(d, 2.0f, 4);
+    o->download(back, d, sizeof back);
+    o->scale(d, 10.0f, 4); /* after the download: the copy holds the earlier values */
+    CHECK(isnan(back[0]) && isnan(back[3])); /* not synchronised yet: poison */
+    o->sync();
+    CHECK(back[0] == 2.0f && back[3] == 8.0f);
+    long v = gpt_ops_checked_violations();
+    o->download(back, d, sizeof back);
+    back[1] = 7.0f; /* a host write before the sync */
+    o->sync();
+    CHECK_EQ_INT(gpt_ops_checked_violations(), v + 1);
+    CHECK(back[1] == 40.0f);
+    o->free(d);
+}
+
+/* One step of a small model on a table: loss, gradient norm, parameters after AdamW. */
+static void step_on(const gpt_ops *ops, float *loss, double *norm, float *params)
+{
+    gpt_config cfg = {.max_seq_len = 8, .vocab_size = 70, .padded_vocab_size = 128, .num_layers = 2, .num_heads = 2,
+                      .channels = 16};
+    gpt_par par = {.tp = 1, .pp = 1, .ops = ops};
+    gpt_model m;
+    CHECK_EQ_INT(gpt_alloc_par(&m, &cfg, &par), 0);
+    gpt_init_weights(&m, 7, 0.02f);
+    gpt_upload(&m);
+    int32_t in[2 * 8], tg[2 * 8];
+    for (int i = 0; i < 16; i++) {
+        in[i] = (i * 7 + 3) % 70;
+        tg[i] = (i * 11 + 5) % 70;
+    }
+    gpt_zero_grad(&m);
+    *loss = gpt_forward(&m, in, tg, 2, 8);
+    gpt_backward(&m, 1.0f);
+    *norm = gpt_grad_norm(&m);
+    gpt_adamw(&m, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
+    gpt_download(&m, 1);
+    memcpy(params, m.params, m.num_params * sizeof(float));
+    gpt_free(&m);
+}
+
+static void test_model_same_bits(void)
+{
+    gpt_config cfg = {.max_seq_len = 8, .vocab_size = 70, .padded_vocab_size = 128, .num_layers = 2, .num_heads = 2,
+                      .channels = 16};
+    size_t n = gpt_num_params(&cfg);
+    float *pa = malloc(n * sizeof(float)), *pb = malloc(n * sizeof(float));
+    float la, lb;
+    double na, nb;
+    step_on(&gpt_ops_cpu, &la, &na, pa);
+    step_on(&gpt_ops_checked, &lb, &nb, pb);
+    CHECK(la > 3.0f && la < 6.0f);
+    CHECK(memcmp(&la, &lb, sizeof la) == 0);
+    CHECK(memcmp(&na, &nb, sizeof na) == 0);
+    CHECK(memcmp(pa, pb, n * sizeof(float)) == 0);
+    free(pa);
+    free(pb);
+}
+
+int main(void)
+{
+    RUN(test_comm_choose);
+    RUN(test_checked_faults);
+    RUN(test_checked_sync);
+    RUN(test_model_same_bits);
+    return check_total_failed != 0;
+}
