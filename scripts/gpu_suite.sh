@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# gpu_suite.sh - every GPU check of the parallel model (issue 25) in one command,
+# so that a session lent a GPU spends its minutes on results, not set-up.
+#
+#   scripts/gpu_suite.sh prepare   (here, on the development machine: network, no GPU)
+#       builds the release with nvcc (make tools test-bins), and puts in
+#       build/gpu-carry/ what the GPU machine lacks and cannot download (it
+#       reaches no network and has no MPI): Debian's .debs of OpenMPI and of the
+#       runtime libraries bin/train links (OpenBLAS, cJSON, PCRE2, ...), to be
+#       unpacked there into a folder, never over /. Prints the device call.
+#   scripts/gpu_suite.sh run       (there; writes its logs under $OUT)
+#       unpacks the .debs into /tmp/gpu-carry, then runs, each step logged:
+#         1. nvidia-smi; the CUDA kernel tests against the CPU references and
+#            single-GPU training against the CPU backend (make test-gpu's checks);
+#         2. the layouts on one GPU with several ranks (mpirun -np 2..8,
+#            --device cuda, staged communicator): tp 2 + sp, pp 2, interleaved
+#            pp 2 x 2, dp 2 ZeRO-2 and ZeRO-3, tp 2 x pp 2 x dp 2, each against
+#            one GPU process (fp32: 1e-4 relative; bf16: 2e-2, see docs/parallel.md);
+#         3. a checkpoint saved by tp 2 x pp 2 x dp 2 on the GPU, resumed in one CPU
+#            process, continuing the loss curve (1e-4 against the GPU's own);
+#         4. the GPU memory each rank holds for ZeRO-1/2/3 and tp 2 (the trainer's
+#            "GPU memory held" line) beside the formulas;
+#         5. tokens/s and MFU at 124M and 1.5B against PyTorch (scripts/bench_gpu.sh).
+#       summary.txt lists PASS / FAIL per check.
+# Device call (its carry: the build and the .debs):
+#   run(command="bash scripts/gpu_suite.sh run", carry=["bin", "build/rel/tests/gpu", "build/gpu-carry"], timeout_s=600)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+CARRY=build/gpu-carry
+mode=${1:-}
+
+if [ "$mode" = prepare ]; then
+  make -j"$(nproc)" tools test-bins || exit 1
+  ldd bin/train | grep -q libcublas || { echo "gpu_suite: bin/train has no CUDA backend (nvcc missing?)" >&2; exit 1; }
+  rm -rf "$CARRY"; mkdir -p "$CARRY/debs"
+  # The packages of the libraries bin/train and the GPU tests link, less the C library and
+  # CUDA's (the GPU machine has its own), then OpenMPI and what it needs.
+  libs=$(for f in bin/train build/rel/tests/gpu/test_*; do [ -x "$f" ] && ldd "$f"; done | awk '/=> \//{print $3}' | sort -u |
+         grep -v -E '/(libc|libm|libdl|libpthread|librt|ld-linux[^/]*|libgcc_s|libstdc\+\+)\.so|cuda|nvidia|libcu|libnccl|libcudnn|libnv')
+  pk=$(for l in $libs; do dpkg -S "$(readlink -f "$l")" 2>/dev/null || dpkg -S "$l" 2>/dev/null; done | cut -d: -f1 | sort -u)
+  mpi=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks --no-replaces --no-enhances \
+        openmpi-bin libopenmpi3 openmpi-common | grep -v '^ \|<' | sort -u)
+  base='libc6|libgcc-s1|libstdc\+\+6|gcc-12-base|zlib1g|debconf|perl-base|dpkg|tar|coreutils|base-files|debianutils|openssh-client|adduser|passwd|init-system-helpers|lsb-base|sysvinit-utils|util-linux.*|login|procps|libsystemd.*|libudev1|libselinux1|libpcre2-8-0|libcrypt1|libpam.*|libaudit.*|libcap.*|libsemanage.*|libsepol2|libdb5.3|libssl3|libgcrypt20|libgpg-error0|liblz4-1|liblzma5|libbz2-1.0|libzstd1|libacl1|libattr1|libgmp10|libkrb5.*|libgssapi.*|libk5crypto3|libkeyutils1|libcom-err2|libtirpc.*|libx11.*|libxcb1|libxau6|libxdmcp6|libxext6|libbsd0|libmd0|libtinfo6|libncursesw6|libedit2|libfido2-1|libcbor0.8|libsqlite3-0|libffi8|libgnutls30|libhogweed6|libnettle8|libidn2-0|libunistring2|libp11-kit0|libtasn1-6|mawk|sensible-utils|ucf|libxml2|libicu72|libdebconfclient0|libsmartcols1|libblkid1|libmount1|libuuid1|libproc2-0|cdebconf|install-info|libnewt.*|libslang2|libtextwrap1|libdebian-installer4|readline-common|libreadline8'
+  pk=$(printf '%s\n' $pk $mpi | sort -u | grep -v -x -E "$base")
+  (cd "$CARRY/debs" && apt-get download $pk) || { echo "gpu_suite: apt-get download failed" >&2; exit 1; }
+  cp -r build/third_party "$CARRY/" 2>/dev/null || true
+  echo "gpu_suite: $(ls "$CARRY/debs" | wc -l) packages, $(du -sh "$CARRY" | cut -f1) in $CARRY; with bin/: $(du -sch bin build/rel/tests/gpu "$CARRY" | tail -1 | cut -f1) (the device carries 64 MiB)"
+  echo 'device call: run(command="bash scripts/gpu_suite.sh run", carry=["bin", "build/rel/tests/gpu", "build/gpu-carry"], timeout_s=600)'
+  exit 0
+fi
+
+if [ "$mode" != run ]; then
+  echo "usage: scripts/gpu_suite.sh prepare|run (see the header)" >&2; exit 2
+fi
+
+OUT=${OUT:-$(mktemp -d)}
+LOG=$OUT/suite.log SUM=$OUT/summary.txt
+: > "$SUM"
+say() { echo "$*" | tee -a "$SUM"; }
+ok() { say "PASS $1"; }
+bad() { say "FAIL $1${2:+: $2}"; }
+exec > >(tee -a "$LOG") 2>&1
+R=/tmp/gpu-carry
+rm -rf "$R"; mkdir -p "$R"
+for f in "$CARRY"/debs/*.deb; do dpkg -x "$f" "$R"; done
+export PATH="$R/usr/bin:$PATH" LD_LIBRARY_PATH="$R/usr/lib/x86_64-linux-gnu:$R/usr/lib/x86_64-linux-gnu/openmpi/lib:$R/usr/lib/x86_64-linux-gnu/blas:$R/usr/lib/x86_64-linux-gnu/lapack:$R/usr/lib/x86_64-linux-gnu/openblas-openmp:${LD_LIBRARY_PATH:-}"
+export OPAL_PREFIX="$R/usr" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMP_NUM_THREADS=2
+nvidia-smi -L; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+command -v mpirun >/dev/null && mpirun --version | head -1 || bad mpirun "not found after unpacking"
+ldd bin/train | grep 'not found' && bad libraries "bin/train misses libraries (see suite.log)"
+
+# 1. kernels and single-GPU training against the CPU references
+for t in build/rel/tests/gpu/test_*; do
+  case "$t" in *.o|*.d) continue;; esac
+  [ -x "$t" ] || continue
+  if "$t" > "$OUT/t.log" 2>&1; then ok "$(basename "$t") ($(grep -c '^PASS' "$OUT/t.log") checks)"
+  else bad "$(basename "$t")" "$(grep '^FAIL' "$OUT/t.log" | head -3 | tr '\n' ' ')"; fi
+  cat "$OUT/t.log"
+done
+rm -f "$OUT/t.log"
+
+# 2. the layouts on one GPU, several ranks, against one GPU process
+W=$(mktemp -d)
+cat tests/fixtures/cc/dolma_cc_en_head-0091.jsonl > "$W/text.jsonl"
+bin/preprocess_data --input "$W/text.jsonl" --output-prefix "$W/d" --append-eod -q >/dev/null
+M="--num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 64 --micro-batch-size 2 --global-batch-size 16
+   --lr 1e-3 --train-iters 12 --log-interval 1 --eval-iters 0 --split 100,0,0 --data-path $W/d_text_document
+   --data-cache-path $W --device cuda"
+cmpj() { python3 - "$@" <<'PY'
+import json, sys
+a, b, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
+r = lambda p: {x["iteration"]: x for x in map(json.loads, open(p)) if "lm_loss" in x}
+ra, rb = r(a), r(b); ks = sorted(set(ra) & set(rb))
+w = max([abs(ra[k][f] - rb[k][f]) / max(abs(ra[k][f]), 1e-30) for k in ks for f in ("lm_loss", "grad_norm")] or [9])
+print(f"{len(ks)} iterations, worst relative difference {w:.2e} (tolerance {tol:g})"); sys.exit(0 if len(ks) >= 5 and w <= tol else 1)
+PY
+}
+layout() { # NAME NP PRECISION FLAGS...
+  local n=$1 np=$2 prec=$3; shift 3
+  local ref="$W/single_$prec.jsonl" tol=1e-4; [ "$prec" = bf16 ] && tol=2e-2
+  if [ ! -f "$ref" ]; then bin/train $M $([ "$prec" = bf16 ] && echo --bf16) --log-json "$ref" > "$W/ref.out" 2>&1 || { bad "single_$prec" "$(tail -2 "$W/ref.out")"; return; }; fi
+  if mpirun -np "$np" bin/train $M $([ "$prec" = bf16 ] && echo --bf16) "$@" --log-json "$W/$n.jsonl" > "$W/$n.out" 2>&1; then
+    grep -E '^> (device|communicators)|GPU memory held' "$W/$n.out" | head -3
+    r=$(cmpj "$ref" "$W/$n.jsonl" "$tol") && ok "$n $prec: $r" || bad "$n $prec" "$r"
+  else bad "$n $prec" "$(grep -v '^\[' "$W/$n.out" | tail -2 | tr '\n' ' ')"; fi
+}
+for prec in fp32 bf16; do
+  layout tp2_sp 2 $prec --tensor-model-parallel-size 2 --sequence-parallel
+  layout pp2 2 $prec --pipeline-model-parallel-size 2
+  layout pp2_vpp2 2 $prec --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
+  layout dp2_zero2 2 $prec --zero-stage 2
+  layout dp2_zero3 2 $prec --zero-stage 3
+  layout tp2_pp2_dp2 8 $prec --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2
+done
+
+# 3. a GPU tp2 x pp2 x dp2 checkpoint resumed in one CPU process
+C="${M/--train-iters 12/--train-iters 10}"
+if mpirun -np 8 bin/train $C --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --save "$W/ck" --exit-interval 5 > "$W/ck1.out" 2>&1 &&
+   bin/train ${C/--device cuda/--device cpu} --save "$W/ck" --load "$W/ck" > "$W/ck2.out" 2>&1 &&
+   bin/train $C --log-json "$W/straight.jsonl" > "$W/ck3.out" 2>&1; then
+  r=$(cmpj "$W/straight.jsonl" "$W/ck/train_log.jsonl" 1e-4) && ok "gpu_tpd_checkpoint_resumes_on_cpu: $r" || bad gpu_tpd_checkpoint_resumes_on_cpu "$r"
+else bad gpu_tpd_checkpoint_resumes_on_cpu "$(cat "$W"/ck*.out | grep -v '^\[' | tail -3 | tr '\n' ' ')"; fi
+
+# 4. GPU memory per rank: ZeRO-1/2/3 and tp 2 (124M shape), beside the formulas the trainer prints
+G="--num-layers 12 --hidden-size 768 --num-attention-heads 12 --seq-length 1024 --micro-batch-size 4 --global-batch-size 16
+   --lr 1e-4 --train-iters 2 --log-interval 1 --eval-iters 0 --split 100,0,0 --data-path $W/d_text_document --data-cache-path $W --device cuda --bf16"
+for z in "0:" "1:--zero-stage 1" "2:--zero-stage 2" "3:--zero-stage 3" "tp2:--tensor-model-parallel-size 2"; do
+  n=${z%%:*}; f=${z#*:}
+  if mpirun -np 2 bin/train $G $f > "$W/mem$n.out" 2>&1; then
+    say "memory $n: $(grep -o 'GPU memory held[^;]*' "$W/mem$n.out" | head -1); $(grep -o '[0-9.]* bytes per parameter[^)]*)' "$W/mem$n.out" | head -1)"
+  else bad "memory_$n" "$(grep -v '^\[' "$W/mem$n.out" | tail -2 | tr '\n' ' ')"; fi
+done
+
+# 5. one GPU, one rank: tokens/s and MFU against PyTorch
+CONFIGS="124M:16 1558M:4" ITERS=20 bash scripts/bench_gpu.sh 2>&1 | tee "$OUT/bench.log" | tail -8 >> "$SUM"
+say "done: $(grep -c '^PASS' "$SUM") passed, $(grep -c '^FAIL' "$SUM") failed"
