@@ -69,7 +69,8 @@ int main(int argc, char **argv)
         {"load", 0, ARG_STR, &a.load, "DIR", "resume from DIR's latest checkpoint (model, optimizer, data\n"
                                               "                                position, schedule); none there: start from scratch"},
         {"device", 0, ARG_STR, &a.device, "D", "cpu or cuda (default: cuda when this build has the CUDA\n"
-                                                  "backend and a GPU is present, else cpu)"},
+                                                  "backend and a GPU is present, else cpu); checked: the\n"
+                                                  "CPU kernels behind the device interface (a test)"},
         {"peak-tflops", 0, ARG_DOUBLE, &a.peak_tflops, "X", "peak TFLOP/s for MFU (default: the GPU's bf16 dense\n"
                                                   "peak, or estimated from the CPU)"},
         {"max-consecutive-skips", 0, ARG_INT, &a.max_consecutive_skips, "N", "stop after N consecutive iterations with\n"
@@ -111,7 +112,9 @@ int main(int argc, char **argv)
         {"data-impl", 0, ARG_STR, &ign_s, "IMPL", "accepted (mmap)"},
         {"distributed-backend", 0, ARG_STR, &a.distributed_backend, "B", "nccl or mpi: --device cuda runs its data\n"
                                               "parallelism over NCCL (nccl with one rank: the NCCL\n"
-                                              "path all the same); --device cpu over MPI"},
+                                              "path all the same); --device cpu over MPI; on device\n"
+                                              "buffers mpi stages through host memory (default: NCCL\n"
+                                              "unless ranks share a GPU)"},
         {"num-workers", 0, ARG_STR, &ign_s, "N", "accepted (data loading is in-process)"},
         {"DDP-impl", 0, ARG_STR, &ign_s, "I", "accepted"},
         {"tensorboard-dir", 0, ARG_STR, &ign_s, "DIR", "accepted; see --log-json"},

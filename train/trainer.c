@@ -485,7 +485,7 @@ static int setup(run *r, train_args *a)
     /* "checked" (tests): the CPU kernels behind the device interface, faulting on host
      * access to device memory (train/cpu/ops_checked.c) */
     if (strcmp(a->device, "cpu") && strcmp(a->device, "cuda") && strcmp(a->device, "checked"))
-        return err_set(ERR_USAGE, "--device %s: expected cpu or cuda", a->device);
+        return err_set(ERR_USAGE, "--device %s: expected cpu, cuda or checked (a test)", a->device);
     r->cuda = !strcmp(a->device, "cuda");
     r->ops = !strcmp(a->device, "checked") ? &gpt_ops_checked : &gpt_ops_cpu;
 #ifndef WEBTEXT_CUDA
