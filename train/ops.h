@@ -64,10 +64,12 @@ typedef struct gpt_ops {
                            int accumulate);
     void (*matmul_backward)(float *dinp, float *dw, float *dbias, const float *dout, const float *inp, const float *w,
                             int N, int C, int OC, int accumulate_dinp);
-    /* att: [B, NH, T, T] probabilities kept for the backward; scratch [attention_scratch_floats(T)] */
+    /* att [B, NH, T, T]: what the backward needs of the forward (the CPU keeps the
+     * probabilities, CUDA the log-sum-exps); scratch [attention_scratch_floats(T)];
+     * out: the forward's output, given again to the backward */
     void (*attention_forward)(float *out, float *att, const float *qkv, int B, int T, int C, int NH);
     void (*attention_backward)(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att,
-                               int B, int T, int C, int NH);
+                               const float *out, int B, int T, int C, int NH);
     size_t (*attention_scratch_floats)(int T);
     void (*gelu_forward)(float *out, const float *inp, size_t n);
     void (*gelu_backward)(float *dinp, const float *inp, const float *dout, size_t n);
@@ -109,6 +111,16 @@ extern const gpt_ops gpt_ops_cpu;
  * caught so far. */
 extern const gpt_ops gpt_ops_checked;
 long gpt_ops_checked_violations(void);
+
+#ifdef WEBTEXT_CUDA
+/* train/cuda/ops_cuda.cu (fp32; not yet run on a GPU). gpt_ops_cuda_select: this
+ * rank's GPU (its rank on the node modulo the GPUs; ranks may share one), the
+ * device or -1 with a message. */
+extern const gpt_ops gpt_ops_cuda;
+int gpt_ops_cuda_select(int local_rank);
+/* Free and total memory of this rank's GPU. */
+void gpt_ops_cuda_mem(size_t *free_bytes, size_t *total_bytes);
+#endif
 
 /* Helpers over any table. */
 static inline void *ops_alloc_floats(const gpt_ops *o, size_t n) { return o->alloc(n ? n * sizeof(float) : 1); }

@@ -163,6 +163,7 @@ typedef struct {
     const char *json_path;
     double unigram;
     int cuda;           /* the CUDA backend: the model lives on the GPU, r->m is its host copy */
+    int cuda_table;     /* --device cuda through the parallel model on the CUDA operation table */
     const gpt_ops *ops; /* the parallel model's operation table (train/ops.h) */
     pcomm c_tensor, c_pipe, c_data, c_emb; /* the groups' communicators on its buffers */
     train_backend be;   /* the model's operations (backend.h): r->m on the CPU, or the GPU's buffers */
@@ -488,6 +489,32 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--device %s: expected cpu, cuda or checked (a test)", a->device);
     r->cuda = !strcmp(a->device, "cuda");
     r->ops = !strcmp(a->device, "checked") ? &gpt_ops_checked : &gpt_ops_cpu;
+    /* Tensor / pipeline parallelism and ZeRO on GPUs run the parallel model on the CUDA
+     * operation table; the single-GPU model (gpt_cuda.cu) stays the default elsewhere
+     * until the table has been proven on a GPU (scripts/gpu_suite.sh). */
+    long long zero = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
+    if (r->cuda && (r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model)) {
+#ifdef WEBTEXT_CUDA
+        if (a->bf16 || a->fp16 || a->cpu_offload || a->recompute_activations)
+            return err_set(ERR_USAGE, "--device cuda with tensor / pipeline parallelism, ZeRO or --cuda-parallel-model "
+                                      "runs the parallel model on the CUDA operation table, which is fp32 only so far "
+                                      "and keeps all activations: drop --%s",
+                           a->bf16 ? "bf16" : a->fp16 ? "fp16" : a->cpu_offload ? "cpu-offload" : "recompute-activations");
+        static const char *const local_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
+                                                 "LOCAL_RANK"};
+        int local = 0;
+        for (size_t i = 0; i < sizeof local_vars / sizeof *local_vars; i++)
+            if (getenv(local_vars[i])) {
+                local = atoi(getenv(local_vars[i]));
+                break;
+            }
+        if (gpt_ops_cuda_select(local) < 0)
+            return ERR_USAGE;
+        r->cuda = 0;
+        r->cuda_table = 1;
+        r->ops = &gpt_ops_cuda;
+#endif
+    }
 #ifndef WEBTEXT_CUDA
     if (r->cuda)
         return err_set(ERR_USAGE, "--device cuda: this build has no CUDA backend (nvcc was not found when it was "
@@ -498,10 +525,6 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--device cuda with %d ranks: this build has no NCCL (nccl.h was not found when it "
                                   "was built); use --device cpu with mpirun", r->d.world_size);
 #endif
-        if (r->d.tp > 1 || r->d.pp > 1)
-            return err_set(ERR_USAGE, "--device cuda: tensor and pipeline parallelism are not in the CUDA backend yet "
-                                      "(data parallelism over NCCL is); use --device cpu for --tensor-model-parallel-size "
-                                      "/ --pipeline-model-parallel-size > 1");
         if (a->cpu_offload)
             return err_set(ERR_USAGE, "--cpu-offload with several ranks: not in this build (one GPU per run)");
     }
@@ -555,10 +578,6 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--sequence-parallel: micro-batch x seq-length %lld is not divisible by "
                                   "--tensor-model-parallel-size %d",
                        a->micro_batch_size * a->seq_length, r->d.tp);
-    if (r->cuda && a->zero_stage > 0)
-        return err_set(ERR_USAGE, "--device cuda: --zero-stage %lld / --use-distributed-optimizer is not in the CUDA "
-                                  "backend yet (its data parallelism replicates the optimizer: --zero-stage 0)",
-                       a->zero_stage);
     if (a->zero_stage > 3)
         return err_set(ERR_USAGE, "--zero-stage %lld: expected 0 (replicated), 1 (sharded optimizer state, as "
                                   "--use-distributed-optimizer), 2 (and gradients) or 3 (and parameters)",
@@ -820,6 +839,24 @@ int trainer_run(train_args *a)
     snprintf(dev_desc, sizeof dev_desc, "%s, %d threads", r->ops->device ? "checked (the CPU kernels behind the "
              "device interface: a test)" : "cpu", threads);
 #ifdef WEBTEXT_CUDA
+    if (r->cuda_table) {
+        char gpu_name[256] = "";
+        size_t gpu_mem = 0;
+        double gpu_peak = 0;
+        if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
+            goto out_fail;
+        size_t fr = 0, tot = 0;
+        gpt_ops_cuda_mem(&fr, &tot);
+        snprintf(dev_desc, sizeof dev_desc, "cuda: %s, the parallel model on the CUDA operation table, fp32, GPU "
+                 "memory held %.2f GB of %.1f GB (all processes on this GPU)", gpu_name, (tot - fr) / 1e9, tot / 1e9);
+        if (peak <= 0) {
+            peak = gpu_peak > 0 ? gpu_peak : NAN;
+            snprintf(peak_desc, sizeof peak_desc, "%s bf16 dense peak%s", gpu_name,
+                     gpu_peak > 0 ? "" : " unknown: give --peak-tflops");
+        }
+    }
+#endif
+#ifdef WEBTEXT_CUDA
     if (r->cuda) {
         char gpu_name[256] = "";
         size_t gpu_mem = 0;
@@ -871,7 +908,7 @@ int trainer_run(train_args *a)
         }
     }
 #endif
-    if (!(peak > 0) && !r->cuda)
+    if (!(peak > 0) && !r->cuda && !r->cuda_table)
         peak = cpu_peak_tflops(threads, peak_desc, sizeof peak_desc);
     double flops_tok = gpt_flops_per_token(&r->m, L);
     printf("> model: GPT-2, %d layers, hidden %d, %d heads, positions %d, vocab %d (padded %d): %zu parameters\n",

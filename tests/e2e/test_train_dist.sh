@@ -441,14 +441,21 @@ stderr_has world_not_multiple_message "the world size 3 is not a multiple"
 expect_exit zero3_with_pp_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --zero-stage 3 --pipeline-model-parallel-size 2
 stderr_has zero3_with_pp_message "ZeRO stages 2 and 3 do not combine with pipeline parallelism"
 expect_exit zero4_refused 2 "$BIN/train" $M --train-iters 2 --zero-stage 4
-# --device cuda with several ranks: data parallelism over NCCL only (one GPU per rank); the
-# rest is refused with the reason, whichever build or machine this is.
-expect_exit cuda_tp_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --tensor-model-parallel-size 2
-if grep -qE 'tensor and pipeline parallelism are not in the CUDA backend yet|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
-  pass cuda_tp_refused_message; else fail cuda_tp_refused_message "$(head -c 300 "$WORK/.err")"; fi
-expect_exit cuda_dp_needs_gpu_per_rank 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda
-if grep -qE '2 ranks on this node but [01] GPUs?: NCCL needs one GPU per rank|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
-  pass cuda_dp_needs_gpu_per_rank_message; else fail cuda_dp_needs_gpu_per_rank_message "$(head -c 300 "$WORK/.err")"; fi
-expect_exit cuda_zero1_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --use-distributed-optimizer
-if grep -qE 'zero-stage 1 / --use-distributed-optimizer is not in the CUDA backend yet|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
-  pass cuda_zero1_refused_message; else fail cuda_zero1_refused_message "$(head -c 300 "$WORK/.err")"; fi
+# --device cuda with several ranks. Tensor / pipeline parallelism and ZeRO go to the parallel
+# model on the CUDA operation table (fp32 only: --bf16 is refused with the reason, on any
+# machine); without a GPU they stop at "no CUDA GPU found" (or the build has no CUDA). Data
+# parallelism alone keeps the single-GPU model over NCCL, one GPU per rank.
+expect_exit cuda_tp_bf16_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --tensor-model-parallel-size 2 --bf16
+if grep -qE 'CUDA operation table, which is fp32 only so far|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
+  pass cuda_tp_bf16_refused_message; else fail cuda_tp_bf16_refused_message "$(head -c 300 "$WORK/.err")"; fi
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  expect_exit cuda_tp_needs_gpu 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --tensor-model-parallel-size 2
+  if grep -qE 'no CUDA GPU found|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
+    pass cuda_tp_needs_gpu_message; else fail cuda_tp_needs_gpu_message "$(head -c 300 "$WORK/.err")"; fi
+  expect_exit cuda_dp_needs_gpu_per_rank 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda
+  if grep -qE '2 ranks on this node but [01] GPUs?: NCCL needs one GPU per rank|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
+    pass cuda_dp_needs_gpu_per_rank_message; else fail cuda_dp_needs_gpu_per_rank_message "$(head -c 300 "$WORK/.err")"; fi
+  expect_exit cuda_zero1_needs_gpu 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --use-distributed-optimizer
+  if grep -qE 'no CUDA GPU found|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
+    pass cuda_zero1_needs_gpu_message; else fail cuda_zero1_needs_gpu_message "$(head -c 300 "$WORK/.err")"; fi
+fi

@@ -29,6 +29,13 @@ static void cpu_device_uuid(unsigned char uuid[16]) { memset(uuid, 0, 16); }
 static size_t cpu_layernorm_part_floats(int C) { return (size_t)cpu_threads() * 2 * (size_t)C; }
 static size_t cpu_attention_scratch_floats(int T) { return (size_t)cpu_threads() * (size_t)T * (size_t)T; }
 
+static void cpu_attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv,
+                                   const float *att, const float *out, int B, int T, int C, int NH)
+{
+    (void)out; /* the probabilities suffice */
+    attention_backward(dqkv, scratch, dout, qkv, att, B, T, C, NH);
+}
+
 static void cpu_residual_bias(float *out, const float *res, const float *t, const float *bias, int rows, int OC)
 {
 #pragma omp parallel for schedule(static)
@@ -195,7 +202,7 @@ const gpt_ops gpt_ops_cpu = {
     .matmul_forward = matmul_forward,
     .matmul_backward = matmul_backward,
     .attention_forward = attention_forward,
-    .attention_backward = attention_backward,
+    .attention_backward = cpu_attention_backward,
     .attention_scratch_floats = cpu_attention_scratch_floats,
     .gelu_forward = gelu_forward,
     .gelu_backward = gelu_backward,

@@ -247,9 +247,9 @@ static void ck_attention_forward(float *out, float *att, const float *qkv, int B
     C.attention_forward(F(out), F(att), CF(qkv), B, T_, Ch, NH);
 }
 static void ck_attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att,
-                                  int B, int T_, int Ch, int NH)
+                                  const float *out, int B, int T_, int Ch, int NH)
 {
-    C.attention_backward(F(dqkv), F(scratch), CF(dout), CF(qkv), CF(att), B, T_, Ch, NH);
+    C.attention_backward(F(dqkv), F(scratch), CF(dout), CF(qkv), CF(att), CF(out), B, T_, Ch, NH);
 }
 static void ck_gelu_forward(float *out, const float *inp, size_t n) { C.gelu_forward(F(out), CF(inp), n); }
 static void ck_gelu_backward(float *dinp, const float *inp, const float *dout, size_t n)

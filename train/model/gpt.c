@@ -869,7 +869,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             tp_gather(m, dres, a->tpbuf, R * C);
         o->matmul_backward(dsmall, G(m, GPT_ATTPROJW, lo + l), G(m, GPT_ATTPROJB, lo + l), dfull, atty,
                            P(m, GPT_ATTPROJW, lo + l), (int)BT, (int)Cl, C, 0);
-        o->attention_backward(a->dqkv, a->datt, dsmall, qkv, att, B, T, (int)Cl, NHl);
+        o->attention_backward(a->dqkv, a->datt, dsmall, qkv, att, atty, B, T, (int)Cl, NHl);
         o->matmul_backward(dsmall, G(m, GPT_QKVW, lo + l), G(m, GPT_QKVB, lo + l),
                         a->dqkv, ln1, P(m, GPT_QKVW, lo + l), (int)BT, C, (int)(3 * Cl), 0);
         const float *dln1 = column_input_grad(m, dsmall, R, BT, C);

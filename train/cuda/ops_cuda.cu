@@ -1,0 +1,513 @@
+/* ops_cuda.cu - the CUDA operation table (train/ops.h): the parallel model of
+ * train/model/gpt.c on one GPU per rank, fp32, with this folder's kernels
+ * (encoder, LayerNorm, GELU, cuBLASLt matmuls with bias epilogues, batched-GEMM
+ * attention) and small kernels for the operations the CPU table does in loops
+ * (row-parallel residual sum, positions, the vocab-parallel cross-entropy's
+ * parts, sums, AdamW). Everything is ordered on the legacy default stream, as
+ * the communicators' NCCL calls are.
+ *
+ * Status: compiled here (no GPU on the development machines); it has not run
+ * on a GPU yet. The trainer uses it only where the single-GPU model of
+ * gpt_cuda.cu cannot go (tensor / pipeline parallelism, ZeRO) or when asked
+ * (--cuda-parallel-model); scripts/gpu_suite.sh runs its checks. */
+extern "C" {
+#include "common/err.h"
+#include "train/ops.h"
+}
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <algorithm>
+#include <map>
+#include <vector>
+
+#include "train/cuda/adamw.cuh"
+#include "train/cuda/attention.cuh"
+#include "train/cuda/common.cuh"
+#include "train/cuda/encoder.cuh"
+#include "train/cuda/flash.cuh"
+#include "train/cuda/gelu.cuh"
+#include "train/cuda/layernorm.cuh"
+#include "train/cuda/matmul.cuh"
+
+/* ---- the table's state: cuBLAS handles, workspace, scratch that grows ---- */
+static mm_ctx g_mm;
+static int g_ready;
+static float *g_part;        /* colsum scratch [COLSUM_CHUNKS, 2 * width] */
+static size_t g_part_width;
+static float *g_att;         /* attention scores [2, B * NH * T * T] */
+static size_t g_att_n;
+static double *g_norm;       /* [NORM_BLOCKS + 1] */
+
+static void ready(void)
+{
+    if (g_ready)
+        return;
+    g_ready = 1;
+    memset(&g_mm, 0, sizeof g_mm);
+    CUBLAS_CHECK(cublasLtCreate(&g_mm.lt));
+    CUBLAS_CHECK(cublasCreate(&g_mm.blas));
+    CUBLAS_CHECK(cublasSetStream(g_mm.blas, 0));
+    g_mm.ws_size = 32u << 20;
+    CUDA_CHECK(cudaMalloc(&g_mm.ws, g_mm.ws_size));
+    g_mm.epilogues = 1;
+    g_mm.s = 0;
+    CUDA_CHECK(cudaMalloc(&g_norm, (NORM_BLOCKS + 1) * sizeof(double)));
+}
+
+static void part_for(size_t width)
+{
+    ready();
+    if (width <= g_part_width)
+        return;
+    if (g_part)
+        CUDA_CHECK(cudaFree(g_part)); /* waits for the kernels that use it */
+    CUDA_CHECK(cudaMalloc(&g_part, (size_t)COLSUM_CHUNKS * 2 * width * sizeof(float)));
+    g_part_width = width;
+    g_mm.part = g_part;
+}
+
+static attn_scratch<float> att_for(size_t n)
+{
+    ready();
+    if (n > g_att_n) {
+        if (g_att)
+            CUDA_CHECK(cudaFree(g_att));
+        CUDA_CHECK(cudaMalloc(&g_att, 2 * n * sizeof(float)));
+        g_att_n = n;
+    }
+    attn_scratch<float> w = {g_att, g_att + g_att_n, NULL};
+    return w;
+}
+
+/* ---- memory ---- */
+static void *cu_alloc(size_t bytes)
+{
+    ready();
+    void *p = NULL;
+    if (cudaMalloc(&p, bytes ? bytes : 1) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    CUDA_CHECK(cudaMemset(p, 0, bytes ? bytes : 1));
+    return p;
+}
+static void cu_free(void *p)
+{
+    if (p)
+        CUDA_CHECK(cudaFree(p));
+}
+static void cu_copy(void *dst, const void *src, size_t bytes)
+{
+    if (bytes)
+        CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, 0));
+}
+static void cu_zero(void *dst, size_t bytes)
+{
+    if (bytes)
+        CUDA_CHECK(cudaMemsetAsync(dst, 0, bytes, 0));
+}
+static void cu_upload(void *dst, const void *host, size_t bytes)
+{
+    if (bytes)
+        CUDA_CHECK(cudaMemcpy(dst, host, bytes, cudaMemcpyHostToDevice));
+}
+static void cu_download(void *host, const void *src, size_t bytes)
+{
+    if (bytes)
+        CUDA_CHECK(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, 0));
+}
+static void cu_sync(void) { CUDA_CHECK(cudaStreamSynchronize(0)); }
+static void *cu_host_alloc(size_t bytes)
+{
+    void *p = NULL;
+    if (cudaMallocHost(&p, bytes ? bytes : 1) != cudaSuccess) {
+        cudaGetLastError();
+        return NULL;
+    }
+    return p;
+}
+static void cu_host_free(void *p)
+{
+    if (p)
+        CUDA_CHECK(cudaFreeHost(p));
+}
+static void cu_device_uuid(unsigned char uuid[16])
+{
+    int dev = 0;
+    cudaDeviceProp p;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+    memcpy(uuid, p.uuid.bytes, 16);
+}
+
+/* ---- kernels of this folder ---- */
+static void cu_encoder_forward(float *out, const int32_t *inp, const float *wte, const float *wpe, int B, int T, int C)
+{
+    encoder_forward<float>(out, inp, wte, wpe, B, T, C, 0);
+}
+
+__global__ void encoder_vp_kernel(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)BT * C)
+        return;
+    size_t row = i / C, c = i % C, tok = (size_t)inp[row] - v0;
+    out[i] = tok < Vl ? wte[tok * C + c] : 0.0f;
+}
+static void cu_encoder_forward_vp(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C)
+{
+    encoder_vp_kernel<<<cdiv((size_t)BT * C, 256), 256>>>(out, inp, wte, v0, Vl, BT, C);
+    CUDA_LAUNCHED();
+}
+
+/* dwpe[t, c] += sum over b of dout[b, t, c] (in b order); dwte rows of this rank's
+ * tokens += dout rows (atomics: the order of a token's rows is not fixed). */
+__global__ void encoder_bwd_wpe_kernel(float *dwpe, const float *dout, int B, int T, int C)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)T * C)
+        return;
+    float s = 0;
+    for (int b = 0; b < B; b++)
+        s += dout[(size_t)b * T * C + i];
+    dwpe[i] += s;
+}
+__global__ void encoder_bwd_wte_kernel(float *dwte, const float *dout, const int32_t *inp, int BT, int C, size_t v0,
+                                       size_t Vl)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= (size_t)BT * C)
+        return;
+    size_t row = i / C, c = i % C, tok = (size_t)inp[row] - v0;
+    if (tok < Vl)
+        atomicAdd(dwte + tok * C + c, dout[i]);
+}
+static void cu_encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T, int C,
+                                size_t v0, size_t Vl)
+{
+    if (dwpe) {
+        encoder_bwd_wpe_kernel<<<cdiv((size_t)T * C, 256), 256>>>(dwpe, dout, B, T, C);
+        CUDA_LAUNCHED();
+    }
+    encoder_bwd_wte_kernel<<<cdiv((size_t)B * T * C, 256), 256>>>(dwte, dout, inp, B * T, C, v0, Vl);
+    CUDA_LAUNCHED();
+}
+
+static void cu_layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,
+                                 const float *b, int N, int C)
+{
+    layernorm_forward<float>(out, mean, rstd, inp, w, b, N, C, 0);
+}
+static void cu_layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp,
+                                  const float *w, const float *mean, const float *rstd, int N, int C, float *part)
+{
+    layernorm_backward<float>(dinp, dw, db, dout, inp, w, mean, rstd, N, C, part, 0);
+}
+static size_t cu_layernorm_part_floats(int C) { return (size_t)COLSUM_CHUNKS * 2 * (size_t)C; }
+
+__global__ void add_bias_rows_kernel(float *out, const float *bias, int N, int OC)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (size_t)N * OC)
+        out[i] += bias[i % OC];
+}
+static void cu_matmul_forward(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
+                              int accumulate)
+{
+    ready();
+    if (!accumulate) {
+        matmul_forward<float>(&g_mm, out, inp, w, bias, N, C, OC, NULL);
+        return;
+    }
+    /* out += inp @ w^T (+ bias) */
+    if (!lt_matmul(&g_mm, out, CUDA_R_32F, w, inp, CUDA_R_32F, OC, N, C, true, false, C, C, OC, 1.0f,
+                   CUBLASLT_EPILOGUE_DEFAULT, NULL, NULL, 0))
+        blas_matmul(&g_mm, out, CUDA_R_32F, w, inp, CUDA_R_32F, OC, N, C, true, false, C, C, OC, 1.0f);
+    if (bias) {
+        add_bias_rows_kernel<<<cdiv((size_t)N * OC, 256), 256>>>(out, bias, N, OC);
+        CUDA_LAUNCHED();
+    }
+}
+static void cu_matmul_backward(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
+                               const float *w, int N, int C, int OC, int accumulate_dinp)
+{
+    part_for((size_t)OC);
+    if (!accumulate_dinp || !dinp) {
+        matmul_backward<float>(&g_mm, dinp, dw, dbias, dout, inp, w, N, C, OC, NULL);
+        return;
+    }
+    if (!lt_matmul(&g_mm, dinp, CUDA_R_32F, w, dout, CUDA_R_32F, C, N, OC, false, false, C, OC, C, 1.0f,
+                   CUBLASLT_EPILOGUE_DEFAULT, NULL, NULL, 0))
+        blas_matmul(&g_mm, dinp, CUDA_R_32F, w, dout, CUDA_R_32F, C, N, OC, false, false, C, OC, C, 1.0f);
+    matmul_backward<float>(&g_mm, NULL, dw, dbias, dout, inp, w, N, C, OC, NULL);
+}
+
+/* att: the table keeps the log-sum-exps [B, NH, T] there (the CPU its probabilities). */
+static void cu_attention_forward(float *out, float *att, const float *qkv, int B, int T, int C, int NH)
+{
+    attn_scratch<float> w = att_for((size_t)B * NH * T * T);
+    attention_forward<float>(&g_mm, out, att, qkv, w, B, T, C, NH);
+}
+static void cu_attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att,
+                                  const float *out, int B, int T, int C, int NH)
+{
+    (void)scratch;
+    attn_scratch<float> w = att_for((size_t)B * NH * T * T);
+    attention_backward<float>(&g_mm, dqkv, dout, out, qkv, att, w, B, T, C, NH);
+}
+static size_t cu_attention_scratch_floats(int T)
+{
+    (void)T;
+    return 1;
+}
+static void cu_gelu_forward(float *out, const float *inp, size_t n) { gelu_forward<float>(out, inp, n, 0); }
+static void cu_gelu_backward(float *dinp, const float *inp, const float *dout, size_t n)
+{
+    gelu_backward<float>(dinp, inp, dout, n, 0);
+}
+
+/* ---- the small operations ---- */
+__global__ void residual_bias_kernel(float *out, const float *res, const float *t, const float *bias, int rows, int OC)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < (size_t)rows * OC)
+        out[i] = res[i] + t[i] + bias[i % OC];
+}
+static void cu_residual_bias(float *out, const float *res, const float *t, const float *bias, int rows, int OC)
+{
+    residual_bias_kernel<<<cdiv((size_t)rows * OC, 256), 256>>>(out, res, t, bias, rows, OC);
+    CUDA_LAUNCHED();
+}
+__global__ void add_positions_kernel(float *x, const float *wpe, size_t r0, size_t R, int T, int C)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < R * C)
+        x[i] += wpe[((r0 + i / C) % (size_t)T) * C + i % C];
+}
+static void cu_add_positions(float *x, const float *wpe, size_t r0, size_t R, int T, int C)
+{
+    add_positions_kernel<<<cdiv(R * C, 256), 256>>>(x, wpe, r0, R, T, C);
+    CUDA_LAUNCHED();
+}
+
+/* Block reductions (256 threads). */
+__device__ float block_max(float v)
+{
+    __shared__ float sh[256];
+    sh[threadIdx.x] = v;
+    __syncthreads();
+    for (int k = 128; k > 0; k >>= 1) {
+        if (threadIdx.x < k)
+            sh[threadIdx.x] = fmaxf(sh[threadIdx.x], sh[threadIdx.x + k]);
+        __syncthreads();
+    }
+    float r = sh[0];
+    __syncthreads();
+    return r;
+}
+__device__ float block_sum(float v)
+{
+    __shared__ float sh[256];
+    sh[threadIdx.x] = v;
+    __syncthreads();
+    for (int k = 128; k > 0; k >>= 1) {
+        if (threadIdx.x < k)
+            sh[threadIdx.x] += sh[threadIdx.x + k];
+        __syncthreads();
+    }
+    float r = sh[0];
+    __syncthreads();
+    return r;
+}
+
+/* One block per row: the max over the nv real logits, the sum of exponentials
+ * past it and the target's logit (rows [v0, v0 + Vs) of the vocabulary here). */
+__global__ void ce_parts_kernel(float *max, float *sum, float *tl, const float *logits, const float *gmax,
+                                const int32_t *targets, int nv, size_t Vs, size_t v0)
+{
+    size_t i = blockIdx.x;
+    const float *x = logits + i * Vs;
+    float m = -INFINITY;
+    if (!gmax) {
+        for (int v = threadIdx.x; v < nv; v += blockDim.x)
+            m = fmaxf(m, x[v]);
+        m = block_max(m);
+        if (max && threadIdx.x == 0)
+            max[i] = m;
+    } else {
+        m = gmax[i];
+    }
+    if (!sum)
+        return;
+    float s = 0;
+    for (int v = threadIdx.x; v < nv; v += blockDim.x)
+        s += expf(x[v] - m);
+    s = block_sum(s);
+    if (threadIdx.x == 0) {
+        sum[i] = nv ? s : 0.0f;
+        size_t row = (size_t)targets[i] - v0;
+        tl[i] = row < Vs ? x[row] : 0.0f;
+    }
+}
+__global__ void ce_finish_kernel(float *lse, float *loss, const float *max, const float *sum, const float *tl,
+                                 size_t BT)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < BT) {
+        float l = max[i] + logf(sum[i]);
+        lse[i] = l;
+        loss[i] = l - tl[i];
+    }
+}
+static float *g_ce;
+static size_t g_ce_n;
+static float *ce_scratch(size_t n)
+{
+    ready();
+    if (n > g_ce_n) {
+        if (g_ce)
+            CUDA_CHECK(cudaFree(g_ce));
+        CUDA_CHECK(cudaMalloc(&g_ce, 3 * n * sizeof(float)));
+        g_ce_n = n;
+    }
+    return g_ce;
+}
+static void cu_crossentropy_forward(float *lse, float *loss, const float *logits, const int32_t *targets, size_t BT,
+                                    int nv, size_t Vs)
+{
+    float *s = ce_scratch(BT);
+    ce_parts_kernel<<<(unsigned)BT, 256>>>(s, s + BT, s + 2 * BT, logits, NULL, targets, nv, Vs, 0);
+    CUDA_LAUNCHED();
+    ce_finish_kernel<<<cdiv(BT, 256), 256>>>(lse, loss, s, s + BT, s + 2 * BT, BT);
+    CUDA_LAUNCHED();
+}
+static void cu_crossentropy_vp_max(float *max, const float *logits, size_t BT, int nv, size_t Vs)
+{
+    ce_parts_kernel<<<(unsigned)BT, 256>>>(max, NULL, NULL, logits, NULL, NULL, nv, Vs, 0);
+    CUDA_LAUNCHED();
+}
+static void cu_crossentropy_vp_sum(float *sum, float *tl, const float *logits, const float *max,
+                                   const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0)
+{
+    ce_parts_kernel<<<(unsigned)BT, 256>>>(NULL, sum, tl, logits, max, targets, nv, Vs, v0);
+    CUDA_LAUNCHED();
+}
+static void cu_crossentropy_vp_finish(float *lse, float *loss, const float *max, const float *sum, const float *tl,
+                                      size_t BT)
+{
+    ce_finish_kernel<<<cdiv(BT, 256), 256>>>(lse, loss, max, sum, tl, BT);
+    CUDA_LAUNCHED();
+}
+__global__ void ce_backward_kernel(float *logits, const float *lse, const int32_t *targets, int nv, size_t Vs,
+                                   size_t v0, float dl)
+{
+    size_t i = blockIdx.x;
+    float *x = logits + i * Vs, l = lse[i];
+    for (size_t v = threadIdx.x; v < Vs; v += blockDim.x)
+        x[v] = v < (size_t)nv ? expf(x[v] - l) * dl : 0.0f;
+    __syncthreads();
+    size_t row = (size_t)targets[i] - v0;
+    if (threadIdx.x == 0 && row < Vs)
+        x[row] -= dl;
+}
+static void cu_crossentropy_backward(float *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
+                                     size_t Vs, size_t v0, float dl)
+{
+    ce_backward_kernel<<<(unsigned)BT, 256>>>(logits, lse, targets, nv, Vs, v0, dl);
+    CUDA_LAUNCHED();
+}
+
+/* One block, a fixed order: the same result every run. */
+__global__ void sum_f64_kernel(double *out, const float *x, size_t n)
+{
+    __shared__ double sh[256];
+    double s = 0;
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x)
+        s += x[i];
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    for (int k = 128; k > 0; k >>= 1) {
+        if (threadIdx.x < k)
+            sh[threadIdx.x] += sh[threadIdx.x + k];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        *out = sh[0];
+}
+static void cu_sum_f64(double *out, const float *x, size_t n)
+{
+    sum_f64_kernel<<<1, 256>>>(out, x, n);
+    CUDA_LAUNCHED();
+}
+static void cu_sumsq_f64(double *out, const float *x, size_t n, size_t blk)
+{
+    (void)blk; /* the GPU's own fixed grid (adamw.cuh) */
+    ready();
+    grad_sumsq(g_norm, x, n, 0);
+    CUDA_CHECK(cudaMemcpyAsync(out, g_norm + NORM_BLOCKS, sizeof(double), cudaMemcpyDeviceToDevice, 0));
+}
+__global__ void scale_kernel(float *x, float s, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] *= s;
+}
+static void cu_scale(float *x, float s, size_t n)
+{
+    if (!n)
+        return;
+    scale_kernel<<<cdiv(n, 256), 256>>>(x, s, n);
+    CUDA_LAUNCHED();
+}
+__global__ void add_kernel(float *y, const float *x, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        y[i] += x[i];
+}
+static void cu_add(float *y, const float *x, size_t n)
+{
+    if (!n)
+        return;
+    add_kernel<<<cdiv(n, 256), 256>>>(y, x, n);
+    CUDA_LAUNCHED();
+}
+static void cu_adamw(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
+                     float eps, float decay, float bc1, float bc2)
+{
+    adamw<float>(p, (float *)NULL, g, m, v, n, 1.0f, lr, beta1, beta2, eps, decay, bc1, bc2, 0);
+}
+
+extern "C" const gpt_ops gpt_ops_cuda = {
+    "cuda", 1, 1,
+    cu_alloc, cu_free, cu_copy, cu_zero, cu_upload, cu_download, cu_sync, cu_host_alloc, cu_host_free, cu_device_uuid,
+    cu_encoder_forward, cu_encoder_forward_vp, cu_encoder_backward, cu_layernorm_forward, cu_layernorm_backward,
+    cu_layernorm_part_floats, cu_matmul_forward, cu_matmul_backward, cu_attention_forward, cu_attention_backward,
+    cu_attention_scratch_floats, cu_gelu_forward, cu_gelu_backward, cu_residual_bias, cu_add_positions,
+    cu_crossentropy_forward, cu_crossentropy_vp_max, cu_crossentropy_vp_sum, cu_crossentropy_vp_finish,
+    cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_adamw,
+};
+
+/* Pick this rank's GPU: its rank on the node modulo the GPUs (ranks may share one;
+ * the communicators then stage). Returns the device or -1 with a message. */
+extern "C" int gpt_ops_cuda_select(int local_rank)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess || n < 1) {
+        cudaGetLastError();
+        return err_set(ERR_USAGE, "--device cuda: no CUDA GPU found"), -1;
+    }
+    int dev = (local_rank < 0 ? 0 : local_rank) % n;
+    CUDA_CHECK(cudaSetDevice(dev));
+    ready();
+    return dev;
+}
+
+extern "C" void gpt_ops_cuda_mem(size_t *free_bytes, size_t *total_bytes)
+{
+    *free_bytes = *total_bytes = 0;
+    if (cudaMemGetInfo(free_bytes, total_bytes) != cudaSuccess)
+        cudaGetLastError();
+}
