@@ -22,6 +22,8 @@
 #            "GPU memory held" line) beside the formulas;
 #         5. tokens/s and MFU at 124M and 1.5B against PyTorch (scripts/bench_gpu.sh).
 #       summary.txt lists PASS / FAIL per check.
+#   SUITE_DEVICE=checked scripts/gpu_suite.sh run   (here, no GPU: the same steps 2-4 on the
+#       device-discipline table, to check the suite itself; 1 and 5 are left out)
 # Device call (its carry: the build and the .debs):
 #   run(command="bash scripts/gpu_suite.sh run", carry=["bin", "build/rel/tests/gpu", "build/gpu-carry"], timeout_s=600)
 set -uo pipefail
@@ -60,18 +62,23 @@ say() { echo "$*" | tee -a "$SUM"; }
 ok() { say "PASS $1"; }
 bad() { say "FAIL $1${2:+: $2}"; }
 exec > >(tee -a "$LOG") 2>&1
+DEV=${SUITE_DEVICE:-cuda}
 R=/tmp/gpu-carry
-rm -rf "$R"; mkdir -p "$R"
-for f in "$CARRY"/debs/*.deb; do dpkg -x "$f" "$R"; done
-export PATH="$R/usr/bin:$PATH" LD_LIBRARY_PATH="$R/usr/lib/x86_64-linux-gnu:$R/usr/lib/x86_64-linux-gnu/openmpi/lib:$R/usr/lib/x86_64-linux-gnu/blas:$R/usr/lib/x86_64-linux-gnu/lapack:$R/usr/lib/x86_64-linux-gnu/openblas-openmp:${LD_LIBRARY_PATH:-}"
-export OPAL_PREFIX="$R/usr" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
-export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMP_NUM_THREADS=2
-nvidia-smi -L; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
+if [ -d "$CARRY/debs" ]; then
+  rm -rf "$R"; mkdir -p "$R"
+  for f in "$CARRY"/debs/*.deb; do dpkg -x "$f" "$R"; done
+  export PATH="$R/usr/bin:$PATH" LD_LIBRARY_PATH="$R/usr/lib/x86_64-linux-gnu:$R/usr/lib/x86_64-linux-gnu/openmpi/lib:$R/usr/lib/x86_64-linux-gnu/blas:$R/usr/lib/x86_64-linux-gnu/lapack:$R/usr/lib/x86_64-linux-gnu/openblas-openmp:${LD_LIBRARY_PATH:-}"
+  export OPAL_PREFIX="$R/usr"
+fi
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
+[ "$DEV" = cuda ] && { nvidia-smi -L; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; }
 command -v mpirun >/dev/null && mpirun --version | head -1 || bad mpirun "not found after unpacking"
 ldd bin/train | grep 'not found' && bad libraries "bin/train misses libraries (see suite.log)"
 
 # 1. kernels and single-GPU training against the CPU references
 for t in build/rel/tests/gpu/test_*; do
+  [ "$DEV" = cuda ] || break
   case "$t" in *.o|*.d) continue;; esac
   [ -x "$t" ] || continue
   if "$t" > "$OUT/t.log" 2>&1; then ok "$(basename "$t") ($(grep -c '^PASS' "$OUT/t.log") checks)"
@@ -86,7 +93,7 @@ cat tests/fixtures/cc/dolma_cc_en_head-0091.jsonl > "$W/text.jsonl"
 bin/preprocess_data --input "$W/text.jsonl" --output-prefix "$W/d" --append-eod -q >/dev/null
 M="--num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 64 --micro-batch-size 2 --global-batch-size 16
    --lr 1e-3 --train-iters 12 --log-interval 1 --eval-iters 0 --split 100,0,0 --data-path $W/d_text_document
-   --data-cache-path $W --device cuda"
+   --data-cache-path $W --device $DEV"
 cmpj() { python3 - "$@" <<'PY'
 import json, sys
 a, b, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
@@ -105,7 +112,7 @@ layout() { # NAME NP PRECISION FLAGS...
     r=$(cmpj "$ref" "$W/$n.jsonl" "$tol") && ok "$n $prec: $r" || bad "$n $prec" "$r"
   else bad "$n $prec" "$(grep -v '^\[' "$W/$n.out" | tail -2 | tr '\n' ' ')"; fi
 }
-for prec in fp32 bf16; do
+for prec in fp32 $([ "$DEV" = cuda ] && echo bf16); do
   layout tp2_sp 2 $prec --tensor-model-parallel-size 2 --sequence-parallel
   layout pp2 2 $prec --pipeline-model-parallel-size 2
   layout pp2_vpp2 2 $prec --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
@@ -117,21 +124,39 @@ done
 # 3. a GPU tp2 x pp2 x dp2 checkpoint resumed in one CPU process
 C="${M/--train-iters 12/--train-iters 10}"
 if mpirun -np 8 bin/train $C --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --save "$W/ck" --exit-interval 5 > "$W/ck1.out" 2>&1 &&
-   bin/train ${C/--device cuda/--device cpu} --save "$W/ck" --load "$W/ck" > "$W/ck2.out" 2>&1 &&
+   bin/train ${C/--device $DEV/--device cpu} --save "$W/ck" --load "$W/ck" > "$W/ck2.out" 2>&1 &&
    bin/train $C --log-json "$W/straight.jsonl" > "$W/ck3.out" 2>&1; then
   r=$(cmpj "$W/straight.jsonl" "$W/ck/train_log.jsonl" 1e-4) && ok "gpu_tpd_checkpoint_resumes_on_cpu: $r" || bad gpu_tpd_checkpoint_resumes_on_cpu "$r"
 else bad gpu_tpd_checkpoint_resumes_on_cpu "$(cat "$W"/ck*.out | grep -v '^\[' | tail -3 | tr '\n' ' ')"; fi
 
 # 4. GPU memory per rank: ZeRO-1/2/3 and tp 2 (124M shape), beside the formulas the trainer prints
 G="--num-layers 12 --hidden-size 768 --num-attention-heads 12 --seq-length 1024 --micro-batch-size 4 --global-batch-size 16
-   --lr 1e-4 --train-iters 2 --log-interval 1 --eval-iters 0 --split 100,0,0 --data-path $W/d_text_document --data-cache-path $W --device cuda --bf16"
+   --lr 1e-4 --train-iters 2 --log-interval 1 --eval-iters 0 --split 100,0,0 --data-path $W/d_text_document --data-cache-path $W --device $DEV"
 for z in "0:" "1:--zero-stage 1" "2:--zero-stage 2" "3:--zero-stage 3" "tp2:--tensor-model-parallel-size 2"; do
   n=${z%%:*}; f=${z#*:}
+  [ "$DEV" = cuda ] || G="${G/--num-layers 12 --hidden-size 768 --num-attention-heads 12 --seq-length 1024/--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 64}"
   if mpirun -np 2 bin/train $G $f > "$W/mem$n.out" 2>&1; then
-    say "memory $n: $(grep -o 'GPU memory held[^;]*' "$W/mem$n.out" | head -1); $(grep -o '[0-9.]* bytes per parameter[^)]*)' "$W/mem$n.out" | head -1)"
+    # the bytes this rank's table holds before activations against the formula: parameters +
+    # gradients + optimizer state (bytes per parameter x local parameters) + working buffers,
+    # plus at most 64 MiB (cuBLASLt's workspace, reductions) and 2 %
+    r=$(python3 - "$W/mem$n.out" <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+m = re.search(r"memory per rank .*?parameters ([0-9.]+) MB, gradients ([0-9.]+) MB, optimizer state ([0-9.]+) MB, "
+              r"activations [0-9.]+ MB, working buffers ([0-9.]+) MB; ([0-9.]+) bytes per parameter", t)
+h = re.search(r"GPU memory held ([0-9.]+) GB by this rank", t)
+if not m:
+    print("no memory line"); sys.exit(1)
+want = sum(float(x) for x in m.group(1, 2, 3, 4))
+held = float(h.group(1)) * 1000 if h else float("nan")
+print(f"held {held:.1f} MB, formula {want:.1f} MB ({m.group(5)} bytes per parameter + working buffers)")
+sys.exit(0 if h and want <= held <= want * 1.02 + 67.1 else 1)
+PY
+); mrc=$?
+    if [ "$DEV" = cuda ]; then [ $mrc = 0 ] && ok "memory_$n: $r" || bad "memory_$n" "$r"; else say "memory $n: $r"; fi
   else bad "memory_$n" "$(grep -v '^\[' "$W/mem$n.out" | tail -2 | tr '\n' ' ')"; fi
 done
 
 # 5. one GPU, one rank: tokens/s and MFU against PyTorch
-CONFIGS="124M:16 1558M:4" ITERS=20 bash scripts/bench_gpu.sh 2>&1 | tee "$OUT/bench.log" | tail -8 >> "$SUM"
+[ "$DEV" = cuda ] && CONFIGS="124M:16 1558M:4" ITERS=20 bash scripts/bench_gpu.sh 2>&1 | tee "$OUT/bench.log" | tail -8 >> "$SUM"
 say "done: $(grep -c '^PASS' "$SUM") passed, $(grep -c '^FAIL' "$SUM") failed"

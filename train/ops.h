@@ -118,8 +118,9 @@ long gpt_ops_checked_violations(void);
  * device or -1 with a message. */
 extern const gpt_ops gpt_ops_cuda;
 int gpt_ops_cuda_select(int local_rank);
-/* Free and total memory of this rank's GPU. */
-void gpt_ops_cuda_mem(size_t *free_bytes, size_t *total_bytes);
+/* The bytes this process holds in the table's buffers; free and total memory
+ * of its GPU (all processes on it). */
+void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);
 #endif
 
 /* Helpers over any table. */

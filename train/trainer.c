@@ -845,10 +845,11 @@ int trainer_run(train_args *a)
         double gpu_peak = 0;
         if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
             goto out_fail;
-        size_t fr = 0, tot = 0;
-        gpt_ops_cuda_mem(&fr, &tot);
+        size_t held = 0, fr = 0, tot = 0;
+        gpt_ops_cuda_mem(&held, &fr, &tot);
         snprintf(dev_desc, sizeof dev_desc, "cuda: %s, the parallel model on the CUDA operation table, fp32, GPU "
-                 "memory held %.2f GB of %.1f GB (all processes on this GPU)", gpu_name, (tot - fr) / 1e9, tot / 1e9);
+                 "memory held %.3f GB by this rank before activations (%.2f GB of %.1f GB in use on the GPU)",
+                 gpu_name, held / 1e9, (tot - fr) / 1e9, tot / 1e9);
         if (peak <= 0) {
             peak = gpu_peak > 0 ? gpu_peak : NAN;
             snprintf(peak_desc, sizeof peak_desc, "%s bf16 dense peak%s", gpu_name,

@@ -81,7 +81,9 @@ static attn_scratch<float> att_for(size_t n)
     return w;
 }
 
-/* ---- memory ---- */
+/* ---- memory: the bytes this process's table holds, for the memory report ---- */
+static std::map<void *, size_t> g_sizes;
+static size_t g_held;
 static void *cu_alloc(size_t bytes)
 {
     ready();
@@ -91,12 +93,20 @@ static void *cu_alloc(size_t bytes)
         return NULL;
     }
     CUDA_CHECK(cudaMemset(p, 0, bytes ? bytes : 1));
+    g_sizes[p] = bytes;
+    g_held += bytes;
     return p;
 }
 static void cu_free(void *p)
 {
-    if (p)
-        CUDA_CHECK(cudaFree(p));
+    if (!p)
+        return;
+    auto it = g_sizes.find(p);
+    if (it != g_sizes.end()) {
+        g_held -= it->second;
+        g_sizes.erase(it);
+    }
+    CUDA_CHECK(cudaFree(p));
 }
 static void cu_copy(void *dst, const void *src, size_t bytes)
 {
@@ -505,8 +515,9 @@ extern "C" int gpt_ops_cuda_select(int local_rank)
     return dev;
 }
 
-extern "C" void gpt_ops_cuda_mem(size_t *free_bytes, size_t *total_bytes)
+extern "C" void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes)
 {
+    *held = g_held;
     *free_bytes = *total_bytes = 0;
     if (cudaMemGetInfo(free_bytes, total_bytes) != cudaSuccess)
         cudaGetLastError();

@@ -988,11 +988,12 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)chunk_layers(m);
-    size_t nt = (size_t)cpu_threads(), att = bt * T;
+    size_t att = bt * T;
     size_t r = gpt_stage_rows(m, bt); /* residual rows held here */
     size_t floats = r * C + L * bt * C * 2 + L * r * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
                     L * r * C + L * bt * d.C4l * 2 + L * r * C + bt * C + 2 * r + bt * d.Vl + bt + r * C +
-                    bt * 4 * C + bt * d.C4l + bt * 3 * d.Cl + nt * (size_t)T * T + nt * 2 * C +
+                    bt * 4 * C + bt * d.C4l + bt * 3 * d.Cl + m->ops->attention_scratch_floats(T) +
+                    m->ops->layernorm_part_floats((int)C) + bt +
                     (m->tp > 1 ? bt * C + 3 * bt : 0) + (m->sp ? r * C : 0);
     return floats * sizeof(float) + 2 * bt * sizeof(int32_t);
 }

@@ -233,12 +233,16 @@ int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket, pcomm *
     bucket = (bucket + dp - 1) / dp * dp;
     o->bucket = bucket;
     o->nb = (o->n + bucket - 1) / bucket;
-    o->pad = ops_alloc_floats(o->ops, bucket);
-    if (!o->pad) {
-        ddp_free(o);
-        return err_set(ERR_NOMEM, "out of memory for a gradient bucket of %zu elements", bucket);
-    }
     if (zero == 1) {
+        /* Stage 1's scratch: one bucket, padded (the model's size when it is smaller). */
+        size_t padn = (o->n + dp - 1) / dp * dp;
+        padn = padn < bucket ? padn : bucket;
+        o->pad = ops_alloc_floats(o->ops, padn);
+        if (!o->pad) {
+            ddp_free(o);
+            return err_set(ERR_NOMEM, "out of memory for a gradient bucket of %zu elements", padn);
+        }
+        o->work_bytes += padn * sizeof(float);
         bucket_t last = bucket_at(o, o->nb - 1);
         o->shard_n = last.soff + last.per;
         o->gshard = ops_alloc_floats(o->ops, o->shard_n);
