@@ -112,8 +112,7 @@ extern const gpt_ops gpt_ops_cpu;
 extern const gpt_ops gpt_ops_checked;
 long gpt_ops_checked_violations(void);
 
-#ifdef WEBTEXT_CUDA
-/* train/cuda/ops_cuda.cu (fp32; not yet run on a GPU). gpt_ops_cuda_select: this
+/* train/cuda/ops_cuda.cu, in builds with the CUDA backend (fp32; not yet run on a GPU). gpt_ops_cuda_select: this
  * rank's GPU (its rank on the node modulo the GPUs; ranks may share one), the
  * device or -1 with a message. */
 extern const gpt_ops gpt_ops_cuda;
@@ -121,7 +120,6 @@ int gpt_ops_cuda_select(int local_rank);
 /* The bytes this process holds in the table's buffers; free and total memory
  * of its GPU (all processes on it). */
 void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);
-#endif
 
 /* Helpers over any table. */
 static inline void *ops_alloc_floats(const gpt_ops *o, size_t n) { return o->alloc(n ? n * sizeof(float) : 1); }
