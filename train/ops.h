@@ -34,6 +34,7 @@ typedef struct gpt_ops {
     const char *name; /* "cpu", "checked", "cuda" */
     int device;       /* 1: buffers are not host memory */
     int nccl;         /* 1: NCCL can take its buffers (CUDA device memory) */
+    int nccl_emulated;/* tests: a forced NCCL is emulated over MPI with NCCL's semantics */
 
     /* ---- memory ---- */
     void *(*alloc)(size_t bytes);  /* zeroed; NULL when out of memory */

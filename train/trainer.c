@@ -157,7 +157,6 @@ typedef struct {
     int32_t *tok, *in, *tg;
     float *xrecv, *grecv;   /* pipeline: activations from the previous stage, gradients from the next */
     int vpp;                /* interleaved pipeline: model chunks per stage (1: none) */
-    dist_sendq sendq;       /* its sends, which never wait for the receiver */
     int V, Vp; /* vocabulary, padded (Megatron's padded_vocab_size) */
     FILE *json;
     const char *json_path;
@@ -205,9 +204,9 @@ static size_t stage_bytes(const run *r)
 static int first_virtual(const run *r) { return pp_first_virtual(&r->d, &r->m); }
 static int last_virtual(const run *r) { return pp_last_virtual(&r->d, &r->m, r->vpp); }
 
-/* Forward of micro-batch `slot` on this stage's chunk in use (input in r->xrecv
- * unless it is the first); adds the loss / div on the last. */
-static int stage_forward(run *r, int split, uint64_t first, int slot, double div, double *loss)
+/* Forward of micro-batch `slot` on this stage's chunk in use (input x_in unless
+ * it is the first); adds the loss / div on the last. */
+static int stage_forward(run *r, int split, uint64_t first, int slot, const float *x_in, double div, double *loss)
 {
     int mbs = (int)r->a->micro_batch_size, L = (int)r->a->seq_length;
     int rc = get_batch(r, split, first, mbs);
@@ -215,7 +214,7 @@ static int stage_forward(run *r, int split, uint64_t first, int slot, double div
         rc = gpt_use_slot(&r->m, slot);
     if (rc)
         return rc;
-    float l = gpt_forward_stage(&r->m, r->in, r->tg, first_virtual(r) ? NULL : r->xrecv, mbs, L);
+    float l = gpt_forward_stage(&r->m, r->in, r->tg, first_virtual(r) ? NULL : x_in, mbs, L);
     if (l < -1.5f)
         return ERR_NOMEM;
     if (last_virtual(r))
@@ -237,16 +236,16 @@ typedef struct {
     uint64_t base;
 } step_fwd;
 
-static int step_forward(void *ctx, long long b, int slot, double div, double *loss)
+static int step_forward(void *ctx, long long b, int slot, const float *x_in, double div, double *loss)
 {
     step_fwd *f = ctx;
-    return stage_forward(f->r, GPTDATA_TRAIN, micro_first(f->r, f->base, b), slot, div, loss);
+    return stage_forward(f->r, GPTDATA_TRAIN, micro_first(f->r, f->base, b), slot, x_in, div, loss);
 }
 
 static pp_sched sched_of(run *r, step_fwd *f)
 {
     pp_sched p = {.d = &r->d, .m = &r->m, .pipe = &r->c_pipe, .emb = &r->c_emb, .vpp = r->vpp, .act_bytes = stage_bytes(r), .xrecv = r->xrecv,
-                  .grecv = r->grecv, .sendq = &r->sendq, .forward = step_forward, .ctx = f};
+                  .grecv = r->grecv, .forward = step_forward, .ctx = f};
     return p;
 }
 
@@ -281,7 +280,7 @@ static int evaluate(run *r, int split, uint64_t *pos, double *loss)
                 rc = comm_sendrecv(&r->c_pipe, NULL, 0, -1, r->xrecv, stage_bytes(r), (r->d.pp_rank + S - 1) % S,
                                    PP_TAG_PIPE);
             if (!rc)
-                rc = stage_forward(r, split, f, 0, 1.0, &s);
+                rc = stage_forward(r, split, f, 0, r->xrecv, 1.0, &s);
             if (!rc && !last_virtual(r))
                 rc = comm_sendrecv(&r->c_pipe, gpt_stage_output(&r->m), stage_bytes(r), (r->d.pp_rank + 1) % S, NULL,
                                    0, -1, PP_TAG_PIPE);
@@ -929,8 +928,8 @@ int trainer_run(train_args *a)
            "of %.3f TFLOP/s (%s)\n",
            dev_desc, mbs, nmicro_rank, dp, gbs, peak, peak_desc);
     if (r->d.world_size > 1 && !r->cuda)
-        printf("> communicators: tensor %s, pipeline %s, data %s, embedding %s\n", comm_kind_name(r->c_tensor.kind),
-               comm_kind_name(r->c_pipe.kind), comm_kind_name(r->c_data.kind), comm_kind_name(r->c_emb.kind));
+        printf("> communicators: tensor %s, pipeline %s, data %s, embedding %s\n", comm_name(&r->c_tensor),
+               comm_name(&r->c_pipe), comm_name(&r->c_data), comm_name(&r->c_emb));
     if (!r->cuda) {
         /* the CPU backend's matrix products: a slow kernel set is explained, not hidden */
         char blas[320];
@@ -1219,7 +1218,6 @@ out:
     comm_free(&r->c_pipe);
     comm_free(&r->c_data);
     comm_free(&r->c_emb);
-    dist_sendq_free(&r->sendq);
     gptdata_close(&r->data);
     gpt_free(&r->m);
     free(paths);

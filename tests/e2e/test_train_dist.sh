@@ -322,6 +322,26 @@ full check checked_tpd_same_bits_as_cpu compare "$WORK/tpd.jsonl" "$WORK/ck_tpd.
 check checked_tp2_sp_matches_single compare "$WORK/s.jsonl" "$WORK/ck_sp.jsonl" 1e-6
 check checked_zero3_matches_single compare "$WORK/s.jsonl" "$WORK/ck_z3.jsonl" 1e-6
 check checked_pp2_vpp2_matches_single compare "$WORK/s4.jsonl" "$WORK/ck_v2.jsonl" 1e-6
+# ... and with NCCL's point-to-point semantics emulated (--distributed-backend nccl on the checked
+# table: messages between two ranks match by order, not tag; a send completes only once its
+# receive is posted; each step's transfers complete together): the schedules' batched transfers
+# must neither deadlock nor cross (a crossed pair of same-sized messages would change the bits).
+CKN="--device checked --distributed-backend nccl"
+expect_exit nccl_semantics_pp2 0 $MPI -np 2 "$BIN/train" $M $CKN --train-iters $IT --log-json "$WORK/cn_pp2.jsonl" \
+  --pipeline-model-parallel-size 2
+grep -q "^> communicators: .*pipeline staged with NCCL's semantics" "$WORK/.out" && pass nccl_semantics_reported ||
+  fail nccl_semantics_reported
+expect_exit nccl_semantics_pp2_vpp2 0 $MPI -np 2 "$BIN/train" $M4 $CKN --train-iters $IT --log-json "$WORK/cn_v2.jsonl" \
+  --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
+expect_exit nccl_semantics_pp4_vpp2_all_warmup 0 $MPI -np 4 "$BIN/train" $M8 $CKN --train-iters $IT8 \
+  --log-json "$WORK/cn_p4v2m4.jsonl" --pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 1 --global-batch-size 4
+full expect_exit nccl_semantics_tp2_pp2_dp2_vpp2 0 $MPI -np 8 "$BIN/train" $M8 $CKN --train-iters $IT8 \
+  --log-json "$WORK/cn_tpdv.jsonl" --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 \
+  --num-layers-per-virtual-pipeline-stage 2
+for pair in pp2:pp2 v2:v2 p4v2m4:p4v2m4; do
+  check "nccl_semantics_${pair%%:*}_same_bits_as_cpu" compare "$WORK/${pair#*:}.jsonl" "$WORK/cn_${pair%%:*}.jsonl" 0
+done
+full check nccl_semantics_tpdv_same_bits_as_cpu compare "$WORK/tpdv.jsonl" "$WORK/cn_tpdv.jsonl" 0
 
 # --- checkpoints move between layouts: dp2 + ZeRO-1 -> one process, and back, continue as one run
 C="$M --train-iters 12 --eval-interval 100"

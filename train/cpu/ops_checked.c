@@ -307,6 +307,7 @@ const gpt_ops gpt_ops_checked = {
     .name = "checked",
     .device = 1,
     .nccl = 0,
+    .nccl_emulated = 1,
     .alloc = ck_alloc,
     .free = ck_free,
     .copy = ck_copy,

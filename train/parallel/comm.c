@@ -15,6 +15,11 @@ const char *comm_kind_name(comm_kind k)
     return k == COMM_NCCL ? "nccl" : k == COMM_STAGED ? "staged" : "mpi";
 }
 
+const char *comm_name(const pcomm *c)
+{
+    return c->kind == COMM_STAGED && c->nccl_like ? "staged with NCCL's semantics" : comm_kind_name(c->kind);
+}
+
 int comm_choose(int device, const unsigned char (*uuids)[16], int n, const char *forced, int have_nccl, char *why,
                 size_t whylen)
 {
@@ -81,6 +86,11 @@ int comm_init(pcomm *c, const char *group, dist_ctx *d, dist_group *g, const gpt
     char why[300];
     if (forced && !strcmp(forced, "nccl") && ops->device && !ops->nccl) {
         free(u);
+        if (ops->nccl_emulated) { /* tests: staged transfers with NCCL's semantics */
+            c->kind = COMM_STAGED;
+            c->nccl_like = 1;
+            return 0;
+        }
         return err_set(ERR_USAGE, "--distributed-backend nccl: the %s table's buffers are not GPU memory, which NCCL "
                                   "needs", ops->name);
     }
@@ -94,6 +104,7 @@ int comm_init(pcomm *c, const char *group, dist_ctx *d, dist_group *g, const gpt
         int rc = dist_nccl_init((dist_nccl **)&c->nccl, d, g);
         if (rc)
             return rc;
+        c->nccl_like = 1;
     }
 #endif
     return 0;
@@ -213,51 +224,53 @@ int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root)
     return rc;
 }
 
-int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer, int tag)
+int comm_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag)
 {
-#ifdef WEBTEXT_NCCL
-    if (c->kind == COMM_NCCL) {
-        (void)tag; /* NCCL matches sends and receives by order */
-        return comm_nccl_sendrecv(c, sbuf, sbytes, speer, rbuf, rbytes, rpeer);
-    }
-#endif
-    if (speer < 0 && rpeer < 0)
+    if (n <= 0)
         return 0;
-    const void *hs = sbuf;
-    void *hr = rbuf;
-    if (c->kind == COMM_STAGED) {
-        char *h = stage(c, (speer >= 0 ? sbytes : 0) + (rpeer >= 0 ? rbytes : 0));
-        if (!h)
-            return ERR_NOMEM;
-        if (speer >= 0) {
-            down(c, h, sbuf, sbytes);
-            hs = h;
+    if (n > 8)
+        return err_set(ERR_INTERNAL, "%d point-to-point operations in one step (at most 8)", n);
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL)
+        return comm_nccl_p2p(c, ops, n); /* NCCL matches in order; no tags */
+#endif
+    if (c->kind != COMM_STAGED)
+        return dist_p2p_batch(c->d, c->g, ops, n, tag, 0);
+    /* staged: sends copied down first, receives copied up after */
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += ops[i].bytes;
+    char *h = stage(c, total);
+    if (!h)
+        return ERR_NOMEM;
+    dist_p2p_op hops[8];
+    size_t off = 0;
+    for (int i = 0; i < n; i++) {
+        hops[i] = ops[i];
+        if (ops[i].sbuf) {
+            c->ops->download(h + off, ops[i].sbuf, ops[i].bytes);
+            hops[i].sbuf = h + off;
+        } else {
+            hops[i].rbuf = h + off;
         }
-        hr = h + (speer >= 0 ? sbytes : 0);
+        off += ops[i].bytes;
     }
-    int rc;
-    if (speer >= 0 && rpeer >= 0)
-        rc = dist_sendrecv(c->d, c->g, hs, sbytes, speer, hr, rbytes, rpeer, tag);
-    else if (speer >= 0)
-        rc = dist_send(c->d, c->g, hs, sbytes, speer, tag);
-    else
-        rc = dist_recv(c->d, c->g, hr, rbytes, rpeer, tag);
-    if (!rc && rpeer >= 0 && hr != rbuf)
-        c->ops->upload(rbuf, hr, rbytes);
+    c->ops->sync();
+    /* NCCL's semantics when emulated: untagged, rendezvous sends */
+    int rc = dist_p2p_batch(c->d, c->g, hops, n, c->nccl_like ? 0 : tag, c->nccl_like);
+    for (int i = 0; i < n && !rc; i++)
+        if (!ops[i].sbuf)
+            c->ops->upload(ops[i].rbuf, hops[i].rbuf, ops[i].bytes);
     return rc;
 }
 
-int comm_isend(pcomm *c, dist_sendq *q, const void *buf, size_t bytes, int peer, int tag)
+int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer, int tag)
 {
-#ifdef WEBTEXT_NCCL
-    if (c->kind == COMM_NCCL) /* posted alone; the interleaved schedule pairs it on NCCL (schedules.c) */
-        return comm_nccl_sendrecv(c, buf, bytes, peer, NULL, 0, -1);
-#endif
-    if (c->kind != COMM_STAGED)
-        return dist_isend(c->d, c->g, q, buf, bytes, peer, tag);
-    char *h = stage(c, bytes);
-    if (!h)
-        return ERR_NOMEM;
-    down(c, h, buf, bytes);
-    return dist_isend(c->d, c->g, q, h, bytes, peer, tag); /* dist_isend copies the message */
+    dist_p2p_op ops[2];
+    int n = 0;
+    if (speer >= 0)
+        ops[n++] = (dist_p2p_op){sbuf, NULL, sbytes, speer};
+    if (rpeer >= 0)
+        ops[n++] = (dist_p2p_op){NULL, rbuf, rbytes, rpeer};
+    return comm_p2p(c, ops, n, tag);
 }

@@ -22,8 +22,12 @@
  *
  * Point to point follows Megatron's batched p2p (p2p_communication.py's
  * _batched_p2p_ops): a rank posts its send and its receive of one step
- * together (comm_sendrecv, either side optional), so that NCCL, whose sends
- * block until the peer receives, cannot deadlock where MPI would not.
+ * together (comm_p2p, comm_sendrecv), so that NCCL, whose sends block until
+ * the peer receives, cannot deadlock where MPI would not. The checked test
+ * table with --distributed-backend nccl emulates NCCL's semantics over MPI
+ * (untagged: messages between two ranks match in order; a send completes only
+ * once its receive is posted; each step's operations complete together), so
+ * the schedules are tested against them without a GPU.
  *
  * Errors: ERR_INTERNAL with a message naming the collective and the group.
  */
@@ -47,6 +51,7 @@ typedef struct pcomm {
     void *nccl;         /* COMM_NCCL: the dist_nccl */
     char *stage;        /* COMM_STAGED: host buffer */
     size_t stage_cap;
+    int nccl_like; /* staged with NCCL's point-to-point semantics (a test: see above) */
 } pcomm;
 
 /* The choice, as a pure function (tested): the group's n UUIDs (16 bytes each)
@@ -58,6 +63,8 @@ int comm_choose(int device, const unsigned char (*uuids)[16], int n, const char 
 int comm_init(pcomm *c, const char *group, dist_ctx *d, dist_group *g, const gpt_ops *ops, const char *forced);
 void comm_free(pcomm *c);
 const char *comm_kind_name(comm_kind k);
+/* The kind, and whether it has NCCL's semantics when emulated. */
+const char *comm_name(const pcomm *c);
 
 /* In place over the group: sum or max. */
 int comm_allreduce(pcomm *c, float *buf, size_t n, comm_op op);
@@ -66,12 +73,14 @@ int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n);
 /* send [n] (may be recv + rank * n) -> recv [size * n], blocks in rank order. */
 int comm_allgather(pcomm *c, const float *send, float *recv, size_t n);
 int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root);
-/* One step of point to point: send sbytes of sbuf to speer and receive rbytes
- * into rbuf from rpeer (a peer < 0 leaves that side out), posted together. */
+/* One step of point to point, posted together and completed together (an NCCL
+ * group; MPI's nonblocking calls then a wait): sends (sbuf) and receives (rbuf)
+ * with peers given as ranks of the group. Two ranks must post the messages
+ * between them in the same order (NCCL matches by order). */
+int comm_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag);
+/* The same for one send to speer and one receive from rpeer (a peer < 0 leaves
+ * that side out). */
 int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer, int tag);
-/* A send that does not wait for its receiver (the interleaved schedule): buf
- * may be reused at once; completed by dist_sendq_wait(q). */
-int comm_isend(pcomm *c, dist_sendq *q, const void *buf, size_t bytes, int peer, int tag);
 
 #ifdef WEBTEXT_NCCL
 /* nccl.cu: the same calls on NCCL (the table's stream is the default one). */
@@ -79,7 +88,8 @@ int comm_nccl_allreduce(pcomm *c, float *buf, size_t n, comm_op op);
 int comm_nccl_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n);
 int comm_nccl_allgather(pcomm *c, const float *send, float *recv, size_t n);
 int comm_nccl_broadcast(pcomm *c, void *buf, size_t bytes, int root);
-int comm_nccl_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer);
+/* One NCCL group of sends (sbuf) and receives (rbuf). */
+int comm_nccl_p2p(pcomm *c, const dist_p2p_op *ops, int n);
 #endif
 
 #endif

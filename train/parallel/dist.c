@@ -410,6 +410,42 @@ int dist_sendrecv(dist_ctx *d, dist_group *g, const void *sbuf, size_t sbytes, i
     return err_set(ERR_INTERNAL, "send-receive with rank %d of a group of %d", speer, g->size);
 }
 
+int dist_p2p_batch(dist_ctx *d, dist_group *g, const dist_p2p_op *ops, int n, int tag, int rendezvous)
+{
+    if (n <= 0)
+        return 0;
+#ifdef WEBTEXT_MPI
+    if (g->size > 1) {
+        MPI_Request req[16];
+        if (n > 16)
+            return err_set(ERR_INTERNAL, "%d point-to-point operations in one batch (at most 16)", n);
+        int k = 0, rc = MPI_SUCCESS;
+        for (int i = 0; i < n && rc == MPI_SUCCESS; i++) /* receives first, as NCCL posts them together */
+            if (!ops[i].sbuf) {
+                if (ops[i].bytes > INT_MAX)
+                    return too_big(ops[i].bytes, "receive");
+                rc = MPI_Irecv(ops[i].rbuf, (int)ops[i].bytes, MPI_BYTE, ops[i].peer, tag, comm_of(g), &req[k++]);
+            }
+        for (int i = 0; i < n && rc == MPI_SUCCESS; i++)
+            if (ops[i].sbuf) {
+                if (ops[i].bytes > INT_MAX)
+                    return too_big(ops[i].bytes, "send");
+                rc = (rendezvous ? MPI_Issend : MPI_Isend)(ops[i].sbuf, (int)ops[i].bytes, MPI_BYTE, ops[i].peer, tag,
+                                                           comm_of(g), &req[k++]);
+                d->bytes_sent += ops[i].bytes;
+            }
+        if (rc == MPI_SUCCESS)
+            rc = MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+        return rc == MPI_SUCCESS ? 0 : mpi_fail(rc, "batched send/receive");
+    }
+#endif
+    (void)d;
+    (void)ops;
+    (void)tag;
+    (void)rendezvous;
+    return err_set(ERR_INTERNAL, "point to point in a group of %d", g->size);
+}
+
 /* Complete the finished sends at the front of the queue, or all of them. */
 static int sendq_reap(dist_sendq *q, int all)
 {

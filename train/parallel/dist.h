@@ -80,6 +80,19 @@ int dist_sendrecv(dist_ctx *d, dist_group *g, const void *sbuf, size_t sbytes, i
                   int rpeer, int tag);
 int dist_barrier(dist_ctx *d, dist_group *g);
 
+/* Point to point posted together and completed together (NCCL's group of
+ * ncclSend / ncclRecv, Megatron's batched p2p): sends (sbuf non-NULL) and
+ * receives (rbuf) of one step. rendezvous: a send completes only once its
+ * receive is posted (MPI_Issend), as NCCL's do, so a schedule that would
+ * deadlock on NCCL deadlocks here too. */
+typedef struct {
+    const void *sbuf;
+    void *rbuf;
+    size_t bytes;
+    int peer;
+} dist_p2p_op;
+int dist_p2p_batch(dist_ctx *d, dist_group *g, const dist_p2p_op *ops, int n, int tag, int rendezvous);
+
 /* Sends that do not wait for their receiver (the interleaved pipeline's
  * transfers): the message is copied, so buf may be reused at once; each send
  * queue's messages are completed (and their copies freed) by dist_sendq_wait.

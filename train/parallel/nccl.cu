@@ -113,24 +113,26 @@ extern "C" int comm_nccl_broadcast(pcomm *c, void *buf, size_t bytes, int root)
     return 0;
 }
 
-/* Megatron's batched p2p: the send and the receive of one step in one NCCL
- * group, so neither waits for the other. */
-extern "C" int comm_nccl_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes,
-                                  int rpeer)
+/* Megatron's batched p2p: the sends and receives of one step in one NCCL group,
+ * so that none waits for another. */
+extern "C" int comm_nccl_p2p(pcomm *c, const dist_p2p_op *ops, int n)
 {
     dist_nccl *k = (dist_nccl *)c->nccl;
+    size_t bytes = 0;
     ncclResult_t r = ncclGroupStart();
-    if (r == ncclSuccess && speer >= 0)
-        r = ncclSend(sbuf, sbytes, ncclChar, speer, k->comm, 0);
-    if (r == ncclSuccess && rpeer >= 0)
-        r = ncclRecv(rbuf, rbytes, ncclChar, rpeer, k->comm, 0);
+    for (int i = 0; i < n && r == ncclSuccess; i++) {
+        r = ops[i].sbuf ? ncclSend(ops[i].sbuf, ops[i].bytes, ncclChar, ops[i].peer, k->comm, 0)
+                        : ncclRecv(ops[i].rbuf, ops[i].bytes, ncclChar, ops[i].peer, k->comm, 0);
+        bytes += ops[i].bytes;
+    }
     ncclResult_t e = ncclGroupEnd();
     if (r == ncclSuccess)
         r = e;
     if (r != ncclSuccess)
-        return nccl_fail(r, "ncclSend/ncclRecv", c, sbytes + rbytes);
-    if (speer >= 0)
-        c->d->bytes_sent += sbytes;
+        return nccl_fail(r, "ncclSend/ncclRecv", c, bytes);
+    for (int i = 0; i < n; i++)
+        if (ops[i].sbuf)
+            c->d->bytes_sent += ops[i].bytes;
     return 0;
 }
 

@@ -8,8 +8,10 @@
  * gradient of its input back to s-1. The data stay with the caller: the
  * schedule asks for the forward of micro-batch b through `forward`, which
  * fetches the batch, runs the chunk in use into activation slot `slot` (input
- * from xrecv unless on the first virtual stage) and adds loss / div on the last
- * virtual stage. After the micro-batches the tied word embedding's gradients
+ * x_in, NULL on the first virtual stage) and adds loss / div on the last
+ * virtual stage. Transfers between stages go through the pipeline group's
+ * communicator in batches posted together (Megatron's batched p2p), so the
+ * schedules run on NCCL as on MPI. After the micro-batches the tied word embedding's gradients
  * are summed between the first and the last stage (the embedding group) and
  * the loss, which lives on the last stage, is made known to the whole pipeline
  * group.
@@ -35,8 +37,7 @@ typedef struct {
     size_t act_bytes;   /* one micro-batch's activations between stages */
     float *xrecv;       /* activations from the previous stage (the model's memory) */
     float *grecv;       /* gradients from the next stage (the model's memory) */
-    dist_sendq *sendq;  /* the interleaved schedule's sends, which never wait */
-    int (*forward)(void *ctx, long long b, int slot, double div, double *loss);
+    int (*forward)(void *ctx, long long b, int slot, const float *x_in, double div, double *loss);
     void *ctx;
 } pp_sched;
 
