@@ -93,17 +93,4 @@ typedef struct {
 } dist_p2p_op;
 int dist_p2p_batch(dist_ctx *d, dist_group *g, const dist_p2p_op *ops, int n, int tag, int rendezvous);
 
-/* Sends that do not wait for their receiver (the interleaved pipeline's
- * transfers): the message is copied, so buf may be reused at once; each send
- * queue's messages are completed (and their copies freed) by dist_sendq_wait.
- * A rank then waits only in a receive, never in a send. */
-typedef struct {
-    void **req; /* MPI_Request (boxed) */
-    void **buf; /* the copies */
-    size_t n, cap;
-} dist_sendq;
-int dist_isend(dist_ctx *d, dist_group *g, dist_sendq *q, const void *buf, size_t bytes, int peer, int tag);
-int dist_sendq_wait(dist_sendq *q);
-void dist_sendq_free(dist_sendq *q);
-
 #endif
