@@ -114,6 +114,7 @@ layout() { # NAME NP PRECISION FLAGS...
 }
 for prec in fp32 $([ "$DEV" = cuda ] && echo bf16); do
   layout tp2_sp 2 $prec --tensor-model-parallel-size 2 --sequence-parallel
+  layout tp2_sp_recompute 2 $prec --tensor-model-parallel-size 2 --sequence-parallel --recompute-activations
   layout pp2 2 $prec --pipeline-model-parallel-size 2
   layout pp2_vpp2 2 $prec --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
   layout dp2_zero2 2 $prec --zero-stage 2

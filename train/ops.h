@@ -29,6 +29,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct gpt_ops {
     const char *name; /* "cpu", "checked", "cuda" */
@@ -121,6 +122,12 @@ int gpt_ops_cuda_select(int local_rank);
 /* The bytes this process holds in the table's buffers; free and total memory
  * of its GPU (all processes on it). */
 void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);
+
+/* The profile (train/ops_profile.c): a table wrapping inner that times each
+ * operation (synchronising after it); the report of the time per operation.
+ * One profiled table per process. */
+const gpt_ops *gpt_ops_profiled(const gpt_ops *inner);
+void gpt_ops_profile_report(FILE *f);
 
 /* Helpers over any table. */
 static inline void *ops_alloc_floats(const gpt_ops *o, size_t n) { return o->alloc(n ? n * sizeof(float) : 1); }

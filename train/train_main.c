@@ -119,8 +119,8 @@ int main(int argc, char **argv)
         {"DDP-impl", 0, ARG_STR, &ign_s, "I", "accepted"},
         {"tensorboard-dir", 0, ARG_STR, &ign_s, "DIR", "accepted; see --log-json"},
         {"transformer-impl", 0, ARG_STR, &ign_s, "I", "accepted"},
-        {"recompute-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "--device cuda: keep one layer's LayerNorm\n"
-                                              "and GELU outputs, recompute them in backward"},
+        {"recompute-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "keep one layer's LayerNorm and GELU\n"
+                                              "outputs, recompute them in backward (any device)"},
         {"checkpoint-activations", 0, ARG_FLAG, &a.recompute_activations, NULL, "the same (Megatron's older name)"},
         {"attention-backend", 0, ARG_STR, &a.attention_backend, "B", "--device cuda: auto (default: fused where it\n"
                                               "applies, else unfused), fused (cuDNN's flash attention),\n"

@@ -163,6 +163,7 @@ typedef struct {
     double unigram;
     int cuda;           /* the CUDA backend: the model lives on the GPU, r->m is its host copy */
     int cuda_table;     /* --device cuda through the parallel model on the CUDA operation table */
+    int profile;        /* WEBTEXT_PROFILE=1: the table's operations timed (train/ops_profile.c) */
     const gpt_ops *ops; /* the parallel model's operation table (train/ops.h) */
     pcomm c_tensor, c_pipe, c_data, c_emb; /* the groups' communicators on its buffers */
     train_backend be;   /* the model's operations (backend.h): r->m on the CPU, or the GPU's buffers */
@@ -440,6 +441,8 @@ static int64_t peak_rss(void)
  * largest rank, as measured, beside the per-rank figures printed at start. */
 static void report_peak_memory(run *r)
 {
+    if (r->profile && r->d.world_rank == 0)
+        gpt_ops_profile_report(stdout);
     int64_t v[2] = {peak_rss(), 0};
     v[1] = v[0];
     int rc = dist_allreduce_max_i64(&r->d, &r->d.world, v + 1, 1);
@@ -494,11 +497,11 @@ static int setup(run *r, train_args *a)
     long long zero = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
     if (r->cuda && (r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model)) {
 #ifdef WEBTEXT_CUDA
-        if (a->bf16 || a->fp16 || a->cpu_offload || a->recompute_activations)
+        if (a->bf16 || a->fp16 || a->cpu_offload)
             return err_set(ERR_USAGE, "--device cuda with tensor / pipeline parallelism, ZeRO or --cuda-parallel-model "
                                       "runs the parallel model on the CUDA operation table, which is fp32 only so far "
-                                      "and keeps all activations: drop --%s",
-                           a->bf16 ? "bf16" : a->fp16 ? "fp16" : a->cpu_offload ? "cpu-offload" : "recompute-activations");
+                                      "and keeps the optimizer on the GPU: drop --%s",
+                           a->bf16 ? "bf16" : a->fp16 ? "fp16" : "cpu-offload");
         static const char *const local_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
                                                  "LOCAL_RANK"};
         int local = 0;
@@ -527,6 +530,10 @@ static int setup(run *r, train_args *a)
         if (a->cpu_offload)
             return err_set(ERR_USAGE, "--cpu-offload with several ranks: not in this build (one GPU per run)");
     }
+    if (!r->cuda && getenv("WEBTEXT_PROFILE") && !strcmp(getenv("WEBTEXT_PROFILE"), "1")) {
+        r->ops = gpt_ops_profiled(r->ops);
+        r->profile = 1;
+    }
     /* Megatron's --attention-backend names: fused is cuDNN's (Transformer Engine's
      * FusedAttention), flash our FlashAttention-2 kernels, unfused / local the
      * batched-GEMM path; --use-flash-attn is Megatron's older flag for flash. */
@@ -546,10 +553,9 @@ static int setup(run *r, train_args *a)
         strcmp(a->distributed_backend, "gloo"))
         return err_set(ERR_USAGE, "--distributed-backend %s: expected nccl (GPU) or mpi (CPU; gloo is taken as mpi)",
                        a->distributed_backend);
-    if (!r->cuda && (a->bf16 || a->fp16 || a->recompute_activations || a->cpu_offload || a->use_flash_attn) &&
-        r->d.world_rank == 0)
-        fprintf(stderr, "note: --%s: for --device cuda; the CPU backend computes in fp32 and keeps all activations\n",
-                a->bf16 ? "bf16" : a->fp16 ? "fp16" : a->cpu_offload ? "cpu-offload" : a->use_flash_attn ? "use-flash-attn" : "recompute-activations");
+    if (!r->cuda && (a->bf16 || a->fp16 || a->cpu_offload || a->use_flash_attn) && r->d.world_rank == 0)
+        fprintf(stderr, "note: --%s: for --device cuda; the CPU backend computes in fp32\n",
+                a->bf16 ? "bf16" : a->fp16 ? "fp16" : a->cpu_offload ? "cpu-offload" : "use-flash-attn");
     if (a->num_layers < 1 || a->hidden_size < 1 || a->num_heads < 1 || a->seq_length < 1)
         return err_set(ERR_USAGE, "--num-layers, --hidden-size, --num-attention-heads and --seq-length are required "
                                   "and must be positive");
@@ -704,7 +710,7 @@ int trainer_run(train_args *a)
     }
     gpt_par par = {.tp = tp, .tp_rank = r->d.tp_rank, .pp = pp, .pp_rank = r->d.pp_rank, .d = &r->d,
                    .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel, .vpp = r->vpp,
-                   .ops = r->ops, .tp_comm = &r->c_tensor};
+                   .ops = r->ops, .tp_comm = &r->c_tensor, .recompute = a->recompute_activations};
     rc = gpt_alloc_par(&r->m, &cfg, &par);
     if (rc) {
         free(paths);

@@ -62,6 +62,16 @@ bash "$ROOT/scripts/plot_loss.sh" /dev/null "$WORK/none.svg" 2>/dev/null && fail
 expect_exit rerun 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1b.jsonl"
 if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \
         <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1b.jsonl") >/dev/null; then pass reproducible; else fail reproducible; fi
+# WEBTEXT_PROFILE=1 times each operation of the table (train/ops_profile.c): the report, and
+# the same losses; --recompute-activations on the CPU: the same losses too.
+expect_exit profile_run 0 env WEBTEXT_PROFILE=1 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1p.jsonl"
+if grep -q '^> profile (WEBTEXT_PROFILE=1, cpu table): ' "$WORK/.out" && grep -qE '^>   matmul forward +[0-9.]+ ms +[0-9]+ calls' "$WORK/.out" &&
+   grep -q '^>   outside (communication, data, host)' "$WORK/.out"; then pass profile_report; else fail profile_report "$(grep '^> *profile' "$WORK/.out")"; fi
+expect_exit recompute_run 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1r.jsonl" --recompute-activations
+for f in log1p log1r; do
+  if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \
+          <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/$f.jsonl") >/dev/null; then pass "${f}_same_losses"; else fail "${f}_same_losses"; fi
+done
 # The sample index was cached in --data-cache-path (and nothing written next to the fixture).
 if ls "$WORK/cache"/a.train.*.gptidx >/dev/null 2>&1 && ! ls "$D"/*.gptidx >/dev/null 2>&1; then pass index_cache; else fail index_cache; fi
 # --data-cache-path shared with Megatron-LM: our files (PREFIX.SPLIT.HASH.gptidx, magic WTGPTIDX)

@@ -322,6 +322,17 @@ full check checked_tpd_same_bits_as_cpu compare "$WORK/tpd.jsonl" "$WORK/ck_tpd.
 check checked_tp2_sp_matches_single compare "$WORK/s.jsonl" "$WORK/ck_sp.jsonl" 1e-6
 check checked_zero3_matches_single compare "$WORK/s.jsonl" "$WORK/ck_z3.jsonl" 1e-6
 check checked_pp2_vpp2_matches_single compare "$WORK/s4.jsonl" "$WORK/ck_v2.jsonl" 1e-6
+# --recompute-activations in the parallel model (any table): one layer's LayerNorm and GELU outputs
+# kept, recomputed in the backward (with sequence parallelism, their all-gathers again): the same bits.
+expect_exit recompute_tp2_sp 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/rc_sp.jsonl" \
+  --tensor-model-parallel-size 2 --sequence-parallel --recompute-activations
+cp "$WORK/.out" "$WORK/rc_sp.out"
+check recompute_tp2_sp_same_bits compare "$WORK/sp.jsonl" "$WORK/rc_sp.jsonl" 0
+awk -v a="$(act "$WORK/sp.out")" -v b="$(act "$WORK/rc_sp.out")" 'BEGIN { exit !(b < a) }' && pass recompute_fewer_activations ||
+  fail recompute_fewer_activations "$(act "$WORK/sp.out") -> $(act "$WORK/rc_sp.out") MB"
+expect_exit recompute_checked_zero3 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/rc_z3.jsonl" \
+  --zero-stage 3 --recompute-activations
+check recompute_checked_zero3_same_bits compare "$WORK/z3.jsonl" "$WORK/rc_z3.jsonl" 0
 # ... and with NCCL's point-to-point semantics emulated (--distributed-backend nccl on the checked
 # table: messages between two ranks match by order, not tag; a send completes only once its
 # receive is posted; each step's transfers complete together): the schedules' batched transfers

@@ -136,6 +136,7 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     m->tp_d = p ? p->d : NULL;
     m->tp_g = p ? p->tp_g : NULL;
     m->sp = p && p->sp && tp > 1;
+    m->recompute = p && p->recompute;
     m->pp = pp;
     m->pp_rank = p ? p->pp_rank : 0;
     m->pp_g = p ? p->pp_g : NULL;
@@ -351,15 +352,16 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t C = (size_t)c->channels, L = (size_t)chunk_layers(m), Cl = d.Cl, C4l = d.C4l;
+    size_t Lr = m->recompute ? 1 : L; /* layers of LayerNorm and GELU outputs kept */
     size_t r = gpt_stage_rows(m, bt); /* residual rows here */
     const gpt_ops *o = m->ops;
     a->cap_bt = bt;
     a->cap_att = att;
 #define A(field, n) (a->field = ops_alloc_floats(o, (n)), a->field != NULL)
-    int ok = A(encoded, r * C) && A(ln1, L * bt * C) && A(ln1_mean, L * r) && A(ln1_rstd, L * r) &&
+    int ok = A(encoded, r * C) && A(ln1, Lr * bt * C) && A(ln1_mean, L * r) && A(ln1_rstd, L * r) &&
              A(qkv, L * bt * 3 * Cl) && A(atty, L * bt * Cl) && A(att, L * att * d.NHl) && A(res2, L * r * C) &&
-             A(ln2, L * bt * C) && A(ln2_mean, L * r) && A(ln2_rstd, L * r) && A(fch, L * bt * C4l) &&
-             A(fch_gelu, L * bt * C4l) && A(res3, L * r * C) && A(lnf, bt * C) && A(lnf_mean, r) &&
+             A(ln2, Lr * bt * C) && A(ln2_mean, L * r) && A(ln2_rstd, L * r) && A(fch, L * bt * C4l) &&
+             A(fch_gelu, Lr * bt * C4l) && A(res3, L * r * C) && A(lnf, bt * C) && A(lnf_mean, r) &&
              A(lnf_rstd, r) && A(logits, bt * d.Vl) && A(lse, bt) && A(losses, bt) && A(dres, r * C) &&
              A(dbuf1, bt * 4 * C) && A(dbuf2, bt * C4l) && A(dqkv, bt * 3 * Cl) &&
              A(datt, o->attention_scratch_floats(T)) && A(ln_part, o->layernorm_part_floats((int)C)) &&
@@ -731,9 +733,10 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
     for (int l = 0; l < L; l++) {
         unit_gather(m, 1 + lo + l);
         const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
-        float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
-        float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + l * BT * C;
-        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l, *res3 = a->res3 + l * R * C;
+        size_t lr = m->recompute ? 0 : (size_t)l; /* the kept LayerNorm / GELU outputs' layer */
+        float *ln1 = a->ln1 + lr * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
+        float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + lr * BT * C;
+        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + lr * BT * C4l, *res3 = a->res3 + l * R * C;
         layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, lo + l),
                      P(m, GPT_LN1B, lo + l), (int)BT, C);
         /* ColumnParallelLinear: this rank's heads' q, k, v */
@@ -839,11 +842,22 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
     }
     for (int l = L - 1; l >= 0; l--) {
         const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
-        float *ln1 = a->ln1 + l * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
-        float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + l * BT * C;
-        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + l * BT * C4l;
+        size_t lr = m->recompute ? 0 : (size_t)l;
+        float *ln1 = a->ln1 + lr * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
+        float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + lr * BT * C;
+        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + lr * BT * C4l;
         unit_gather(m, 1 + lo + l);
         unit_grads(m, 1 + lo + l);
+        if (m->recompute) {
+            /* this layer's LayerNorm and GELU outputs again, as the forward made them
+             * (the same kernels on the same inputs: the same bits; with sequence
+             * parallelism the all-gathers again) */
+            layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, lo + l),
+                         P(m, GPT_LN1B, lo + l), (int)BT, C);
+            layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, lo + l),
+                         P(m, GPT_LN2B, lo + l), (int)BT, C);
+            o->gelu_forward(fchg, fch, BT * C4l);
+        }
         float *d4 = a->dbuf2;    /* [BT, 4C/tp] */
         float *dsmall = a->dbuf1; /* [BT, C] */
         /* MLP: res3 = res2 + gelu(ln2 @ fcw^T + fcb) @ fcprojw^T + fcprojb. The row-parallel
@@ -988,10 +1002,10 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)chunk_layers(m);
-    size_t att = bt * T;
+    size_t att = bt * T, Lr = m->recompute ? 1 : L;
     size_t r = gpt_stage_rows(m, bt); /* residual rows held here */
-    size_t floats = r * C + L * bt * C * 2 + L * r * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
-                    L * r * C + L * bt * d.C4l * 2 + L * r * C + bt * C + 2 * r + bt * d.Vl + bt + r * C +
+    size_t floats = r * C + Lr * bt * C * 2 + L * r * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
+                    L * r * C + L * bt * d.C4l + Lr * bt * d.C4l + L * r * C + bt * C + 2 * r + bt * d.Vl + bt + r * C +
                     bt * 4 * C + bt * d.C4l + bt * 3 * d.Cl + m->ops->attention_scratch_floats(T) +
                     m->ops->layernorm_part_floats((int)C) + bt +
                     (m->tp > 1 ? bt * C + 3 * bt : 0) + (m->sp ? r * C : 0);

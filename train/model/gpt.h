@@ -106,6 +106,9 @@ typedef struct {
     /* tensor parallelism: tp ranks (1: none), this rank, its communicator;
      * sp: sequence parallelism */
     int tp, tp_rank, sp;
+    /* recompute: keep one layer's LayerNorm and GELU outputs and recompute them in
+     * the backward (llm.c's recompute; the CUDA backend's --recompute-activations) */
+    int recompute;
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
     struct pcomm *tp_comm; /* the tensor group's communicator on ops' buffers */
@@ -157,6 +160,7 @@ int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h);
 typedef struct {
     int tp, tp_rank, pp, pp_rank, sp;
     int vpp; /* model chunks per stage (interleaved 1F1B); 0 or 1: one */
+    int recompute; /* see gpt_model */
     struct dist_ctx *d;
     struct dist_group *tp_g, *pp_g;
     const struct gpt_ops *ops; /* NULL: the CPU's (train/ops.h) */
