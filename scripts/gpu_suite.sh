@@ -110,6 +110,7 @@ layout() { # NAME NP PRECISION FLAGS...
   if mpirun -np "$np" bin/train $M $([ "$prec" = bf16 ] && echo --bf16) "$@" --log-json "$W/$n.jsonl" > "$W/$n.out" 2>&1; then
     grep -E '^> (device|communicators)|GPU memory held' "$W/$n.out" | head -3
     r=$(cmpj "$ref" "$W/$n.jsonl" "$tol") && ok "$n $prec: $r" || bad "$n $prec" "$r"
+  elif grep -q 'fp32 only so far' "$W/$n.out"; then say "SKIP $n $prec: refused (no bf16 on the CUDA operation table yet)"
   else bad "$n $prec" "$(grep -v '^\[' "$W/$n.out" | tail -2 | tr '\n' ' ')"; fi
 }
 for prec in fp32 $([ "$DEV" = cuda ] && echo bf16); do
