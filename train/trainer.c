@@ -502,15 +502,7 @@ static int setup(run *r, train_args *a)
                                       "runs the parallel model on the CUDA operation table, which is fp32 only so far "
                                       "and keeps the optimizer on the GPU: drop --%s",
                            a->bf16 ? "bf16" : a->fp16 ? "fp16" : "cpu-offload");
-        static const char *const local_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
-                                                 "LOCAL_RANK"};
-        int local = 0;
-        for (size_t i = 0; i < sizeof local_vars / sizeof *local_vars; i++)
-            if (getenv(local_vars[i])) {
-                local = atoi(getenv(local_vars[i]));
-                break;
-            }
-        if (gpt_ops_cuda_select(local) < 0)
+        if (gpt_ops_cuda_select(dist_local_rank(NULL)) < 0)
             return ERR_USAGE;
         r->cuda = 0;
         r->cuda_table = 1;

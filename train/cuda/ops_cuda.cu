@@ -302,35 +302,27 @@ static void cu_add_positions(float *x, const float *wpe, size_t r0, size_t R, in
     CUDA_LAUNCHED();
 }
 
-/* Block reductions (256 threads). */
-__device__ float block_max(float v)
+/* A block's reduction (256 threads), by op. */
+template <typename Op> __device__ float block_reduce(float v, Op op)
 {
     __shared__ float sh[256];
     sh[threadIdx.x] = v;
     __syncthreads();
     for (int k = 128; k > 0; k >>= 1) {
         if (threadIdx.x < k)
-            sh[threadIdx.x] = fmaxf(sh[threadIdx.x], sh[threadIdx.x + k]);
+            sh[threadIdx.x] = op(sh[threadIdx.x], sh[threadIdx.x + k]);
         __syncthreads();
     }
     float r = sh[0];
     __syncthreads();
     return r;
 }
-__device__ float block_sum(float v)
-{
-    __shared__ float sh[256];
-    sh[threadIdx.x] = v;
-    __syncthreads();
-    for (int k = 128; k > 0; k >>= 1) {
-        if (threadIdx.x < k)
-            sh[threadIdx.x] += sh[threadIdx.x + k];
-        __syncthreads();
-    }
-    float r = sh[0];
-    __syncthreads();
-    return r;
-}
+struct max_op {
+    __device__ float operator()(float a, float b) const { return fmaxf(a, b); }
+};
+struct sum_op {
+    __device__ float operator()(float a, float b) const { return a + b; }
+};
 
 /* One block per row: the max over the nv real logits, the sum of exponentials
  * past it and the target's logit (rows [v0, v0 + Vs) of the vocabulary here). */
@@ -343,7 +335,7 @@ __global__ void ce_parts_kernel(float *max, float *sum, float *tl, const float *
     if (!gmax) {
         for (int v = threadIdx.x; v < nv; v += blockDim.x)
             m = fmaxf(m, x[v]);
-        m = block_max(m);
+        m = block_reduce(m, max_op());
         if (max && threadIdx.x == 0)
             max[i] = m;
     } else {
@@ -354,7 +346,7 @@ __global__ void ce_parts_kernel(float *max, float *sum, float *tl, const float *
     float s = 0;
     for (int v = threadIdx.x; v < nv; v += blockDim.x)
         s += expf(x[v] - m);
-    s = block_sum(s);
+    s = block_reduce(s, sum_op());
     if (threadIdx.x == 0) {
         sum[i] = nv ? s : 0.0f;
         size_t row = (size_t)targets[i] - v0;

@@ -14,7 +14,6 @@
  */
 #include "train/model/gpt.h"
 
-#include <cblas.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,7 +24,6 @@
 
 #include "common/err.h"
 #include "common/hash.h"
-#include "train/cpu/kernels.h"
 #include "train/ops.h"
 #include "train/parallel/comm.h"
 #include "train/parallel/dist.h"

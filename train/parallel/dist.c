@@ -31,6 +31,28 @@ int dist_launched(void)
     return getenv("SLURM_PROCID") && nt && atoi(nt) > 1;
 }
 
+int dist_local_rank(int *local_size)
+{
+    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
+                                            "LOCAL_RANK"};
+    static const char *const size_vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE", "MPI_LOCALNRANKS",
+                                            "LOCAL_WORLD_SIZE"};
+    int local = 0, lsize = 1;
+    for (size_t i = 0; i < sizeof rank_vars / sizeof *rank_vars; i++)
+        if (getenv(rank_vars[i])) {
+            local = atoi(getenv(rank_vars[i]));
+            break;
+        }
+    for (size_t i = 0; i < sizeof size_vars / sizeof *size_vars; i++)
+        if (getenv(size_vars[i])) {
+            lsize = atoi(getenv(size_vars[i]));
+            break;
+        }
+    if (local_size)
+        *local_size = lsize;
+    return local;
+}
+
 void dist_layout(int r, int tp, int pp, int dp, int *tp_rank, int *dp_rank, int *pp_rank)
 {
     (void)pp;

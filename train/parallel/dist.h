@@ -50,6 +50,9 @@ typedef struct dist_ctx {
 void dist_layout(int r, int tp, int pp, int dp, int *tp_rank, int *dp_rank, int *pp_rank);
 /* 1 when this process was started by an MPI launcher (mpirun, srun). */
 int dist_launched(void);
+/* This process's rank on its node and the ranks on the node, from the launcher's
+ * environment (OpenMPI, Slurm, MPICH, torchrun-style LOCAL_RANK); 0 and 1 without. */
+int dist_local_rank(int *local_size);
 /* Start the communicator and build the groups for tensor size tp and pipeline
  * size pp (world must be a multiple of tp*pp). 0 or ERR_USAGE / ERR_INTERNAL. */
 int dist_init(dist_ctx *d, int tp, int pp);

@@ -148,21 +148,7 @@ extern "C" const char *dist_nccl_version(void)
 
 extern "C" int dist_local_device(int gpus, char *why, size_t n)
 {
-    static const char *const rank_vars[] = {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID",
-                                            "LOCAL_RANK"};
-    static const char *const size_vars[] = {"OMPI_COMM_WORLD_LOCAL_SIZE", "SLURM_NTASKS_PER_NODE", "MPI_LOCALNRANKS",
-                                            "LOCAL_WORLD_SIZE"};
-    int local = 0, lsize = 1;
-    for (const char *v : rank_vars)
-        if (getenv(v)) {
-            local = atoi(getenv(v));
-            break;
-        }
-    for (const char *v : size_vars)
-        if (getenv(v)) {
-            lsize = atoi(getenv(v));
-            break;
-        }
+    int lsize, local = dist_local_rank(&lsize);
     if (gpus < 1 || lsize > gpus) {
         snprintf(why, n, "%d ranks on this node but %d GPU%s: NCCL needs one GPU per rank", lsize, gpus,
                  gpus == 1 ? "" : "s");
