@@ -29,13 +29,36 @@ CXX ?= g++
 # The one C++ file: the C face of CLD2 (language identification), which has no C API.
 ALL_CXXFLAGS = -std=gnu++17 $(CFLAGS) -Wall -Wextra $(SANFLAGS) -I. -MMD -MP
 
-# Optional parts, probed and reported (used by the trainer's backends).
-HAVE_NVCC := $(shell command -v nvcc >/dev/null 2>&1 && echo yes || echo no)
-HAVE_NCCL := $(shell ls /usr/include/nccl.h /usr/local/include/nccl.h /usr/local/cuda/include/nccl.h 2>/dev/null | grep -q . && echo yes || echo no)
-HAVE_MPI := $(shell command -v mpicc >/dev/null 2>&1 && echo yes || echo no)
-HAVE_OPENMP := $(shell echo 'int main(void){return 0;}' | $(CC) -fopenmp -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
+# What this machine has (nvcc, NCCL, cuDNN, MPI, OpenMP, libFuzzer, help2man) is
+# probed by scripts/configure.sh into build/config.mk, right after
+# scripts/install_deps.sh has installed what is missing; make includes that file,
+# remakes it first on every run (whatever the goal: make, make tools, make train,
+# make test-bins, make bench, make fuzz, ...) and restarts when it changed, so no
+# target is ever planned with probes taken before the install. Every object
+# depends on it: a machine that gains or loses a part is rebuilt whole.
+CONFIG := build/config.mk
+NO_CONFIG_GOALS := clean distclean uninstall
+ifneq ($(or $(MAKECMDGOALS),all),$(filter $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)))
+# The installer's mode follows the goals: the tests' and the benchmarks' tools too.
+TEST_GOALS := test test-run test-bins test-gpu test-gpu-run fuzz fuzz-bins reliability
+DEPS_MODE := $(if $(filter bench bench-gpu,$(MAKECMDGOALS)),--bench,$(if $(filter $(TEST_GOALS),$(MAKECMDGOALS)),--test))
+include $(CONFIG)
+# Once per make run: after the restart that reads a new config.mk, it stands.
+ifeq ($(MAKE_RESTARTS),)
+$(CONFIG): FORCE
+	@mkdir -p $(dir $@)
+	@scripts/install_deps.sh $(DEPS_MODE)
+	@scripts/configure.sh $@ "$(CC)"
+endif
+endif
+.PHONY: FORCE
+FORCE:
+HAVE_NVCC := $(or $(CONF_HAVE_NVCC),no)
+HAVE_NCCL := $(or $(CONF_HAVE_NCCL),no)
+HAVE_MPI := $(or $(CONF_HAVE_MPI),no)
+HAVE_OPENMP := $(or $(CONF_HAVE_OPENMP),no)
 OMPFLAGS := $(if $(filter yes,$(HAVE_OPENMP)),-fopenmp)
-HAVE_FUZZ := $(shell command -v clang >/dev/null 2>&1 && printf '%s\n' '#include <stddef.h>' '#include <stdint.h>' 'int LLVMFuzzerTestOneInput(const uint8_t*d,size_t n){(void)d;(void)n;return 0;}' | clang -fsanitize=fuzzer -x c - -o /dev/null 2>/dev/null && echo yes || echo no)
+HAVE_FUZZ := $(or $(CONF_HAVE_FUZZ),no)
 
 COMMON_SRC := $(wildcard common/*.c)
 PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c
@@ -63,8 +86,8 @@ TOOL_SRC_train_bpe := tokenizer/train_bpe.c
 TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c train/convert_main.c,$(wildcard train/*.c train/*/*.c))
 # The communicator (train/parallel) uses MPI when mpicc is found; the trainer and the tests
 # that reach it link libmpi. The stamp rebuilds dist.o when MPI appears or goes.
-MPI_CFLAGS := $(if $(filter yes,$(HAVE_MPI)),-DWEBTEXT_MPI $(shell mpicc --showme:compile 2>/dev/null))
-MPI_LIBS := $(if $(filter yes,$(HAVE_MPI)),$(shell mpicc --showme:link 2>/dev/null))
+MPI_CFLAGS := $(if $(filter yes,$(HAVE_MPI)),-DWEBTEXT_MPI $(CONF_MPI_CFLAGS))
+MPI_LIBS := $(if $(filter yes,$(HAVE_MPI)),$(CONF_MPI_LIBS))
 $(BUILD)/train/parallel/dist.o: ALL_CFLAGS += $(MPI_CFLAGS)
 $(BUILD)/train/parallel/dist.o: $(BUILD)/.mpi-$(HAVE_MPI)
 $(BUILD)/.mpi-%:
@@ -89,15 +112,14 @@ TOOL_SRC_convert_checkpoint := train/convert_main.c
 # --device cuda. ASan builds are CPU-only (the sanitizers and the CUDA driver do
 # not mix). CUDA_ARCH: the GPU generations to build for (bf16 needs 80+).
 BUILD_CUDA := $(if $(filter 1,$(SAN)),no,$(HAVE_NVCC))
-CUDA_HOME ?= $(patsubst %/bin/nvcc,%,$(shell command -v nvcc 2>/dev/null))
+CUDA_HOME ?= $(CONF_CUDA_HOME)
 CUDA_ARCH ?= 80 90
 NVCCFLAGS = -std=c++17 -O3 -g $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) -I. \
   -Xcompiler -Wall,-Wextra,-Wno-unused-parameter $(if $(OMPFLAGS),-Xcompiler -fopenmp) -MMD -MP
 # cuDNN (fused attention, train/cuda/cudnn_attention.cpp): built when cuDNN 9 and the
 # cuDNN frontend headers (fetched by scripts/install_deps.sh into build/third_party) are found.
-CUDNN_FE_INC := $(firstword $(wildcard build/third_party/cudnn_frontend-*/include))
-CUDNN_LIBDIR := $(patsubst %/libcudnn.so,%,$(firstword $(wildcard $(CUDA_HOME)/lib64/libcudnn.so $(CUDA_HOME)/lib/libcudnn.so \
-  /usr/lib/x86_64-linux-gnu/libcudnn.so)))
+CUDNN_FE_INC := $(CONF_CUDNN_FE_INC)
+CUDNN_LIBDIR := $(CONF_CUDNN_LIBDIR)
 HAVE_CUDNN := $(if $(and $(filter yes,$(BUILD_CUDA)),$(CUDNN_FE_INC),$(CUDNN_LIBDIR)),yes,no)
 # NCCL (train/parallel/nccl.cu: data parallelism on the CUDA backend) when nccl.h is found.
 BUILD_NCCL := $(if $(and $(filter yes,$(BUILD_CUDA)),$(filter yes,$(HAVE_NCCL))),yes,no)
@@ -114,14 +136,14 @@ $(BUILD)/.cudnn-%:
 	@rm -f $(BUILD)/.cudnn-*
 	@touch $@
 # Host C++ only: the large frontend headers are compiled once, not per GPU architecture.
-$(BUILD)/train/cuda/cudnn_attention.o: train/cuda/cudnn_attention.cpp | $(DEPS_STAMP)
+$(BUILD)/train/cuda/cudnn_attention.o: train/cuda/cudnn_attention.cpp $(CONFIG)
 	@mkdir -p $(dir $@)
 	$(CXX) -std=gnu++17 -O1 -g0 -Wall -Wextra -I. -isystem $(CUDNN_FE_INC) -isystem $(CUDA_HOME)/include -MMD -MP -c $< -o $@
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_BINS := $(if $(filter yes,$(BUILD_CUDA)),$(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%))
-$(BUILD)/train/trainer.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) \
+$(BUILD)/train/trainer.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o $(BUILD)/train/build_info.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) \
   $(if $(filter yes,$(BUILD_NCCL)),-DWEBTEXT_NCCL)
-$(BUILD)/train/trainer.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
+$(BUILD)/train/trainer.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o $(BUILD)/train/build_info.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
 $(BUILD)/.cuda-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.cuda-*
@@ -136,19 +158,16 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
-DEPS_STAMP := build/.deps-ok
 
 .PHONY: install install-files uninstall all tools deps probe test test-run test-bins test-gpu test-gpu-run bench-gpu fuzz fuzz-bins reliability bench data train clean distclean
 .DELETE_ON_ERROR:
 
-# Two phases: install what is missing, then plan the build in a fresh make whose
-# probes (nvcc, MPI, OpenMP, libFuzzer) see what was installed.
-all: $(DEPS_STAMP)
-	@$(MAKE) --no-print-directory tools SAN=$(SAN)
+# What is missing was installed and probed before any rule is planned (build/config.mk above).
+all: tools
 
 # Manual pages, made from each tool's --help by help2man (scripts/gen_man.sh) when it is
 # installed (scripts/install_deps.sh installs it); `make install` puts them in man1.
-HAVE_HELP2MAN := $(shell command -v help2man >/dev/null 2>&1 && echo yes || echo no)
+HAVE_HELP2MAN := $(or $(CONF_HAVE_HELP2MAN),no)
 MAN_PAGES := $(if $(filter yes,$(HAVE_HELP2MAN)),$(TOOLS:%=$(BUILD)/man/%.1))
 $(BUILD)/man/%.1: $(BIN)/% scripts/gen_man.sh
 	@scripts/gen_man.sh $< $@
@@ -159,17 +178,14 @@ tools: probe $(TOOL_BINS) $(MAN_PAGES)
 probe:
 	@echo "build: $(if $(filter 1,$(SAN)),ASan+UBSan,release) into $(BIN)/ | nvcc: $(HAVE_NVCC) (CUDA backend: $(BUILD_CUDA), cuDNN attention: $(HAVE_CUDNN)), NCCL: $(HAVE_NCCL), OpenMPI: $(HAVE_MPI), OpenMP: $(HAVE_OPENMP), libFuzzer: $(HAVE_FUZZ)"
 
-deps: $(DEPS_STAMP)
-$(DEPS_STAMP): scripts/install_deps.sh
-	@mkdir -p $(dir $@)
-	@scripts/install_deps.sh
-	@touch $@
+# Installing what is missing is the config.mk rule's first step: `make deps` does only that.
+deps: $(CONFIG)
 
-$(BUILD)/%.o: %.c | $(DEPS_STAMP)
+$(BUILD)/%.o: %.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/%.o: %.cu | $(DEPS_STAMP)
+$(BUILD)/%.o: %.cu $(CONFIG)
 	@mkdir -p $(dir $@)
 	nvcc $(NVCCFLAGS) -c $< -o $@
 
@@ -178,7 +194,7 @@ $(BUILD)/tests/gpu/%: tests/gpu/%.cu $(LIB)
 	nvcc $(NVCCFLAGS) -c $< -o $@.o
 	$(CC) $(ALL_CFLAGS) $@.o $(LIB) -o $@ $(LDLIBS) $(MPI_LIBS) $(CUDA_LIBS)
 
-$(BUILD)/%.o: %.cc | $(DEPS_STAMP)
+$(BUILD)/%.o: %.cc $(CONFIG)
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@
 
@@ -198,6 +214,15 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
+# test_launch links the communicator compiled without MPI (the refusal of a launch
+# of several copies by a trainer built without it), whatever this build has.
+$(BUILD)/tests/dist_nompi.o: train/parallel/dist.c $(CONFIG)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/tests/test_launch: $(BUILD)/tests/unit/test_launch.o $(BUILD)/tests/dist_nompi.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+
 # Benchmark drivers (bench/*.c), built by `make bench` only.
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)
@@ -212,10 +237,10 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. $(PKG_CFLAGS) -MMD -MP
 # comparison tracing there guides nothing and halved fuzz_bpe's rate (about 500
 # against 1,050 executions a second). Edge coverage stays.
 build/fuzz/obj/tokenizer/bpe.o: FUZZ_OBJ_FLAGS := -fno-sanitize-coverage=trace-cmp
-build/fuzz/obj/%.o: %.c | $(DEPS_STAMP)
+build/fuzz/obj/%.o: %.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_OBJ_FLAGS) -c $< -o $@
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) | $(DEPS_STAMP)
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) $(CONFIG)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_OBJ) -o $@ $(filter-out -fopenmp,$(LDLIBS))
 .SECONDARY: $(FUZZ_LIB_OBJ)
@@ -228,11 +253,8 @@ FUZZ_RUNS ?= 10000000
 FUZZ_SECONDS ?= 0
 TEST_FUZZ_SECONDS ?= 5
 
-# `make test` first installs what the tests need (scripts/install_deps.sh --test), then
-# plans the test build in a fresh make, so that the probes above see what was installed.
-test:
-	@scripts/install_deps.sh --test
-	@$(MAKE) --no-print-directory test-run SAN=$(SAN)
+# `make test`: what the tests need was installed (install_deps.sh --test) before planning.
+test: test-run
 
 test-run: test-bins $(if $(filter 1,$(SAN)),,fuzz-bins)
 	@BIN=$(BIN) BUILD=$(BUILD) TEST_TIER=$(if $(filter 1,$(SAN)),san,rel) HAVE_FUZZ=$(if $(filter 1,$(SAN)),san,$(HAVE_FUZZ)) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
@@ -240,9 +262,7 @@ test-run: test-bins $(if $(filter 1,$(SAN)),,fuzz-bins)
 # The GPU tests alone (they are also part of `make test`, which skips them
 # without a GPU): every CUDA kernel against its CPU reference, then training
 # runs against the CPU backend.
-test-gpu:
-	@scripts/install_deps.sh --test
-	@$(MAKE) --no-print-directory test-gpu-run
+test-gpu: test-gpu-run
 
 test-gpu-run: tools $(GPU_TEST_BINS)
 	@if [ "$(BUILD_CUDA)" != yes ]; then echo "test-gpu: nvcc not found: this build has no CUDA backend"; exit 1; fi
@@ -260,7 +280,6 @@ fuzz: fuzz-bins
 	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz_campaign.sh
 
 bench: all
-	@scripts/install_deps.sh --bench
 	@for b in scripts/bench_*.sh; do echo "== $$b"; BIN=$(BIN) bash $$b || exit 1; done
 
 # Install the tools, the GPT-2 vocabulary they default to and their --help texts.

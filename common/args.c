@@ -2,11 +2,18 @@
 #include "args.h"
 #include "err.h"
 #include "version.h"
+#include "common/launch.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static void (*version_extra)(void);
+static int several_ranks;
+
+void args_set_version_extra(void (*fn)(void)) { version_extra = fn; }
+void args_allow_several_ranks(void) { several_ranks = 1; }
 
 static int name_eq(const char *a, const char *b, size_t blen)
 {
@@ -146,6 +153,8 @@ int args_parse(const arg_spec *spec, int argc, char **argv, char ***pos, int *np
         }
         if (strcmp(a, "--version") == 0) {
             printf("%s (webtext-gpt toolkit) %s\n", spec->prog, TOOLKIT_VERSION);
+            if (version_extra)
+                version_extra();
             return ARGS_EXIT_OK;
         }
         if (strcmp(a, "--quiet") == 0 || strcmp(a, "-q") == 0) {
@@ -206,6 +215,8 @@ void args_list_free(args_list *l)
 int args_parse_main(const arg_spec *spec, int argc, char **argv, char ***pos, int *npos)
 {
     int rc = args_parse(spec, argc, argv, pos, npos);
+    if (rc == 0 && !several_ranks)
+        rc = launch_refuse_several(spec->prog, "Run it once, without the launcher (-j/--workers N uses several cores).");
     if (rc == 0) return -1;
     free(*pos);
     *pos = NULL;

@@ -46,6 +46,13 @@ typedef struct {
     const char *epilog;      /* examples, notes; may be NULL */
 } arg_spec;
 
+/* --version prints what fn prints after the version line (what the build has). */
+void args_set_version_extra(void (*fn)(void));
+/* The tool runs as several processes itself (the trainer). Without this call
+ * args_parse_main refuses a launch of several copies (mpirun -np N, srun), which
+ * would each write the same output (common/launch.h). */
+void args_allow_several_ranks(void);
+
 enum { ARGS_EXIT_OK = 1 }; /* --help or --version was printed: exit 0 */
 
 /* Set by -q/--quiet; progress_new() stays silent when it is set. */
@@ -56,8 +63,9 @@ extern int args_quiet_flag;
  * with a message naming the bad option. */
 int args_parse(const arg_spec *spec, int argc, char **argv, char ***pos, int *npos);
 /* For a tool's main(): args_parse(), then on --help/--version returns 0, on a
- * usage error prints the message and returns the exit status; returns -1
- * (with *pos to free) when main should go on. */
+ * usage error (or a launch of several copies the tool cannot serve) prints the
+ * message and returns the exit status; returns -1 (with *pos to free) when main
+ * should go on. */
 int args_parse_main(const arg_spec *spec, int argc, char **argv, char ***pos, int *npos);
 void args_print_help(const arg_spec *spec);
 void args_list_free(args_list *l);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "train/build_info.h"
 #include "common/args.h"
 #include "common/err.h"
 #include "tokenizer/tokcli.h"
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
         "  convert_checkpoint --from hf gpt2-hf --save ckpt-ft   # then: train ... --load ckpt-ft\n"};
     char **pos = NULL;
     int npos = 0;
+    args_set_version_extra(train_build_info);
     int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
     if (rc >= 0)
         return rc;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "train/build_info.h"
 #include "common/args.h"
 #include "common/fault.h"
 #include "common/err.h"
@@ -62,6 +63,7 @@ int main(int argc, char **argv)
                      "--temperature 0.8\nExit status: 0 ok, 1 damaged checkpoint, 2 usage, 3 I/O error."};
     char **pos = NULL;
     int npos = 0;
+    args_set_version_extra(train_build_info);
     int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
     if (rc >= 0)
         return rc;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "train/build_info.h"
 #include "common/args.h"
 #include "common/err.h"
 #include "tokenizer/tokcli.h"
@@ -156,6 +157,8 @@ int main(int argc, char **argv)
         "2 usage or mismatched checkpoint, 3 I/O error, 4 out of memory."};
     char **pos = NULL;
     int npos = 0;
+    args_set_version_extra(train_build_info);
+    args_allow_several_ranks(); /* the trainer runs as N ranks itself; without MPI dist_init refuses */
     int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
     if (rc >= 0)
         return rc;

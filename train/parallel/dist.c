@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/launch.h"
 
 #ifdef WEBTEXT_MPI
 #include <mpi.h>
@@ -137,9 +138,14 @@ int dist_init(dist_ctx *d, int tp, int pp)
         d->world.size = d->world_size;
     }
 #else
-    if (dist_launched() && !getenv("WEBTEXT_IGNORE_LAUNCHER"))
-        fprintf(stderr, "note: started by an MPI launcher, but this build has no MPI (mpicc was not found when it "
-                        "was built); each process trains alone\n");
+    /* Several copies without MPI would each train alone on the whole data and
+     * write the same checkpoints: refused (exit 2), naming the launcher. */
+    int rc = launch_refuse_several("train", "This build has no MPI (mpicc was not found when it was built; "
+                                            "`train --version` says so): run `make tools`, which installs "
+                                            "OpenMPI and rebuilds with it, or start one process without the "
+                                            "launcher.");
+    if (rc)
+        return rc;
 #endif
     int world = d->world_size;
     if (world % (tp * pp))
@@ -198,6 +204,20 @@ void dist_abort(dist_ctx *d, int code)
 #endif
     (void)d;
     exit(code);
+}
+
+const char *dist_mpi_info(void)
+{
+#if defined(WEBTEXT_MPI) && defined(OMPI_MAJOR_VERSION)
+#define DIST_STR2(x) #x
+#define DIST_STR(x) DIST_STR2(x)
+    return "yes (Open MPI " DIST_STR(OMPI_MAJOR_VERSION) "." DIST_STR(OMPI_MINOR_VERSION) "." DIST_STR(
+        OMPI_RELEASE_VERSION) ", MPI " DIST_STR(MPI_VERSION) "." DIST_STR(MPI_SUBVERSION) ")";
+#elif defined(WEBTEXT_MPI)
+    return "yes";
+#else
+    return "no (mpicc was not found when this was built: mpirun and srun launches of several ranks are refused)";
+#endif
 }
 
 void dist_describe(const dist_ctx *d, char *buf, size_t n)

@@ -60,6 +60,9 @@ int dist_init(dist_ctx *d, int tp, int pp);
 void dist_finalize(dist_ctx *d);
 /* End every rank now with exit status code (MPI_Abort); never returns. */
 void dist_abort(dist_ctx *d, int code) __attribute__((noreturn));
+/* "yes (Open MPI 4.1.4, MPI 3.1)" or "no (...)": what this build has, for --version. */
+const char *dist_mpi_info(void);
+
 /* A one-line description of the layout, e.g. "world 8 = tp 2 x pp 2 x dp 2". */
 void dist_describe(const dist_ctx *d, char *buf, size_t n);
 
