@@ -31,9 +31,27 @@ cd "$(dirname "$0")/.."
 CARRY=build/gpu-carry
 mode=${1:-}
 
+# require_build PART...: bin/train --version must say "PART: yes" for each (MPI, OpenMP,
+# CUDA, cuDNN, NCCL) and list sm_90 among its GPU architectures when CUDA is asked for;
+# a build that lacks one is refused, naming it (a first build once lacked MPI and cuDNN
+# unnoticed, and the suite passed dp 2 runs that had each trained alone).
+require_build() {
+  local v missing="" p
+  v=$(bin/train --version 2>&1) || { echo "gpu_suite: bin/train --version failed: $v" >&2; return 1; }
+  for p in "$@"; do
+    echo "$v" | grep -q "^$p: yes" || missing="$missing $p"
+  done
+  case " $* " in *" CUDA "*) echo "$v" | grep -q "^GPU architectures:.*sm_90" || missing="$missing sm_90";; esac
+  if [ -n "$missing" ]; then
+    echo "gpu_suite: bin/train lacks:$missing; it says:" >&2; echo "$v" | sed 's/^/  /' >&2
+    echo "gpu_suite: run 'make tools test-bins' (it installs what is missing first) and check 'bin/train --version'" >&2
+    return 1
+  fi
+}
+
 if [ "$mode" = prepare ]; then
   make -j"$(nproc)" tools test-bins || exit 1
-  ldd bin/train | grep -q libcublas || { echo "gpu_suite: bin/train has no CUDA backend (nvcc missing?)" >&2; exit 1; }
+  require_build MPI OpenMP CUDA cuDNN NCCL || exit 1
   rm -rf "$CARRY"; mkdir -p "$CARRY/debs"
   # The packages of the libraries bin/train and the GPU tests link, less the C library and
   # CUDA's (the GPU machine has its own), then OpenMPI and what it needs.
@@ -55,7 +73,7 @@ if [ "$mode" != run ]; then
   echo "usage: scripts/gpu_suite.sh prepare|run (see the header)" >&2; exit 2
 fi
 
-OUT=${OUT:-$(mktemp -d)}
+OUT=${OUT:-$(mktemp -d)}; mkdir -p "$OUT"
 LOG=$OUT/suite.log SUM=$OUT/summary.txt
 : > "$SUM"
 say() { echo "$*" | tee -a "$SUM"; }
@@ -73,6 +91,9 @@ fi
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 export OMPI_MCA_btl=self,vader OMPI_MCA_pml=ob1 OMP_NUM_THREADS=${OMP_NUM_THREADS:-2}
 [ "$DEV" = cuda ] && { nvidia-smi -L; nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader; }
+bin/train --version
+if [ "$DEV" = cuda ]; then need="MPI OpenMP CUDA cuDNN NCCL"; else need="MPI OpenMP"; fi
+require_build $need || { bad build "bin/train lacks a part the suite needs (see above)"; say "done: 0 passed, 1 failed"; exit 1; }
 command -v mpirun >/dev/null && mpirun --version | head -1 || bad mpirun "not found after unpacking"
 ldd bin/train | grep 'not found' && bad libraries "bin/train misses libraries (see suite.log)"
 
@@ -108,7 +129,11 @@ layout() { # NAME NP PRECISION FLAGS...
   local ref="$W/single_$prec.jsonl" tol=1e-4; [ "$prec" = bf16 ] && tol=2e-2
   if [ ! -f "$ref" ]; then bin/train $M $([ "$prec" = bf16 ] && echo --bf16) --log-json "$ref" > "$W/ref.out" 2>&1 || { bad "single_$prec" "$(tail -2 "$W/ref.out")"; return; }; fi
   if mpirun -np "$np" bin/train $M $([ "$prec" = bf16 ] && echo --bf16) "$@" --log-json "$W/$n.jsonl" > "$W/$n.out" 2>&1; then
-    grep -E '^> (device|communicators)|GPU memory held' "$W/$n.out" | head -3
+    grep -E '^> (device|communicators|parallel layout)|GPU memory held' "$W/$n.out" | head -4 | cut -c1-160
+    # the run must have been the layout it was launched as: one log, world NP over MPI
+    if [ "$(grep -c '^> parallel layout: world '"$np"' = .*(MPI)' "$W/$n.out")" != 1 ]; then
+      bad "$n $prec" "not run as $np ranks: $(grep -m1 'parallel layout' "$W/$n.out" | cut -c1-120)"; return
+    fi
     r=$(cmpj "$ref" "$W/$n.jsonl" "$tol") && ok "$n $prec: $r" || bad "$n $prec" "$r"
   elif grep -q 'fp32 only so far' "$W/$n.out"; then say "SKIP $n $prec: refused (no bf16 on the CUDA operation table yet)"
   else bad "$n $prec" "$(grep -v '^\[' "$W/$n.out" | tail -2 | tr '\n' ' ')"; fi

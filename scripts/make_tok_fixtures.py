@@ -44,6 +44,34 @@ TEXTS = [
     "Kelvin sign K and long s ſ with 'ſ and 'K",
 ]
 
+# Every special token of each vocabulary family the tokenizers read, inside text: at the
+# start, between words, glued to words, repeated, at the end, and cut short. A tokenizer
+# must give the ids its own library gives (a literal "<s>" is text to sentencepiece and to
+# Megatron-LM's current SentencePieceTokenizer; its --tokenizer-sentencepiece-legacy wrapper
+# matches "<s>", "<CLS>", ... in the text). Written after the lines above, so that their
+# line numbers (the golden files') stay.
+SPECIAL_TEXTS = [
+    # GPT-2, r50k, p50k, cl100k, o200k (tiktoken)
+    "<|endoftext|>Start. Middle <|endoftext|> end<|endoftext|>",
+    "<|fim_prefix|>def f():<|fim_suffix|>\n<|fim_middle|>return 1<|endofprompt|> <|endoftext|><|endoftext|>",
+    # Llama 3 (tiktoken) and Qwen2
+    "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nHi<|eot_id|><|eom_id|><|python_tag|>"
+    "<|finetune_right_pad_id|><|reserved_special_token_0|><|end_of_text|>",
+    "<|im_start|>system\nYou are helpful.<|im_end|>\n<|im_start|>user\nhello<|im_end|><|endoftext|>",
+    # DeepSeek-V3 (tokenizer.json added tokens)
+    "<｜begin▁of▁sentence｜>Q: 1+1?<｜end▁of▁sentence｜> <｜▁pad▁｜><｜fim▁hole｜><｜fim▁begin｜>x<｜fim▁end｜>"
+    "<｜User｜>hi<｜Assistant｜><think>hmm</think><|EOT|>",
+    # SentencePiece (Llama 2, Mistral): control and unknown pieces, Mistral's [INST], byte pieces as text
+    "<s>Hello</s> <s> world </s><unk> <pad> [INST] question [/INST] answer</s><0x41>▁word ▁",
+    # Megatron's old SentencePiece wrapper, its TikTokenizer v1/v2 specials, T5 and BERT
+    "<CLS>a<SEP>b <EOD> c<MASK>d <PAD><BOS><EOS> <mask><pad><cls><sep> <SPECIAL_5> <extra_id_0> "
+    "[CLS] [SEP] [MASK] [PAD] [UNK]",
+    # cut short, nested, repeated, at the very end
+    "<s <s> </s </s>> <<s>> <|endoftext| <|endoftext|>> <｜end▁of▁sentence <CLS <CLS>> <EOD><EOD><EOD>",
+    "</s>",
+    "<s>",
+    "<EOD>",
+]
 
 def main():
     rnd = random.Random(28)
@@ -61,6 +89,8 @@ def main():
         for raw in (b"bad \xff\xfe bytes", b"truncated \xe4\xb8", b"overlong \xc0\xaf and surrogate \xed\xa0\x80 end",
                     b"lone continuation \x80\x80 x", b"\xf4\x90\x80\x80 above U+10FFFF"):
             f.write(b'{"text": "' + raw + b'"}\n')
+        for t in SPECIAL_TEXTS:
+            f.write(json.dumps({"text": t}, ensure_ascii=False).encode() + b"\n")
 
 
 if __name__ == "__main__":

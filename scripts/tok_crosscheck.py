@@ -8,7 +8,8 @@ References (from build/venv): TikTokenizer -> tiktoken (encode_ordinary; the
 named encodings' own pattern and ranks; Qwen2 NFC-normalises first, as its
 tokenizer does); HuggingFaceTokenizer -> tokenizers (encode with the
 post-processor's special tokens, as Megatron's tokenize() gets them);
-SentencePiece types -> sentencepiece (encode; BOS first for Llama2Tokenizer).
+SentencePiece types -> sentencepiece (encode; BOS first for Llama2Tokenizer;
+Megatron's old wrapper restated for --tokenizer-sentencepiece-legacy).
 For each document the ids of `bin/tokenize` must equal the library's; with
 --decode, `tokenize --decode` of those ids must equal the library's decode
 (for the lossless types that is the text itself). Exit status 1 on any
@@ -78,7 +79,57 @@ def reference(args):
     sp = spm.SentencePieceProcessor(model_file=args.tokenizer_model)
     if t == "Llama2Tokenizer":
         return lambda s: [sp.bos_id()] + sp.encode(s), sp.decode
+    if t == "SentencePieceTokenizer" and getattr(args, "tokenizer_sentencepiece_legacy", False):
+        return megatron_sp_legacy(sp)
+    # GPTSentencePieceTokenizer, and SentencePieceTokenizer as Megatron-LM gives it today
+    # (megatron/core/tokenizers, legacy=False): sentencepiece's own encode_as_ids.
     return lambda s: sp.encode(s), sp.decode
+
+
+def megatron_sp_legacy(sp):
+    """Megatron's old SentencePiece wrapper (megatron/training/tokenizer, _SentencePieceTokenizer;
+    --tokenizer-sentencepiece-legacy here), restated: <CLS> <SEP> <EOD> <MASK>, then the pad, bos
+    and eos pieces (<PAD>, <BOS>, <EOS> when the model has none) are special, added after the
+    pieces when absent; tokenize() cuts the text at the earliest special (the first added on a tie)
+    and encodes the rest with encode_as_ids; detokenize() puts each special as " TEXT " between
+    the decoded stretches."""
+    vocab = {sp.id_to_piece(i): i for i in range(sp.get_piece_size())}
+    special = {}
+
+    def add(t):
+        if t not in vocab:
+            vocab[t] = len(vocab)
+        special[t] = vocab[t]
+    for t in ("<CLS>", "<SEP>", "<EOD>", "<MASK>"):
+        add(t)
+    for pid, name in ((sp.pad_id(), "<PAD>"), (sp.bos_id(), "<BOS>"), (sp.eos_id(), "<EOS>")):
+        try:
+            add(sp.id_to_piece(pid))
+        except IndexError:
+            add(name)
+    inv = {v: k for k, v in special.items()}
+
+    def enc(text):
+        ids, idx = [], 0
+        while True:
+            at = {t: text[idx:].index(t) for t in special if t in text[idx:]}
+            if not at:
+                break
+            nxt = min(at, key=at.get)
+            j = idx + at[nxt]
+            ids.extend(sp.encode_as_ids(text[idx:j]))
+            ids.append(special[nxt])
+            idx = j + len(nxt)
+        return ids + sp.encode_as_ids(text[idx:])
+
+    def dec(ids):
+        text, last = "", 0
+        for i, x in enumerate(ids):
+            if x in inv:
+                text += sp.decode_ids(ids[last:i]) + " " + inv[x] + " "
+                last = i + 1
+        return text + sp.decode_ids(ids[last:])
+    return enc, dec
 
 
 def main():
@@ -87,6 +138,7 @@ def main():
     ap.add_argument("--tokenizer-type", required=True)
     ap.add_argument("--tokenizer-model", required=True)
     ap.add_argument("--tiktoken-pattern", default=None)
+    ap.add_argument("--tokenizer-sentencepiece-legacy", action="store_true")
     ap.add_argument("--bin", default=os.path.join(ROOT, "bin"))
     ap.add_argument("--key", default="text")
     ap.add_argument("--workers", type=int, default=2)
@@ -98,6 +150,8 @@ def main():
            "--tokenizer-type", args.tokenizer_type, "--tokenizer-model", args.tokenizer_model]
     if args.tiktoken_pattern:
         cmd += ["--tiktoken-pattern", args.tiktoken_pattern]
+    if args.tokenizer_sentencepiece_legacy:
+        cmd += ["--tokenizer-sentencepiece-legacy"]
     bad_total = 0
     for path in args.files:
         lines = [l for l in read_jsonl(path) if l.strip()]
@@ -133,6 +187,8 @@ def main():
                     "--tokenizer-model", args.tokenizer_model]
             if args.tiktoken_pattern:
                 dcmd += ["--tiktoken-pattern", args.tiktoken_pattern]
+            if args.tokenizer_sentencepiece_legacy:
+                dcmd += ["--tokenizer-sentencepiece-legacy"]
             back = subprocess.run(dcmd, input=("\n".join(" ".join(map(str, x)) for x in ours_ids) + "\n").encode(),
                                   check=True, capture_output=True).stdout.decode("utf-8", "replace")
             # the library's decoding of the same ids (decoded texts hold newlines: compare the joined whole)

@@ -51,6 +51,9 @@ struct bpe {
     size_t n_merges;
     int64_t eod, bos;
     int prepend_bos;       /* Megatron's tokenize() puts BOS first (Llama2Tokenizer, HF templates) */
+    int sp_legacy;         /* SentencePieceTokenizer --tokenizer-sentencepiece-legacy: decode as the
+                              old wrapper's detokenize (each special as " TEXT ", the pieces between
+                              decoded apart) */
     int whole_first;       /* a piece that is a token is that token (tiktoken, HF ignore_merges) */
     int nfc;               /* NFC first (Qwen2, HF normalizer NFC) */
     int pre;               /* PRE_* */

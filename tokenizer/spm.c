@@ -632,6 +632,19 @@ int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char
         if (id >= b->n_ids || b->tok_off[id] == UINT64_MAX)
             return err_set(ERR_FORMAT, "token id %u is not in the vocabulary (%zu ids)", id, b->n_ids);
         int ty = id < m->n_pieces ? m->type[id] : SP_USER; /* Megatron's added specials: their text */
+        if (b->sp_legacy && (b->tok_flags[id] & TOKFL_SPECIAL)) {
+            /* Megatron's old wrapper: decode_ids(before) + " " + special + " ", and the
+             * pieces after it decoded as a new text (its leading space dropped). */
+            size_t tl = b->tok_len[id];
+            if ((rc = bpe_buf_reserve(buf, cap, *len + tl + 3))) return rc;
+            (*buf)[(*len)++] = ' ';
+            memcpy(*buf + *len, b->arena + b->tok_off[id], tl);
+            *len += tl;
+            (*buf)[(*len)++] = ' ';
+            first = 1;
+            i++;
+            continue;
+        }
         if (ty == SP_CONTROL) { i++; continue; }
         if (ty == SP_BYTE) { /* a run of byte pieces is UTF-8, each invalid byte U+FFFD */
             size_t j = i;

@@ -102,6 +102,8 @@ static int is_dir(const char *p)
 int tokcli_open(bpe **out, const tokcli_spec *s)
 {
     const char *t = s->type ? s->type : "GPT2BPETokenizer";
+    if (s->sp_legacy && strcmp(t, "SentencePieceTokenizer"))
+        return err_set(ERR_USAGE, "--tokenizer-sentencepiece-legacy is for --tokenizer-type SentencePieceTokenizer, not %s", t);
     if (!strcmp(t, "NullTokenizer")) {
         if (!s->vocab_size) return err_set(ERR_USAGE, "--tokenizer-type NullTokenizer needs --vocab-size");
         return tokcli_null(out, s->vocab_size);
@@ -119,6 +121,7 @@ int tokcli_open(bpe **out, const tokcli_spec *s)
         return err_set(ERR_USAGE, "--tokenizer-type %s: not one of GPT2BPETokenizer, TikTokenizer, HuggingFaceTokenizer, "
                        "SentencePieceTokenizer, GPTSentencePieceTokenizer, Llama2Tokenizer, NullTokenizer", t);
     if (!s->model) return err_set(ERR_USAGE, "--tokenizer-type %s needs --tokenizer-model FILE", t);
+
     if (s->vocab_file || s->merge_file)
         return err_set(ERR_USAGE, "--vocab-file/--merge-file are GPT2BPETokenizer's; %s takes --tokenizer-model", t);
     if (tik) {
@@ -139,10 +142,14 @@ int tokcli_open(bpe **out, const tokcli_spec *s)
     bpe *b = *out;
     if (!strcmp(t, "Llama2Tokenizer")) {
         b->prepend_bos = b->bos >= 0; /* Megatron's _Llama2Tokenizer.tokenize(bos=True) */
-    } else if (!strcmp(t, "SentencePieceTokenizer")) {
-        /* Megatron's _SentencePieceTokenizer: <CLS> <SEP> <EOD> <MASK> and the
-         * pad/bos/eos pieces are special, added after the vocabulary when
-         * absent, and matched in the text. */
+    } else if (!strcmp(t, "SentencePieceTokenizer") && s->sp_legacy) {
+        /* --tokenizer-sentencepiece-legacy: Megatron's old _SentencePieceTokenizer
+         * wrapper: <CLS> <SEP> <EOD> <MASK> and the pad/bos/eos pieces are
+         * special, added after the vocabulary when absent, and matched in the
+         * text. Without the flag, SentencePieceTokenizer is Megatron-LM's current
+         * one (megatron/core/tokenizers, legacy=False): sentencepiece's own
+         * encode_as_ids, the model's pieces as the vocabulary, EOD = </s>, the
+         * path GPTSentencePieceTokenizer takes. */
         static const char *const extra[] = {"<CLS>", "<SEP>", "<EOD>", "<MASK>"};
         const char *more[3] = {"<PAD>", b->bos >= 0 ? NULL : "<BOS>", b->eod >= 0 ? NULL : "<EOS>"};
         size_t add = 0;
@@ -173,9 +180,16 @@ int tokcli_open(bpe **out, const tokcli_spec *s)
             b->tok_flags[id] |= TOKFL_SPECIAL;
             if ((rc = bpe_add_special(b, names[i], strlen(names[i]), (uint32_t)id, 0, 0))) return rc;
         }
-        if (b->bos >= 0) bpe_add_special(b, "<s>", 3, (uint32_t)b->bos, 0, 0);
+        if (b->bos >= 0) {
+            bpe_add_special(b, "<s>", 3, (uint32_t)b->bos, 0, 0);
+            b->tok_flags[b->bos] |= TOKFL_SPECIAL;
+        }
         int64_t eos = b->eod;
-        if (eos >= 0) bpe_add_special(b, "</s>", 4, (uint32_t)eos, 0, 0);
+        if (eos >= 0) {
+            bpe_add_special(b, "</s>", 4, (uint32_t)eos, 0, 0);
+            b->tok_flags[eos] |= TOKFL_SPECIAL;
+        }
+        b->sp_legacy = 1;
         b->n_ids = next;
         b->eod = ids[2];
         bpe_sort_specials(b);

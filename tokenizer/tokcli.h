@@ -19,6 +19,8 @@ typedef struct {
     const char *tiktoken_pattern; /* --tiktoken-pattern: auto (default), cl100k_base, ..., v1, v2 */
     long long tiktoken_num_special; /* --tiktoken-num-special-tokens (Megatron's v1/v2 layout; default 1000) */
     long long vocab_size;         /* --vocab-size (NullTokenizer; 0: not given) */
+    int sp_legacy;                /* --tokenizer-sentencepiece-legacy: SentencePieceTokenizer as
+                                     Megatron's old wrapper (special tokens matched in the text) */
 } tokcli_spec;
 
 #define TOKCLI_TYPES "GPT2BPETokenizer, TikTokenizer, HuggingFaceTokenizer, SentencePieceTokenizer,\n" \
@@ -36,7 +38,15 @@ typedef struct {
       "                                file's size), cl100k_base, o200k_base, p50k_base, r50k_base, llama3, qwen2,\n" \
       "                                or Megatron's v1/v2 (special ids first)" },                               \
     { "tiktoken-num-special-tokens", 0, ARG_INT, &(s).tiktoken_num_special, "N", "with v1/v2: special ids before\n" \
-      "                                the ranks (default 1000)" }
+      "                                the ranks (default 1000)" },                                              \
+    TOKCLI_SP_LEGACY_OPT(&(s).sp_legacy)
+
+/* Megatron-LM's flag (megatron/core/tokenizers; default off). */
+#define TOKCLI_SP_LEGACY_OPT(dest)                                                                              \
+    { "tokenizer-sentencepiece-legacy", 0, ARG_FLAG, dest, NULL, "SentencePieceTokenizer as Megatron's old\n"  \
+      "                                wrapper: <CLS> <SEP> <EOD> <MASK> <PAD> <BOS> <EOS> added, and special\n" \
+      "                                tokens in the text become their ids (default: plain SentencePiece, a\n"   \
+      "                                literal <s> is text, EOD is </s>, as Megatron-LM today)" }
 
 /* Open the tokenizer the spec names. Errors (ERR_USAGE for a bad
  * combination of flags) are printed by the caller. */

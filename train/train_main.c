@@ -57,6 +57,7 @@ int main(int argc, char **argv)
         {"merge-file", 0, ARG_STR, &a.merge_file, "FILE", "GPT-2 vocab.bpe (default: the project's data/gpt2)"},
         {"tiktoken-pattern", 0, ARG_STR, &a.tiktoken_pattern, "NAME", "TikTokenizer: as preprocess_data's"},
         {"tiktoken-num-special-tokens", 0, ARG_INT, &a.tiktoken_num_special, "N", "TikTokenizer v1/v2: as preprocess_data's"},
+        TOKCLI_SP_LEGACY_OPT(&a.tokenizer_sp_legacy),
         {"vocab-size", 0, ARG_INT, &a.vocab_size, "N", "NullTokenizer: ids below N (the vocabulary is N + 1 with EOD)"},
         {"make-vocab-size-divisible-by", 0, ARG_INT, &a.make_vocab_size_divisible_by, "N", "pad the vocabulary to a multiple\n"
                                                                 "                                of N x tensor-parallel size (default 128)"},

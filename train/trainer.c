@@ -621,7 +621,8 @@ static int setup(run *r, train_args *a)
         return err_set(ERR_USAGE, "--make-vocab-size-divisible-by %lld: must be in 1..2^20", a->make_vocab_size_divisible_by);
     tokcli_spec ts = {.type = a->tokenizer_type, .model = a->tokenizer_model, .vocab_file = a->vocab_file,
                       .merge_file = a->merge_file, .tiktoken_pattern = a->tiktoken_pattern,
-                      .tiktoken_num_special = a->tiktoken_num_special, .vocab_size = a->vocab_size};
+                      .tiktoken_num_special = a->tiktoken_num_special, .vocab_size = a->vocab_size,
+                      .sp_legacy = a->tokenizer_sp_legacy};
     bpe *tok;
     int rc = tokcli_open(&tok, &ts);
     if (rc)

@@ -34,6 +34,7 @@ typedef struct {
     /* the tokenizer the data was made with (Megatron's flags): its vocabulary size sizes the model */
     const char *tokenizer_type, *tokenizer_model, *tiktoken_pattern;
     long long tiktoken_num_special, vocab_size, make_vocab_size_divisible_by;
+    int tokenizer_sp_legacy; /* --tokenizer-sentencepiece-legacy */
     /* evaluation, logging, checkpoints */
     long long eval_interval, eval_iters, log_interval, save_interval, max_consecutive_skips;
     const char *save, *load, *log_json, *device;

@@ -16,7 +16,7 @@ while read -r name type file pattern; do
   f=$TOKD/$file
   if [ ! -e "$f" ]; then skip "ids_$name" "$f missing (scripts/fetch_tokenizers.py)"; continue; fi
   if ! has_py tiktoken tokenizers sentencepiece; then skip "ids_$name" "python modules tiktoken/tokenizers/sentencepiece missing (scripts/install_deps.sh --test)"; continue; fi
-  extra=(); [ "$pattern" = - ] || extra=(--tiktoken-pattern "$pattern")
+  extra=(); case $pattern in -) ;; legacy) extra=(--tokenizer-sentencepiece-legacy);; *) extra=(--tiktoken-pattern "$pattern");; esac
   if "$PY" "$ROOT/scripts/tok_crosscheck.py" --bin "$BIN" --decode --tokenizer-type "$type" --tokenizer-model "$f" "${extra[@]}" \
       "$ML" "$WORK/wn.jsonl" > "$WORK/cc_$name.txt" 2>&1; then
     pass "ids_and_decode_equal_library_$name"
@@ -30,6 +30,8 @@ qwen2 TikTokenizer qwen2.tiktoken -
 deepseek_v3 HuggingFaceTokenizer deepseek_v3/tokenizer.json -
 mistral_v1 GPTSentencePieceTokenizer mistral_v1.model -
 mistral_v3 GPTSentencePieceTokenizer mistral_v3.model -
+mistral_v3_sp_megatron_today SentencePieceTokenizer mistral_v3.model -
+mistral_v3_sp_megatron_legacy SentencePieceTokenizer mistral_v3.model legacy
 botchan_bpe_llama2 Llama2Tokenizer botchan_bpe.model -
 LIST
 

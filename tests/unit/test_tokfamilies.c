@@ -76,6 +76,7 @@ static void test_golden(void)
     CHECK(all != NULL);
     if (!all) return;
     char *save = NULL, last_model[256] = "", last_type[64] = "";
+    int last_legacy = 0;
     bpe *b = NULL;
     bpe_ctx *c = NULL, *cw = NULL, *ch = NULL;
     size_t cases = 0, bad = 0, bad_dec = 0;
@@ -85,7 +86,8 @@ static void test_golden(void)
         const char *model = cJSON_GetObjectItemCaseSensitive(o, "model")->valuestring;
         const cJSON *pat = cJSON_GetObjectItemCaseSensitive(o, "pattern");
         int ln = (int)cJSON_GetObjectItemCaseSensitive(o, "line")->valuedouble;
-        if (strcmp(model, last_model) || strcmp(type, last_type)) {
+        int legacy = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "legacy"));
+        if (strcmp(model, last_model) || strcmp(type, last_type) || legacy != last_legacy) {
             bpe_ctx_free(c);
             bpe_ctx_free(cw);
             bpe_ctx_free(ch);
@@ -93,7 +95,8 @@ static void test_golden(void)
             b = NULL;
             char path[512];
             snprintf(path, sizeof path, FIX "%s", model);
-            tokcli_spec s = {.type = type, .model = path, .tiktoken_pattern = cJSON_IsString(pat) ? pat->valuestring : NULL};
+            tokcli_spec s = {.type = type, .model = path, .tiktoken_pattern = cJSON_IsString(pat) ? pat->valuestring : NULL,
+                             .sp_legacy = legacy};
             int rc = tokcli_open(&b, &s);
             if (rc) printf("  %s: %s\n", model, err_msg());
             CHECK_EQ_INT(rc, 0);
@@ -104,6 +107,7 @@ static void test_golden(void)
             if (ch) bpe_ctx_force_heap(ch, 1);
             snprintf(last_model, sizeof last_model, "%s", model);
             snprintf(last_type, sizeof last_type, "%s", type);
+            last_legacy = legacy;
         }
         if (b && ln >= 1 && (size_t)ln <= n_texts) {
             bpe_ids ids = {0}, cached = {0};
@@ -125,7 +129,7 @@ static void test_golden(void)
             int same = (size_t)cJSON_GetArraySize(want) == ids.n;
             size_t k = 0;
             for (const cJSON *e = want->child; e && same; e = e->next, k++) same = (uint32_t)e->valuedouble == ids.v[k];
-            if (!same && bad++ < 5) printf("  %s (%s) line %d: ids differ from the library's\n", model, type, ln);
+            if (!same && bad++ < 5) printf("  %s (%s%s) line %d: ids differ from the library's\n", model, type, legacy ? ", legacy" : "", ln);
             char *buf = NULL;
             size_t len = 0, cap = 0;
             CHECK_EQ_INT(bpe_decode(b, ids.v, ids.n, &buf, &len, &cap), 0);
@@ -134,7 +138,7 @@ static void test_golden(void)
             size_t cl = utf8_sanitize(buf ? buf : "", len, clean);
             clean[cl] = 0;
             const char *wd = cJSON_GetObjectItemCaseSensitive(o, "decoded")->valuestring;
-            if (strcmp(clean, wd) && bad_dec++ < 5) printf("  %s (%s) line %d: decode differs: \"%.60s\"\n", model, type, ln, clean);
+            if (strcmp(clean, wd) && bad_dec++ < 5) printf("  %s (%s%s) line %d: decode differs: \"%.60s\" vs \"%.60s\"\n", model, type, legacy ? ", legacy" : "", ln, clean, wd);
             free(clean);
             free(buf);
             bpe_ids_free(&ids);
@@ -147,7 +151,7 @@ static void test_golden(void)
     bpe_ctx_free(ch);
     bpe_free(b);
     free(all);
-    CHECK(cases >= 300);
+    CHECK(cases >= 700); /* 9 vocabularies x 86 texts */
     CHECK_EQ_INT(bad, 0);
     CHECK_EQ_INT(bad_dec, 0);
 }
