@@ -223,6 +223,10 @@ $(BUILD)/tests/test_launch: $(BUILD)/tests/unit/test_launch.o $(BUILD)/tests/dis
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
 
+# The unit tests' and benchmark drivers' objects are kept (not removed as intermediate
+# files: make's "rm ..." would print after the test runner's summary line).
+.SECONDARY: $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/unit/%.o) $(patsubst %.c,$(BUILD)/%.o,$(wildcard bench/*.c))
+
 # Benchmark drivers (bench/*.c), built by `make bench` only.
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	@mkdir -p $(dir $@)

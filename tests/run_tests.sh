@@ -50,7 +50,10 @@ elif [ "${HAVE_FUZZ:-no}" = yes ]; then
     [ -x "$f" ] || continue
     name=$(basename "$f"); corpus=tests/fuzz/corpus_${name#fuzz_}; work=$(mktemp -d)
     echo "== $f (${FUZZ_SECONDS}s)"
-    if "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 "$work" "$corpus" > "$log" 2>&1; then
+    # a crash's input goes to build/fuzz/crashes/ (never the working directory: libFuzzer's default)
+    mkdir -p build/fuzz/crashes
+    if "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 \
+        -artifact_prefix=build/fuzz/crashes/"${name#fuzz_}"- "$work" "$corpus" > "$log" 2>&1; then
       echo "PASS $name ($(grep -o 'DONE.*\|Done [0-9]* runs' "$log" | tail -1))"; passed=$((passed + 1))
     else
       echo "FAIL $name"; grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -5 | sed 's/^/    /'; failed=$((failed + 1))

@@ -1155,17 +1155,18 @@ int trainer_run(train_args *a)
         }
         int want_save = a->save_interval && it % (uint64_t)a->save_interval == 0;
         int exiting = a->exit_interval && it % (uint64_t)a->exit_interval == 0;
-        if (r->d.world_size > 1) {
-            /* A signal may reach some ranks only: they agree, so all save and stop together. */
-            int64_t sig = stop_signal;
-            if ((rc = dist_allreduce_max_i64(&r->d, &r->d.world, &sig, 1)))
-                goto out_fail;
-            stop_signal = (sig_atomic_t)sig;
-        }
-        if (stop_signal) {
+        /* A signal may reach some ranks only: they agree, so all save and stop together.
+         * The decision is the agreed snapshot, never the flag itself: a signal that lands
+         * while the ranks agree (after this rank's snapshot) stays pending for the next
+         * iteration, where every rank sees it; writing the result back into the flag
+         * would lose it (the 1-in-4 flake of sigterm_one_rank). */
+        int64_t sig = stop_signal;
+        if (r->d.world_size > 1 && (rc = dist_allreduce_max_i64(&r->d, &r->d.world, &sig, 1)))
+            goto out_fail;
+        if (sig) {
             if (r->d.world_rank == 0)
                 fprintf(stderr, "train: received %s at iteration %llu: saving a checkpoint and exiting\n",
-                        stop_signal == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)it);
+                        sig == SIGTERM ? "SIGTERM" : "SIGINT", (unsigned long long)it);
             if (!a->save && r->d.world_rank == 0)
                 fprintf(stderr, "train: no --save directory given; nothing saved\n");
             if (save(r))
