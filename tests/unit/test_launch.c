@@ -79,7 +79,7 @@ static void test_dist_without_mpi(void)
     CHECK(strncmp(dist_mpi_info(), "no", 2) == 0);
     setenv("OMPI_COMM_WORLD_SIZE", "2", 1);
     CHECK_EQ_INT(dist_init(&d, 1, 1), ERR_USAGE);
-    CHECK(strstr(err_msg(), "train: started as 2 copies by mpirun") && strstr(err_msg(), "no MPI") &&
+    CHECK(strstr(err_msg(), "started as 2 copies by mpirun") && strstr(err_msg(), "no MPI") &&
           strstr(err_msg(), "make tools"));
     dist_finalize(&d);
     clear_env();

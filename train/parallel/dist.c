@@ -140,12 +140,14 @@ int dist_init(dist_ctx *d, int tp, int pp)
 #else
     /* Several copies without MPI would each train alone on the whole data and
      * write the same checkpoints: refused (exit 2), naming the launcher. */
-    int rc = launch_refuse_several("train", "This build has no MPI (mpicc was not found when it was built; "
-                                            "`train --version` says so): run `make tools`, which installs "
-                                            "OpenMPI and rebuilds with it, or start one process without the "
-                                            "launcher.");
-    if (rc)
-        return rc;
+    launch_info li = launch_detect();
+    if (li.size > 1)
+        return err_set(ERR_USAGE,
+                       "started as %d copies by %s (%s=%d), but this build has no MPI (mpicc was not found when it "
+                       "was built; `train --version` says so): every copy would train alone on the whole data and "
+                       "write the same checkpoints. Run `make tools`, which installs OpenMPI and rebuilds with it, "
+                       "or start one process without the launcher.",
+                       li.size, li.launcher, li.var, li.size);
 #endif
     int world = d->world_size;
     if (world % (tp * pp))
