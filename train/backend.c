@@ -31,7 +31,9 @@ static int cpu_step(train_backend *b, float gscale, float lr, float beta1, float
 {
     if (gscale != 1.0f)
         ddp_scale_grads(b->dp, b->m, gscale);
-    return ddp_adamw(b->dp, b->m, lr, beta1, beta2, eps, wd, t);
+    int rc = ddp_adamw(b->dp, b->m, lr, beta1, beta2, eps, wd, t);
+    gpt_params_changed(b->m); /* mixed precision: new compute weights before the next forward */
+    return rc;
 }
 /* The table's buffers into the host model (nothing to do on the CPU's own);
  * ZeRO gathers its shards itself. */

@@ -102,6 +102,12 @@ typedef struct gpt_ops {
     void (*sumsq_f64)(double *out, const float *x, size_t n, size_t blk);
     void (*scale)(float *x, float s, size_t n);
     void (*add)(float *y, const float *x, size_t n); /* y += x */
+    /* Mixed precision (train/cpu/precision.h): x[0..n) rounded in place to what bf16
+     * (prec 1) or fp16 (prec 2) holds, to nearest even, kept in fp32 storage; fp16
+     * past its range becomes inf. The model's compute weights, activations and their
+     * gradients pass through it; master weights, optimizer state and weight
+     * gradients stay fp32. */
+    void (*round_prec)(float *x, size_t n, int prec);
     /* AdamW on n parameters: bias corrections bc1, bc2, decoupled weight decay */
     void (*adamw)(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
                   float eps, float decay, float bc1, float bc2);

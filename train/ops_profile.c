@@ -18,14 +18,14 @@ static const gpt_ops *in; /* the table profiled */
 enum {
     P_ALLOC, P_COPY, P_ZERO, P_UPLOAD, P_DOWNLOAD, P_SYNC, P_ENC, P_ENC_VP, P_ENC_B, P_LN, P_LN_B, P_MM, P_MM_B,
     P_ATT, P_ATT_B, P_GELU, P_GELU_B, P_RESB, P_POS, P_CE, P_CE_MAX, P_CE_SUM, P_CE_FIN, P_CE_B, P_SUM, P_SUMSQ,
-    P_SCALE, P_ADD, P_ADAMW, P_N
+    P_SCALE, P_ADD, P_ROUND, P_ADAMW, P_N
 };
 static const char *const names[P_N] = {
     "alloc/free", "copy", "zero", "upload", "download", "sync", "encoder forward", "encoder forward (vocab-parallel)",
     "encoder backward", "layernorm forward", "layernorm backward", "matmul forward", "matmul backward",
     "attention forward", "attention backward", "gelu forward", "gelu backward", "residual + bias", "positions",
     "cross-entropy", "cross-entropy max (vp)", "cross-entropy sum (vp)", "cross-entropy finish (vp)",
-    "cross-entropy backward", "sum", "sum of squares", "scale", "add", "adamw"};
+    "cross-entropy backward", "sum", "sum of squares", "scale", "add", "round to bf16/fp16", "adamw"};
 static double secs[P_N];
 static long calls[P_N];
 static double t_first, t_last;
@@ -152,6 +152,7 @@ static void pr_sum(double *o, const float *x, size_t n) { TIMED(P_SUM, in->sum_f
 static void pr_sumsq(double *o, const float *x, size_t n, size_t blk) { TIMED(P_SUMSQ, in->sumsq_f64(o, x, n, blk)); }
 static void pr_scale(float *x, float s, size_t n) { TIMED(P_SCALE, in->scale(x, s, n)); }
 static void pr_add(float *y, const float *x, size_t n) { TIMED(P_ADD, in->add(y, x, n)); }
+static void pr_round(float *x, size_t n, int prec) { TIMED(P_ROUND, in->round_prec(x, n, prec)); }
 static void pr_adamw(float *p, const float *g, float *m, float *v, size_t n, float lr, float b1, float b2, float eps,
                      float decay, float bc1, float bc2)
 {
@@ -174,7 +175,7 @@ const gpt_ops *gpt_ops_profiled(const gpt_ops *inner)
         .gelu_forward = pr_gelu, .gelu_backward = pr_gelu_b, .residual_bias = pr_resb, .add_positions = pr_pos,
         .crossentropy_forward = pr_ce, .crossentropy_vp_max = pr_ce_max, .crossentropy_vp_sum = pr_ce_sum,
         .crossentropy_vp_finish = pr_ce_fin, .crossentropy_backward = pr_ce_b, .sum_f64 = pr_sum,
-        .sumsq_f64 = pr_sumsq, .scale = pr_scale, .add = pr_add, .adamw = pr_adamw};
+        .sumsq_f64 = pr_sumsq, .scale = pr_scale, .add = pr_add, .round_prec = pr_round, .adamw = pr_adamw};
     return &prof;
 }
 

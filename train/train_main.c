@@ -97,9 +97,9 @@ int main(int argc, char **argv)
         {"hidden-dropout", 0, ARG_STR, &hdrop, "P", "accepted; this trainer uses no dropout"},
         {"position-embedding-type", 0, ARG_STR, &pos_emb, "T", "learned_absolute (the only one)"},
         {"normalization", 0, ARG_STR, &norm, "T", "LayerNorm (the only one)"},
-        {"bf16", 0, ARG_FLAG, &a.bf16, NULL, "--device cuda: bf16 parameters and activations, fp32 master\n"
-                                              "weights, gradients and AdamW state (the CPU computes in fp32)"},
-        {"fp16", 0, ARG_FLAG, &a.fp16, NULL, "--device cuda: fp16 likewise, with loss scaling"},
+        {"bf16", 0, ARG_FLAG, &a.bf16, NULL, "bf16 parameters and activations, fp32 master weights, gradients\n"
+                                              "                                and AdamW state (the CPU rounds as the GPU and computes in fp32)"},
+        {"fp16", 0, ARG_FLAG, &a.fp16, NULL, "fp16 likewise, with loss scaling"},
         {"loss-scale", 0, ARG_DOUBLE, &a.loss_scale, "X", "fp16: a static loss scale (default: dynamic)"},
         {"initial-loss-scale", 0, ARG_DOUBLE, &a.initial_loss_scale, "X", "fp16: the dynamic scale's start (default 2^32)"},
         {"min-loss-scale", 0, ARG_DOUBLE, &a.min_loss_scale, "X", "fp16: the dynamic scale's floor (default 1)"},

@@ -1,5 +1,6 @@
 /* trainer.c - the training loop (see trainer.h): data, schedule, logging in
  * Megatron's layout plus JSON lines, evaluation, checkpoints, signals. */
+#include "train/cpu/precision.h"
 #include "train/trainer.h"
 #include "train/cpu/blas.h"
 #include "train/parallel/schedules.h"
@@ -243,10 +244,10 @@ static int step_forward(void *ctx, long long b, int slot, const float *x_in, dou
     return stage_forward(f->r, GPTDATA_TRAIN, micro_first(f->r, f->base, b), slot, x_in, div, loss);
 }
 
-static pp_sched sched_of(run *r, step_fwd *f)
+static pp_sched sched_of(run *r, step_fwd *f, double loss_scale)
 {
     pp_sched p = {.d = &r->d, .m = &r->m, .pipe = &r->c_pipe, .emb = &r->c_emb, .vpp = r->vpp, .act_bytes = stage_bytes(r), .xrecv = r->xrecv,
-                  .grecv = r->grecv, .forward = step_forward, .ctx = f};
+                  .grecv = r->grecv, .forward = step_forward, .ctx = f, .loss_scale = loss_scale};
     return p;
 }
 
@@ -545,9 +546,12 @@ static int setup(run *r, train_args *a)
         strcmp(a->distributed_backend, "gloo"))
         return err_set(ERR_USAGE, "--distributed-backend %s: expected nccl (GPU) or mpi (CPU; gloo is taken as mpi)",
                        a->distributed_backend);
-    if (!r->cuda && (a->bf16 || a->fp16 || a->cpu_offload || a->use_flash_attn) && r->d.world_rank == 0)
-        fprintf(stderr, "note: --%s: for --device cuda; the CPU backend computes in fp32\n",
-                a->bf16 ? "bf16" : a->fp16 ? "fp16" : a->cpu_offload ? "cpu-offload" : "use-flash-attn");
+    /* --bf16 / --fp16 on the CPU and checked tables: the parallel model's mixed precision
+     * (weights, activations and their gradients rounded to bf16 / fp16 as the GPU rounds
+     * them, computed in fp32; master weights, AdamW and weight gradients in fp32). */
+    if (!r->cuda && (a->cpu_offload || a->use_flash_attn) && r->d.world_rank == 0)
+        fprintf(stderr, "note: --%s: for --device cuda; ignored on --device %s\n",
+                a->cpu_offload ? "cpu-offload" : "use-flash-attn", a->device);
     if (a->num_layers < 1 || a->hidden_size < 1 || a->num_heads < 1 || a->seq_length < 1)
         return err_set(ERR_USAGE, "--num-layers, --hidden-size, --num-attention-heads and --seq-length are required "
                                   "and must be positive");
@@ -703,7 +707,8 @@ int trainer_run(train_args *a)
     }
     gpt_par par = {.tp = tp, .tp_rank = r->d.tp_rank, .pp = pp, .pp_rank = r->d.pp_rank, .d = &r->d,
                    .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel, .vpp = r->vpp,
-                   .ops = r->ops, .tp_comm = &r->c_tensor, .recompute = a->recompute_activations};
+                   .ops = r->ops, .tp_comm = &r->c_tensor, .recompute = a->recompute_activations,
+                   .prec = r->cuda ? GPT_PREC_FP32 : a->bf16 ? GPT_PREC_BF16 : a->fp16 ? GPT_PREC_FP16 : GPT_PREC_FP32};
     rc = gpt_alloc_par(&r->m, &cfg, &par);
     if (rc) {
         free(paths);
@@ -834,8 +839,12 @@ int trainer_run(train_args *a)
     char peak_desc[192] = "given by --peak-tflops";
     double peak = a->peak_tflops;
     char dev_desc[1024];
-    snprintf(dev_desc, sizeof dev_desc, "%s, %d threads", r->ops->device ? "checked (the CPU kernels behind the "
-             "device interface: a test)" : "cpu", threads);
+    snprintf(dev_desc, sizeof dev_desc, "%s, %d threads, %s", r->ops->device ? "checked (the CPU kernels behind the "
+             "device interface: a test)" : "cpu", threads,
+             r->m.prec == GPT_PREC_BF16   ? "bf16 mixed precision (rounded as the GPU rounds, computed in fp32)"
+             : r->m.prec == GPT_PREC_FP16 ? "fp16 mixed precision with loss scaling (rounded as the GPU rounds, "
+                                            "computed in fp32)"
+                                          : "fp32");
 #ifdef WEBTEXT_CUDA
     if (r->cuda_table) {
         char gpu_name[256] = "";
@@ -1006,7 +1015,7 @@ int trainer_run(train_args *a)
     if (getenv("WEBTEXT_TRAIN_FAIL_AT") && sscanf(getenv("WEBTEXT_TRAIN_FAIL_AT"), "%lld:%lld", &fail_rank, &fail_iter) != 2)
         fail_rank = -1;
     /* fp16 on the GPU: Megatron's DynamicGradScaler (or a static --loss-scale). */
-    int fp16 = r->cuda && a->fp16;
+    int fp16 = a->fp16; /* the GPU path, and the parallel model's emulated fp16 */
     double lscale = fp16 ? (a->loss_scale > 0 ? a->loss_scale : a->initial_loss_scale) : 1.0;
     long long growth = 0, hyst = a->hysteresis;
     double interval_loss = 0, interval_time = 0, last_norm = 0;
@@ -1020,7 +1029,7 @@ int trainer_run(train_args *a)
         r->be.ops->zero_grad(&r->be);
         double loss = 0;
         step_fwd sf = {r, r->st.consumed_train};
-        pp_sched ps = sched_of(r, &sf);
+        pp_sched ps = sched_of(r, &sf, lscale);
         if (pp > 1 && (rc = r->vpp > 1 ? pp_forward_backward_interleaved(&ps, nmicro_rank, &loss)
                                         : pp_forward_backward_1f1b(&ps, nmicro_rank, &loss)))
             goto out_fail;

@@ -1,6 +1,7 @@
 /* ops.c - the CPU reference operation table (train/ops.h): train/cpu/kernels.c
  * on host memory, and the loops the model had between the kernels, unchanged,
  * so that numbers are bit for bit what they were. */
+#include "train/cpu/precision.h"
 #include "train/ops.h"
 
 #include <math.h>
@@ -165,6 +166,19 @@ static void cpu_add(float *y, const float *x, size_t n)
         y[i] += x[i];
 }
 
+static void cpu_round(float *x, size_t n, int prec)
+{
+    if (prec == GPT_PREC_BF16) {
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            x[i] = prec_round_bf16(x[i]);
+    } else if (prec == GPT_PREC_FP16) {
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            x[i] = prec_round_fp16(x[i]);
+    }
+}
+
 static void cpu_adamw(float *p, const float *g, float *mm, float *vv, size_t n, float lr, float beta1, float beta2,
                       float eps, float decay, float bc1, float bc2)
 {
@@ -217,5 +231,6 @@ const gpt_ops gpt_ops_cpu = {
     .sumsq_f64 = cpu_sumsq_f64,
     .scale = cpu_scale,
     .add = cpu_add,
+    .round_prec = cpu_round,
     .adamw = cpu_adamw,
 };

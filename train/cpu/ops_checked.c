@@ -295,6 +295,7 @@ static void ck_sumsq_f64(double *out, const float *x, size_t n, size_t blk)
 }
 static void ck_scale(float *x, float s, size_t n) { C.scale(F(x), s, n); }
 static void ck_add(float *y, const float *x, size_t n) { C.add(F(y), CF(x), n); }
+static void ck_round_prec(float *x, size_t n, int prec) { C.round_prec(F(x), n, prec); }
 static void ck_adamw(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
                      float eps, float decay, float bc1, float bc2)
 {
@@ -342,5 +343,6 @@ const gpt_ops gpt_ops_checked = {
     .sumsq_f64 = ck_sumsq_f64,
     .scale = ck_scale,
     .add = ck_add,
+    .round_prec = ck_round_prec,
     .adamw = ck_adamw,
 };

@@ -476,6 +476,21 @@ static void cu_add(float *y, const float *x, size_t n)
     add_kernel<<<cdiv(n, 256), 256>>>(y, x, n);
     CUDA_LAUNCHED();
 }
+/* Mixed precision's rounding (train/cpu/precision.h is the reference): the
+ * hardware's own conversions, to nearest even, back to fp32. */
+__global__ void round_prec_kernel(float *x, size_t n, int prec)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        x[i] = prec == 1 ? __bfloat162float(__float2bfloat16_rn(x[i])) : __half2float(__float2half_rn(x[i]));
+}
+static void cu_round_prec(float *x, size_t n, int prec)
+{
+    if (!n || (prec != 1 && prec != 2))
+        return;
+    round_prec_kernel<<<cdiv(n, 256), 256>>>(x, n, prec);
+    CUDA_LAUNCHED();
+}
 static void cu_adamw(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
                      float eps, float decay, float bc1, float bc2)
 {
@@ -489,7 +504,7 @@ extern "C" const gpt_ops gpt_ops_cuda = {
     cu_layernorm_part_floats, cu_matmul_forward, cu_matmul_backward, cu_attention_forward, cu_attention_backward,
     cu_attention_scratch_floats, cu_gelu_forward, cu_gelu_backward, cu_residual_bias, cu_add_positions,
     cu_crossentropy_forward, cu_crossentropy_vp_max, cu_crossentropy_vp_sum, cu_crossentropy_vp_finish,
-    cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_adamw,
+    cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_round_prec, cu_adamw,
 };
 
 /* Pick this rank's GPU: its rank on the node modulo the GPUs (ranks may share one;

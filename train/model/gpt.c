@@ -12,6 +12,7 @@
  * given thread count, so runs are bit-reproducible: a resumed run matches an
  * uninterrupted one exactly.
  */
+#include "train/cpu/precision.h"
 #include "train/model/gpt.h"
 
 #include <math.h>
@@ -135,6 +136,9 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     m->tp_g = p ? p->tp_g : NULL;
     m->sp = p && p->sp && tp > 1;
     m->recompute = p && p->recompute;
+    m->prec = p ? p->prec : GPT_PREC_FP32;
+    if (m->prec < GPT_PREC_FP32 || m->prec > GPT_PREC_FP16)
+        return err_set(ERR_USAGE, "precision %d: expected fp32, bf16 or fp16", m->prec);
     m->pp = pp;
     m->pp_rank = p ? p->pp_rank : 0;
     m->pp_g = p ? p->pp_g : NULL;
@@ -188,6 +192,15 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
         m->dev.adam_m = m->adam_m;
         m->dev.adam_v = m->adam_v;
     }
+    if (m->prec) {
+        /* Mixed precision: the compute copy of the weights, rounded (gpt_params_changed) */
+        m->wlow = ops_alloc_floats(m->ops, off);
+        if (!m->wlow) {
+            gpt_free(m);
+            return err_set(ERR_NOMEM, "out of %s memory for %zu parameters", m->ops->name, off);
+        }
+        m->wlow_stale = 1;
+    }
     m->tp_comm = p ? p->tp_comm : NULL;
     if (tp > 1 && !m->tp_comm) {
         if (!(m->tp_own = calloc(1, sizeof *m->tp_own))) {
@@ -205,6 +218,7 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
 
 void gpt_upload(gpt_model *m)
 {
+    m->wlow_stale = 1;
     if (!m->ops->device)
         return;
     size_t b = m->num_params * sizeof(float);
@@ -215,6 +229,28 @@ void gpt_upload(gpt_model *m)
     if (m->dev.adam_v && m->adam_v)
         m->ops->upload(m->dev.adam_v, m->adam_v, b);
     m->ops->sync();
+}
+
+void gpt_params_changed(gpt_model *m)
+{
+    m->wlow_stale = 1;
+}
+
+/* Mixed precision: x[0..n) rounded to the compute precision (nothing in fp32). */
+static void RP(const gpt_model *m, float *x, size_t n)
+{
+    if (m->prec)
+        m->ops->round_prec(x, n, m->prec);
+}
+
+/* The compute weights: the master weights rounded, once after every change. */
+static void refresh_compute_weights(gpt_model *m)
+{
+    if (!m->prec || !m->wlow_stale || !m->dev.params)
+        return;
+    m->ops->copy(m->wlow, m->dev.params, m->num_params * sizeof(float));
+    RP(m, m->wlow, m->num_params);
+    m->wlow_stale = 0;
 }
 
 static void drop_pair(gpt_model *m, float **host, float **dev)
@@ -363,7 +399,7 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
              A(lnf_rstd, r) && A(logits, bt * d.Vl) && A(lse, bt) && A(losses, bt) && A(dres, r * C) &&
              A(dbuf1, bt * 4 * C) && A(dbuf2, bt * C4l) && A(dqkv, bt * 3 * Cl) &&
              A(datt, o->attention_scratch_floats(T)) && A(ln_part, o->layernorm_part_floats((int)C)) &&
-             (m->tp > 1 ? A(tpbuf, bt * C) && A(tpcol, 3 * bt) : 1) && (m->sp ? A(splocal, r * C) : 1);
+             (m->tp > 1 || m->prec ? A(tpbuf, bt * C) : 1) && (m->tp > 1 ? A(tpcol, 3 * bt) : 1) && (m->sp ? A(splocal, r * C) : 1);
 #undef A
     a->inputs = o->alloc(bt * sizeof(int32_t));
     a->targets = o->alloc(bt * sizeof(int32_t));
@@ -400,6 +436,7 @@ void gpt_free(gpt_model *m)
         acts_free(o, m->acts);
     }
     o->free(m->red);
+    o->free(m->wlow);
     if (m->tp_own) {
         comm_free(m->tp_own);
         free(m->tp_own);
@@ -443,23 +480,30 @@ static void row_parallel(gpt_model *m, float *out, const float *res, const float
 {
     size_t n = (size_t)N * OC;
     const gpt_ops *o = m->ops;
-    if (m->tp <= 1) {
+    if (m->tp <= 1 && !m->prec) {
         o->copy(out, res, n * sizeof(float));
         o->matmul_forward(out, inp, w, bias, N, K, OC, 1);
         return;
     }
+    /* Mixed precision rounds the product (the GEMM's bf16/fp16 output), the sum over the
+     * tensor group (exchanged in the compute precision) and the residual sum, with one
+     * or with several ranks alike. */
     float *t = m->acts->tpbuf;
     o->matmul_forward(t, inp, w, NULL, N, K, OC, 0);
+    RP(m, t, n);
     int rows = N;
     if (m->sp) {
         /* Sequence parallel: each rank keeps the sums of its own rows only. */
         rows = N / m->tp;
         tp_scatter(m, t, m->acts->splocal, (size_t)rows * OC);
         t = m->acts->splocal;
-    } else {
+        RP(m, t, (size_t)rows * OC);
+    } else if (m->tp > 1) {
         tp_sum(m, t, n);
+        RP(m, t, n);
     }
     o->residual_bias(out, res, t, bias, rows, OC);
+    RP(m, out, (size_t)rows * OC);
 }
 
 /* LayerNorm of this rank's rows; with sequence parallelism they are then
@@ -469,10 +513,12 @@ static void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, con
 {
     if (!m->sp) {
         m->ops->layernorm_forward(out, mean, rstd, inp, w, b, n, C);
+        RP(m, out, (size_t)n * C); /* statistics stay fp32, the output is in the compute precision */
         return;
     }
     size_t rows = (size_t)n / (size_t)m->tp;
     m->ops->layernorm_forward(m->acts->splocal, mean, rstd, inp, w, b, (int)rows, C);
+    RP(m, m->acts->splocal, rows * (size_t)C);
     tp_gather(m, m->acts->splocal, out, rows * (size_t)C);
 }
 
@@ -481,12 +527,16 @@ static void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, con
  * rank's `rows`. Returns where the sum is. */
 static const float *column_input_grad(gpt_model *m, float *partial, size_t rows, size_t bt, int C)
 {
+    RP(m, partial, bt * (size_t)C); /* the GEMM's output in the compute precision */
     if (m->sp) {
         tp_scatter(m, partial, m->acts->splocal, rows * (size_t)C);
+        RP(m, m->acts->splocal, rows * (size_t)C);
         return m->acts->splocal;
     }
-    if (m->tp > 1)
+    if (m->tp > 1) {
         tp_sum(m, partial, bt * (size_t)C);
+        RP(m, partial, bt * (size_t)C);
+    }
     return partial;
 }
 
@@ -598,7 +648,7 @@ static float *P(const gpt_model *m, int t, int l)
 {
     if (m->hooks && m->hooks->gather)
         return m->zp[unit_of(m, t, l)] + m->useg[t];
-    return m->dev.params + m->offsets[t] + (size_t)l * slice_len(m, t);
+    return (m->prec ? m->wlow : m->dev.params) + m->offsets[t] + (size_t)l * slice_len(m, t);
 }
 
 static float *G(const gpt_model *m, int t, int l)
@@ -610,8 +660,16 @@ static float *G(const gpt_model *m, int t, int l)
 
 static void unit_gather(gpt_model *m, int u)
 {
-    if (m->hooks && m->hooks->gather && !m->zp[u])
+    if (m->hooks && m->hooks->gather && !m->zp[u]) {
         m->zp[u] = m->hooks->gather(m->hooks->ctx, u);
+        if (m->prec) { /* ZeRO-3: the gathered master weights, rounded to compute with */
+            gpt_seg seg[GPT_UNIT_MAX_SEGS];
+            size_t n = 0;
+            for (int i = 0, k = gpt_unit_segs(m, u, seg); i < k; i++)
+                n += seg[i].n;
+            RP(m, m->zp[u], n);
+        }
+    }
 }
 
 static void unit_release(gpt_model *m, int u)
@@ -704,6 +762,7 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
     }
     m->B = B;
     m->T = T;
+    refresh_compute_weights(m);
     if (first)
         o->upload(a->inputs, inputs, BT * sizeof(int32_t));
     /* R: rows of the residual stream held here (this rank's B*T/tp with sequence parallelism). */
@@ -725,6 +784,7 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
             tp_sum(m, a->encoded, BT * C);
         o->add_positions(a->encoded, P(m, GPT_WPE, 0), r0, R, T, C);
     }
+    RP(m, a->encoded, R * C); /* the embedding's sum (a received stage input: already rounded) */
     if (!last)
         unit_release(m, 0);
     size_t attsz = (size_t)B * NHl * T * T;
@@ -739,14 +799,19 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
                      P(m, GPT_LN1B, lo + l), (int)BT, C);
         /* ColumnParallelLinear: this rank's heads' q, k, v */
         o->matmul_forward(qkv, ln1, P(m, GPT_QKVW, lo + l), P(m, GPT_QKVB, lo + l), (int)BT, C, (int)(3 * Cl), 0);
+        RP(m, qkv, BT * 3 * Cl);
+        /* softmax in fp32 (its probabilities or statistics kept in fp32, as fused attention) */
         o->attention_forward(atty, att, qkv, B, T, (int)Cl, NHl);
+        RP(m, atty, BT * Cl);
         /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear) */
         row_parallel(m, res2, res, atty, P(m, GPT_ATTPROJW, lo + l),
                      P(m, GPT_ATTPROJB, lo + l), (int)BT, (int)Cl, C);
         layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, lo + l),
                      P(m, GPT_LN2B, lo + l), (int)BT, C);
         o->matmul_forward(fch, ln2, P(m, GPT_FCW, lo + l), P(m, GPT_FCB, lo + l), (int)BT, C, (int)C4l, 0);
+        RP(m, fch, BT * C4l);
         o->gelu_forward(fchg, fch, BT * C4l);
+        RP(m, fchg, BT * C4l);
         row_parallel(m, res3, res2, fchg, P(m, GPT_FCPROJW, lo + l),
                      P(m, GPT_FCPROJB, lo + l), (int)BT, (int)C4l, C);
         unit_release(m, 1 + lo + l);
@@ -763,6 +828,7 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
     /* Logits of this rank's vocabulary rows; those at or past V are padding. */
     int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
     o->matmul_forward(a->logits, a->lnf, P(m, GPT_WTE, 0), NULL, (int)BT, C, (int)Vl, 0);
+    RP(m, a->logits, BT * Vl); /* logits in the compute precision; the cross-entropy in fp32 */
     m->logits = a->logits;
     if (!targets) {
         m->mean_loss = -1;
@@ -822,6 +888,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
     } else {
         /* dlogits = (softmax - onehot) * dl, in place of this rank's logits; 0 for padding. */
         o->crossentropy_backward(a->logits, a->lse, a->targets, BT, nv, Vl, v0, dl);
+        RP(m, a->logits, BT * Vl);
         /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
         unit_gather(m, 0);
         unit_gather(m, m->nlayers + 1);
@@ -834,6 +901,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         o->layernorm_backward(dres, G(m, GPT_LNFW, 0), G(m, GPT_LNFB, 0), dln,
                                 a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0), a->lnf_mean, a->lnf_rstd,
                                 (int)R, C, a->ln_part);
+        RP(m, dres, R * C);
         unit_grads_done(m, m->nlayers + 1);
         unit_release(m, m->nlayers + 1);
         unit_release(m, 0); /* the encoder's backward needs no parameters */
@@ -855,6 +923,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, lo + l),
                          P(m, GPT_LN2B, lo + l), (int)BT, C);
             o->gelu_forward(fchg, fch, BT * C4l);
+            RP(m, fchg, BT * C4l);
         }
         float *d4 = a->dbuf2;    /* [BT, 4C/tp] */
         float *dsmall = a->dbuf1; /* [BT, C] */
@@ -869,25 +938,31 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         }
         o->matmul_backward(d4, G(m, GPT_FCPROJW, lo + l), G(m, GPT_FCPROJB, lo + l), dfull, fchg,
                            P(m, GPT_FCPROJW, lo + l), (int)BT, (int)C4l, C, 0);
+        RP(m, d4, BT * C4l);
         o->gelu_backward(d4, fch, d4, BT * C4l);
+        RP(m, d4, BT * C4l);
         o->matmul_backward(dsmall, G(m, GPT_FCW, lo + l), G(m, GPT_FCB, lo + l), d4, ln2,
                         P(m, GPT_FCW, lo + l), (int)BT, C, (int)C4l, 0);
         const float *dln2 = column_input_grad(m, dsmall, R, BT, C);
         o->layernorm_backward(dres, G(m, GPT_LN2W, lo + l), G(m, GPT_LN2B, lo + l), dln2, res2,
                                 P(m, GPT_LN2W, lo + l), a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
                                 C, a->ln_part);
+        RP(m, dres, R * C); /* the residual stream's gradient in the compute precision */
         /* attention: res2 = res + attn(ln1) @ attprojw^T + attprojb */
         if (sp)
             tp_gather(m, dres, a->tpbuf, R * C);
         o->matmul_backward(dsmall, G(m, GPT_ATTPROJW, lo + l), G(m, GPT_ATTPROJB, lo + l), dfull, atty,
                            P(m, GPT_ATTPROJW, lo + l), (int)BT, (int)Cl, C, 0);
+        RP(m, dsmall, BT * Cl);
         o->attention_backward(a->dqkv, a->datt, dsmall, qkv, att, atty, B, T, (int)Cl, NHl);
+        RP(m, a->dqkv, BT * 3 * Cl);
         o->matmul_backward(dsmall, G(m, GPT_QKVW, lo + l), G(m, GPT_QKVB, lo + l),
                         a->dqkv, ln1, P(m, GPT_QKVW, lo + l), (int)BT, C, (int)(3 * Cl), 0);
         const float *dln1 = column_input_grad(m, dsmall, R, BT, C);
         o->layernorm_backward(dres, G(m, GPT_LN1W, lo + l), G(m, GPT_LN1B, lo + l), dln1, res,
                                 P(m, GPT_LN1W, lo + l), a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
                                 C, a->ln_part);
+        RP(m, dres, R * C);
         unit_grads_done(m, 1 + lo + l);
         unit_release(m, 1 + lo + l);
     }

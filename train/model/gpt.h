@@ -109,6 +109,15 @@ typedef struct {
     /* recompute: keep one layer's LayerNorm and GELU outputs and recompute them in
      * the backward (llm.c's recompute; the CUDA backend's --recompute-activations) */
     int recompute;
+    /* mixed precision (train/cpu/precision.h: GPT_PREC_FP32, _BF16, _FP16): weights
+     * computed with, activations and their gradients rounded to it; the master
+     * weights (params), AdamW's moments and the weight gradients stay fp32, as in
+     * Megatron (main_grad, the distributed optimizer's fp32 shards). wlow: the
+     * compute weights, refreshed from the master weights before the next forward
+     * once gpt_params_changed (or gpt_upload) says they moved. */
+    int prec;
+    float *wlow;
+    int wlow_stale;
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
     struct pcomm *tp_comm; /* the tensor group's communicator on ops' buffers */
@@ -161,6 +170,7 @@ typedef struct {
     int tp, tp_rank, pp, pp_rank, sp;
     int vpp; /* model chunks per stage (interleaved 1F1B); 0 or 1: one */
     int recompute; /* see gpt_model */
+    int prec;      /* GPT_PREC_*: see gpt_model */
     struct dist_ctx *d;
     struct dist_group *tp_g, *pp_g;
     const struct gpt_ops *ops; /* NULL: the CPU's (train/ops.h) */
@@ -218,6 +228,9 @@ void gpt_free(gpt_model *m);
  * parameters only with moments 0, for ZeRO which keeps its own). No-ops on a
  * host table, where they are the same arrays. */
 void gpt_upload(gpt_model *m);
+/* The master weights changed (an optimizer step, a load): the next forward rounds
+ * them again into the compute weights (mixed precision; nothing in fp32). */
+void gpt_params_changed(gpt_model *m);
 void gpt_download(gpt_model *m, int moments);
 /* Free the gradients, parameters or moments (host and backend copies) of a
  * model whose optimizer keeps its own (ZeRO). */

@@ -35,12 +35,23 @@ static int pipeline_end(pp_sched *p, double *loss)
  * then the remaining backwards. The paired transfers use one send-receive, so
  * two neighbouring stages never both wait in a send. Activations of the
  * micro-batches in flight (at most pp) live in slots k % pp. */
+/* What the last stage's backward starts from: 1/(M x dp) (fp32, bf16: the same float as
+ * before loss scaling existed here), times fp16's loss scale. */
+static float pp_backward_scale(const pp_sched *p, long long M)
+{
+    long long n = M * p->d->dp;
+    if (p->loss_scale > 0 && p->loss_scale != 1.0)
+        return (float)(p->loss_scale / (double)n);
+    return 1.0f / (float)n;
+}
+
 int pp_forward_backward_1f1b(pp_sched *p, long long M, double *loss)
 {
     dist_ctx *d = p->d;
     int S = d->pp, s = d->pp_rank, first = s == 0, last = s == S - 1, rc = 0;
     size_t nb = p->act_bytes;
-    float scale = 1.0f / (float)(M * d->dp); /* as gpt_backward is given without a pipeline */
+    /* as gpt_backward is given without a pipeline: fp16's loss scale over the micro-batches */
+    float scale = pp_backward_scale(p, M);
     double lscale = (double)(M * d->dp);
     long long nw = S - s - 1 < M ? S - s - 1 : M, rem = M - nw;
     for (long long i = 0; i < nw && !rc; i++) {
@@ -318,7 +329,8 @@ int pp_forward_backward_interleaved(pp_sched *p, long long M, double *loss)
 {
     dist_ctx *d = p->d;
     ilv_state q = {.p = p, .S = d->pp, .s = d->pp_rank, .v = p->vpp, .M = M, .total = M * p->vpp,
-                   .lscale = (double)(M * d->dp), .scale = 1.0f / (float)(M * d->dp)};
+                   .lscale = (double)(M * d->dp),
+                   .scale = pp_backward_scale(p, M)};
     q.slot = malloc((size_t)q.total * sizeof(int));
     q.in = calloc((size_t)q.v, sizeof *q.in);
     q.grad = calloc((size_t)q.v, sizeof *q.grad);

@@ -39,6 +39,7 @@ typedef struct {
     float *grecv;       /* gradients from the next stage (the model's memory) */
     int (*forward)(void *ctx, long long b, int slot, const float *x_in, double div, double *loss);
     void *ctx;
+    double loss_scale;  /* fp16's loss scale, multiplied into the backward's start (0: 1) */
 } pp_sched;
 
 /* Whether the model chunk in use is the first or the last of the whole (virtual) pipeline. */
