@@ -120,11 +120,13 @@ extern const gpt_ops gpt_ops_cpu;
 extern const gpt_ops gpt_ops_checked;
 long gpt_ops_checked_violations(void);
 
-/* train/cuda/ops_cuda.cu, in builds with the CUDA backend (fp32; not yet run on a GPU). gpt_ops_cuda_select: this
- * rank's GPU (its rank on the node modulo the GPUs; ranks may share one), the
+/* train/cuda/ops_cuda.cu, in builds with the CUDA backend (fp32 storage; bf16 / fp16 as
+ * the CPU table, by rounding). gpt_ops_cuda_count: the GPUs this process sees.
+ * gpt_ops_cuda_select: this rank's GPU (its rank on the node modulo the GPUs; ranks may share one), the
  * device or -1 with a message. */
 extern const gpt_ops gpt_ops_cuda;
 int gpt_ops_cuda_select(int local_rank);
+int gpt_ops_cuda_count(int *n);
 /* The bytes this process holds in the table's buffers; free and total memory
  * of its GPU (all processes on it). */
 void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);

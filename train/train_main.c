@@ -100,6 +100,8 @@ int main(int argc, char **argv)
         {"bf16", 0, ARG_FLAG, &a.bf16, NULL, "bf16 parameters and activations, fp32 master weights, gradients\n"
                                               "                                and AdamW state (the CPU rounds as the GPU and computes in fp32)"},
         {"fp16", 0, ARG_FLAG, &a.fp16, NULL, "fp16 likewise, with loss scaling"},
+        {"grad-reduce-in-bf16", 0, ARG_FLAG, &a.grad_reduce_in_bf16, NULL, "the parallel model: reduce gradients\n"
+                                              "                                over the data-parallel group in bf16 (default fp32)"},
         {"loss-scale", 0, ARG_DOUBLE, &a.loss_scale, "X", "fp16: a static loss scale (default: dynamic)"},
         {"initial-loss-scale", 0, ARG_DOUBLE, &a.initial_loss_scale, "X", "fp16: the dynamic scale's start (default 2^32)"},
         {"min-loss-scale", 0, ARG_DOUBLE, &a.min_loss_scale, "X", "fp16: the dynamic scale's floor (default 1)"},

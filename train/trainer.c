@@ -496,13 +496,28 @@ static int setup(run *r, train_args *a)
      * operation table; the single-GPU model (gpt_cuda.cu) stays the default elsewhere
      * until the table has been proven on a GPU (scripts/gpu_suite.sh). */
     long long zero = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
-    if (r->cuda && (r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model)) {
+    /* Ranks sharing a GPU (more ranks on this node than GPUs) cannot use NCCL, which the
+     * single-GPU path's data parallelism needs: they take the table too, whose
+     * communicators stage through the host. */
+    int shared_gpu = 0;
 #ifdef WEBTEXT_CUDA
-        if (a->bf16 || a->fp16 || a->cpu_offload)
-            return err_set(ERR_USAGE, "--device cuda with tensor / pipeline parallelism, ZeRO or --cuda-parallel-model "
-                                      "runs the parallel model on the CUDA operation table, which is fp32 only so far "
-                                      "and keeps the optimizer on the GPU: drop --%s",
-                           a->bf16 ? "bf16" : a->fp16 ? "fp16" : "cpu-offload");
+    if (r->cuda && r->d.world_size > 1) {
+        int lsize = 1, ngpu = 0;
+        dist_local_rank(&lsize);
+        if (gpt_ops_cuda_count(&ngpu) == 0 && lsize > ngpu)
+            shared_gpu = 1;
+    }
+#endif
+    if (r->cuda && (r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model || shared_gpu)) {
+#ifdef WEBTEXT_CUDA
+        if (a->cpu_offload)
+            return err_set(ERR_USAGE, "--device cuda with tensor / pipeline parallelism, ZeRO, ranks sharing a GPU or "
+                                      "--cuda-parallel-model runs the parallel model on the CUDA operation table, "
+                                      "which keeps the optimizer on the GPU: drop --cpu-offload");
+        if (shared_gpu && r->d.world_rank == 0 && !(r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model))
+            fprintf(stderr, "note: %d ranks share this node's GPUs: data parallelism runs the parallel model on the "
+                            "CUDA operation table with staged communicators (NCCL takes one GPU per rank)\n",
+                    r->d.world_size);
         if (gpt_ops_cuda_select(dist_local_rank(NULL)) < 0)
             return ERR_USAGE;
         r->cuda = 0;
@@ -549,6 +564,8 @@ static int setup(run *r, train_args *a)
     /* --bf16 / --fp16 on the CPU and checked tables: the parallel model's mixed precision
      * (weights, activations and their gradients rounded to bf16 / fp16 as the GPU rounds
      * them, computed in fp32; master weights, AdamW and weight gradients in fp32). */
+    if (r->cuda && a->grad_reduce_in_bf16 && r->d.world_rank == 0)
+        fprintf(stderr, "note: --grad-reduce-in-bf16: for the parallel model; the single-GPU path reduces in fp32\n");
     if (!r->cuda && (a->cpu_offload || a->use_flash_attn) && r->d.world_rank == 0)
         fprintf(stderr, "note: --%s: for --device cuda; ignored on --device %s\n",
                 a->cpu_offload ? "cpu-offload" : "use-flash-attn", a->device);
@@ -792,6 +809,7 @@ int trainer_run(train_args *a)
     r->be = (train_backend){.ops = &train_backend_cpu, .m = &r->m, .d = &r->d, .dp = &r->dp};
     if (rc)
         goto out_fail;
+    r->dp.grad_reduce_prec = a->grad_reduce_in_bf16 ? GPT_PREC_BF16 : GPT_PREC_FP32;
     if (r->dp.zero) {
         /* Keep only this rank's part of the moments (loaded, or zero). */
         ddp_scatter_moments(&r->dp, r->m.adam_m, r->m.adam_v);
@@ -963,6 +981,10 @@ int trainer_run(train_args *a)
         printf("\n");
         double bp, bg, bm;
         ddp_bytes_per_param(&r->dp, &bp, &bg, &bm);
+        /* mixed precision: the compute copy of the weights beside the fp32 master weights
+         * (held in fp32 storage, rounded to bf16 / fp16, on every table so far) */
+        if (r->m.prec)
+            bp += 4.0;
         double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&r->m, mbs, L);
         if (!r->cuda)
             printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "

@@ -35,6 +35,7 @@ typedef struct {
     const char *tokenizer_type, *tokenizer_model, *tiktoken_pattern;
     long long tiktoken_num_special, vocab_size, make_vocab_size_divisible_by;
     int tokenizer_sp_legacy; /* --tokenizer-sentencepiece-legacy */
+    int grad_reduce_in_bf16; /* --grad-reduce-in-bf16 */
     /* evaluation, logging, checkpoints */
     long long eval_interval, eval_iters, log_interval, save_interval, max_consecutive_skips;
     const char *save, *load, *log_json, *device;

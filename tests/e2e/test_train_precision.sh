@@ -104,6 +104,17 @@ for prec in bf16 fp16; do
   same ${prec}_checked_pp2_vpp2_same_bits_as_cpu "$WORK/${prec}_pp2_vpp2.jsonl" "$WORK/${prec}_ck_v2.jsonl" 0
 done
 
+# --grad-reduce-in-bf16 (Megatron's flag): the data-parallel reduction in bf16, which
+# changes the bits against the fp32 reduction and stays within bf16's tolerance
+for z in 0 2; do
+  expect_exit bf16_grad_reduce_bf16_zero$z 0 $MPI -np 2 "$BIN/train" $M --bf16 --zero-stage $z --grad-reduce-in-bf16 \
+    --log-json "$WORK/grb$z.jsonl"
+  same bf16_grad_reduce_bf16_zero${z}_matches_single "$WORK/bf16_s.jsonl" "$WORK/grb$z.jsonl" 1e-2
+done
+if compare "$WORK/bf16_dp2_zero2.jsonl" "$WORK/grb2.jsonl" 0 >/dev/null; then
+  fail bf16_grad_reduce_bf16_is_not_fp32 "same bits as the fp32 reduction"
+else pass bf16_grad_reduce_bf16_is_not_fp32; fi
+
 # fp16's dynamic loss scaling on real overflows: from Megatron's default 2^32, the emulated
 # fp16 backward overflows to inf, the step is skipped and the scale halves until it fits;
 # one process and tp 2 x dp 2 skip the same iterations and end within fp16's tolerance.

@@ -507,6 +507,17 @@ extern "C" const gpt_ops gpt_ops_cuda = {
     cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_round_prec, cu_adamw,
 };
 
+/* The GPUs this process sees (0 and *n = 0 when none). */
+extern "C" int gpt_ops_cuda_count(int *n)
+{
+    *n = 0;
+    if (cudaGetDeviceCount(n) != cudaSuccess) {
+        cudaGetLastError();
+        *n = 0;
+    }
+    return 0;
+}
+
 /* Pick this rank's GPU: its rank on the node modulo the GPUs (ranks may share one;
  * the communicators then stage). Returns the device or -1 with a message. */
 extern "C" int gpt_ops_cuda_select(int local_rank)

@@ -124,11 +124,19 @@ static float *hook_grad_buf(void *ctx, int u)
 
 /* A unit's gradients of one micro-batch: summed over the group into the owners'
  * shards (added to what earlier micro-batches left there). */
+static void grad_round(const ddp *o, float *x, size_t n)
+{
+    if (o->grad_reduce_prec)
+        o->ops->round_prec(x, n, o->grad_reduce_prec);
+}
+
 static void hook_grad_done(void *ctx, int u)
 {
     ddp *o = ctx;
     const ddp_unit *k = &o->units[u];
+    grad_round(o, o->gbuf[slot_of(o, u)], k->per * (size_t)o->g->size);
     hook_check(o, comm_reduce_scatter(o->c, o->gbuf[slot_of(o, u)], o->recv, k->per), "reduce-scatter of gradients");
+    grad_round(o, o->recv, k->per);
     o->ops->add(o->gshard + k->soff, o->recv, k->per);
 }
 
@@ -291,8 +299,11 @@ int ddp_reduce_grads(ddp *o, gpt_model *m)
         bucket_t k = bucket_at(o, b);
         float *g = m->dev.grads + k.lo;
         int rc;
+        grad_round(o, g, k.len);
         if (o->zero == 0) {
             rc = comm_allreduce(o->c, g, k.len, COMM_SUM);
+            if (!rc)
+                grad_round(o, g, k.len);
         } else {
             const float *send = g;
             if (k.per * dp != k.len) {
@@ -301,6 +312,8 @@ int ddp_reduce_grads(ddp *o, gpt_model *m)
                 send = o->pad;
             }
             rc = comm_reduce_scatter(o->c, send, o->gshard + k.soff, k.per);
+            if (!rc)
+                grad_round(o, o->gshard + k.soff, k.per);
         }
         if (rc)
             return rc;

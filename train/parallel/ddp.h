@@ -88,6 +88,10 @@ typedef struct {
     float *recv;       /* one unit's reduce-scattered part */
     size_t work_bytes; /* of the working buffers */
     gpt_unit_hooks hooks;
+    /* --grad-reduce-in-bf16 (GPT_PREC_BF16; 0: fp32): the gradients are rounded to bf16
+     * before the data-parallel reduction and its result after (bf16 on the wire); the
+     * sum of micro-batches before it stays fp32 */
+    int grad_reduce_prec;
 } ddp;
 
 /* Set up for model m (parameters allocated). bucket 0: Megatron's default,
