@@ -73,6 +73,7 @@ fi
 # run: steps 1-6; run-checks: 1-4; run-bench: 5-6 (two device calls when one would pass 10 minutes)
 case "$mode" in run) steps="1 2 3 4 5 6";; run-checks) steps="1 2 3 4";; run-bench) steps="5 6";;
   *) echo "usage: scripts/gpu_suite.sh prepare|run|run-checks|run-bench (see the header)" >&2; exit 2;; esac
+steps=${SUITE_STEPS:-$steps} # e.g. SUITE_STEPS="2 6": only those
 step() { case " $steps " in *" $1 "*) return 0;; esac; return 1; }
 
 OUT=${OUT:-$(mktemp -d)}; mkdir -p "$OUT"

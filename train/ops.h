@@ -111,6 +111,11 @@ typedef struct gpt_ops {
     /* AdamW on n parameters: bias corrections bc1, bc2, decoupled weight decay */
     void (*adamw)(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
                   float eps, float decay, float bc1, float bc2);
+    /* The model's compute precision (GPT_PREC_*), told once by gpt_init; NULL where it
+     * changes nothing (the CPU tables compute in fp32 on the rounded values). The CUDA
+     * table then runs the products and attention on narrow operands (exact: they are
+     * rounded already) on the tensor cores, with fp32 outputs. */
+    void (*compute_prec)(int prec);
 } gpt_ops;
 
 extern const gpt_ops gpt_ops_cpu;

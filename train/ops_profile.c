@@ -175,7 +175,8 @@ const gpt_ops *gpt_ops_profiled(const gpt_ops *inner)
         .gelu_forward = pr_gelu, .gelu_backward = pr_gelu_b, .residual_bias = pr_resb, .add_positions = pr_pos,
         .crossentropy_forward = pr_ce, .crossentropy_vp_max = pr_ce_max, .crossentropy_vp_sum = pr_ce_sum,
         .crossentropy_vp_finish = pr_ce_fin, .crossentropy_backward = pr_ce_b, .sum_f64 = pr_sum,
-        .sumsq_f64 = pr_sumsq, .scale = pr_scale, .add = pr_add, .round_prec = pr_round, .adamw = pr_adamw};
+        .sumsq_f64 = pr_sumsq, .scale = pr_scale, .add = pr_add, .round_prec = pr_round, .adamw = pr_adamw,
+        .compute_prec = inner->compute_prec};
     return &prof;
 }
 

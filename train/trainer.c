@@ -504,7 +504,7 @@ static int setup(run *r, train_args *a)
     if (r->cuda && r->d.world_size > 1) {
         int lsize = 1, ngpu = 0;
         dist_local_rank(&lsize);
-        if (gpt_ops_cuda_count(&ngpu) == 0 && lsize > ngpu)
+        if (gpt_ops_cuda_count(&ngpu) == 0 && ngpu > 0 && lsize > ngpu)
             shared_gpu = 1;
     }
 #endif

@@ -472,13 +472,14 @@ stderr_has world_not_multiple_message "the world size 3 is not a multiple"
 expect_exit zero3_with_pp_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --zero-stage 3 --pipeline-model-parallel-size 2
 stderr_has zero3_with_pp_message "ZeRO stages 2 and 3 do not combine with pipeline parallelism"
 expect_exit zero4_refused 2 "$BIN/train" $M --train-iters 2 --zero-stage 4
-# --device cuda with several ranks. Tensor / pipeline parallelism and ZeRO go to the parallel
-# model on the CUDA operation table (fp32 only: --bf16 is refused with the reason, on any
-# machine); without a GPU they stop at "no CUDA GPU found" (or the build has no CUDA). Data
-# parallelism alone keeps the single-GPU model over NCCL, one GPU per rank.
-expect_exit cuda_tp_bf16_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --tensor-model-parallel-size 2 --bf16
-if grep -qE 'CUDA operation table, which is fp32 only so far|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
-  pass cuda_tp_bf16_refused_message; else fail cuda_tp_bf16_refused_message "$(head -c 300 "$WORK/.err")"; fi
+# --device cuda with several ranks. Tensor / pipeline parallelism, ZeRO and ranks sharing a
+# GPU go to the parallel model on the CUDA operation table (bf16 / fp16 by rounding, the
+# optimizer on the GPU: --cpu-offload is refused with the reason, on any machine); without a
+# GPU they stop at "no CUDA GPU found" (or the build has no CUDA). Data parallelism alone, one
+# GPU per rank, keeps the single-GPU model over NCCL.
+expect_exit cuda_tp_offload_refused 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --tensor-model-parallel-size 2 --bf16 --cpu-offload
+if grep -qE 'keeps the optimizer on the GPU: drop --cpu-offload|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then
+  pass cuda_tp_offload_refused_message; else fail cuda_tp_offload_refused_message "$(head -c 300 "$WORK/.err")"; fi
 if ! nvidia-smi -L >/dev/null 2>&1; then
   expect_exit cuda_tp_needs_gpu 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --device cuda --tensor-model-parallel-size 2
   if grep -qE 'no CUDA GPU found|this build has no (CUDA backend|NCCL)' "$WORK/.err"; then

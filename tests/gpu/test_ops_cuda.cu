@@ -238,8 +238,70 @@ static void test_ops(void)
     }
 }
 
+/* Mixed precision's compute on the CUDA table (compute_prec): operands rounded to
+ * bf16 / fp16 as the model hands them, products on the tensor cores in fp32. The
+ * matmuls are exact products summed in fp32 (the CPU's sum in another order: 1e-5);
+ * attention keeps its probabilities in the narrow type on the GPU (flash or batched
+ * GEMMs), so it is held to the precision's own step (bf16 2e-2, fp16 4e-3). */
+static vec rounded(vec v, int prec)
+{
+    H->round_prec(v.data(), v.size(), prec);
+    return v;
+}
+static void test_narrow(int prec)
+{
+    const char *pn = prec == 1 ? "bf16" : "fp16";
+    char what[96];
+    D->compute_prec(prec);
+    for (int acc = 0; acc < 2; acc++) {
+        const int BT = 32, C = 64, OC = 96;
+        twin x(rounded(randn((size_t)BT * C), prec)), w(rounded(randn((size_t)OC * C, 0.1f), prec)), b(randn(OC, 0.1f));
+        twin out(acc ? randn((size_t)BT * OC) : vec((size_t)BT * OC, NAN));
+        H->matmul_forward(out.h.data(), x.h.data(), w.h.data(), b.h.data(), BT, C, OC, acc);
+        D->matmul_forward(out.d, x.d, w.d, b.d, BT, C, OC, acc);
+        snprintf(what, sizeof what, "%s matmul_forward%s", pn, acc ? " (accumulate)" : "");
+        check(what, out, 1e-5);
+        twin dout(rounded(randn((size_t)BT * OC), prec)), dw(vec((size_t)OC * C, 0.5f)), db(vec(OC, 0.5f));
+        twin dx(acc ? randn((size_t)BT * C) : vec((size_t)BT * C, NAN));
+        H->matmul_backward(dx.h.data(), dw.h.data(), db.h.data(), dout.h.data(), x.h.data(), w.h.data(), BT, C, OC, acc);
+        D->matmul_backward(dx.d, dw.d, db.d, dout.d, x.d, w.d, BT, C, OC, acc);
+        snprintf(what, sizeof what, "%s matmul_backward dinp%s", pn, acc ? " (accumulate)" : "");
+        check(what, dx, 1e-5);
+        snprintf(what, sizeof what, "%s matmul_backward dw (+=)", pn);
+        check(what, dw, 1e-5);
+        snprintf(what, sizeof what, "%s matmul_backward dbias (+=)", pn);
+        check(what, db, 1e-5);
+    }
+    /* head size 16 (batched GEMMs) and 64 with T 64 (the flash kernels) */
+    const int shapes[2][4] = {{2, 16, 64, 4}, {2, 64, 128, 2}};
+    for (int si = 0; si < 2; si++) {
+        const int B = shapes[si][0], T = shapes[si][1], C = shapes[si][2], NH = shapes[si][3], BT = B * T;
+        double tol = prec == 1 ? 2e-2 : 4e-3;
+        twin qkv(rounded(randn((size_t)BT * 3 * C), prec)), out((size_t)BT * C);
+        vec hatt((size_t)B * NH * T * T), hs(H->attention_scratch_floats(T));
+        float *datt = (float *)D->alloc((size_t)B * NH * T * T * 4), *ds = (float *)D->alloc(D->attention_scratch_floats(T) * 4);
+        H->attention_forward(out.h.data(), hatt.data(), qkv.h.data(), B, T, C, NH);
+        D->attention_forward(out.d, datt, qkv.d, B, T, C, NH);
+        snprintf(what, sizeof what, "%s attention_forward (head size %d)", pn, C / NH);
+        check(what, out, tol);
+        /* the backward is given the forward's output as the model keeps it: rounded */
+        vec o = out.back();
+        H->round_prec(o.data(), o.size(), prec);
+        out.h = rounded(out.h, prec);
+        D->upload(out.d, o.data(), o.size() * 4);
+        twin dout(rounded(randn((size_t)BT * C), prec)), dqkv((size_t)BT * 3 * C);
+        H->attention_backward(dqkv.h.data(), hs.data(), dout.h.data(), qkv.h.data(), hatt.data(), out.h.data(), B, T, C, NH);
+        D->attention_backward(dqkv.d, ds, dout.d, qkv.d, datt, out.d, B, T, C, NH);
+        snprintf(what, sizeof what, "%s attention_backward (head size %d)", pn, C / NH);
+        check(what, dqkv, 2 * tol);
+        D->free(datt);
+        D->free(ds);
+    }
+    D->compute_prec(0);
+}
+
 /* One step of the model (gpt.c) on a table. */
-static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params)
+static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params, int prec = 0)
 {
     gpt_config cfg;
     cfg.max_seq_len = 32;
@@ -252,6 +314,7 @@ static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params)
     memset(&par, 0, sizeof par);
     par.tp = par.pp = 1;
     par.ops = ops;
+    par.prec = prec;
     gpt_model m;
     if (gpt_alloc_par(&m, &cfg, &par)) {
         printf("FAIL ops_cuda model: %s\n", err_msg());
@@ -275,13 +338,20 @@ static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params)
     gpt_free(&m);
 }
 
-static void test_model(void)
+/* prec 0: fp32 (loss 1e-5, grad norm 1e-4, parameters 1e-5); bf16 / fp16: the rounded
+ * model on each table (the CPU computing in fp32 on the rounded values, the GPU on the
+ * tensor cores), loss and grad norm within 1e-2, parameters after AdamW within 5e-3.
+ * AdamW's first step moves every weight by about lr = 1e-3 in the sign of its gradient,
+ * so a gradient near zero that rounds to the other sign on one table moves its weight
+ * 2e-3 the other way: with weights of std 0.02, a relative 1e-3 is such flips on
+ * 0.01 % of the weights (measured on an H100: bf16 1.6e-3, fp16 8.4e-4). */
+static void test_model(int prec)
 {
     float lc = 0, lg = 0;
     double nc = 0, ng = 0;
     vec pc, pg;
-    step_on(H, &lc, &nc, pc);
-    step_on(D, &lg, &ng, pg);
+    step_on(H, &lc, &nc, pc, prec);
+    step_on(D, &lg, &ng, pg, prec);
     double dp = 0, np = 0;
     for (size_t i = 0; i < pc.size() && i < pg.size(); i++) {
         dp += (double)(pg[i] - pc[i]) * (pg[i] - pc[i]);
@@ -289,11 +359,13 @@ static void test_model(void)
     }
     double el = fabs(lg - lc) / lc, en = fabs(ng - nc) / nc, ep = sqrt(dp / np);
     checks++;
-    if (pc.size() != pg.size() || !(el < 1e-5 && en < 1e-4 && ep < 1e-5)) {
+    const char *pn = prec == 1 ? " bf16" : prec == 2 ? " fp16" : "";
+    double tl = prec ? 1e-2 : 1e-5, tn = prec ? 1e-2 : 1e-4, tp = prec ? 5e-3 : 1e-5;
+    if (pc.size() != pg.size() || !(el < tl && en < tn && ep < tp)) {
         failures++;
-        printf("FAIL ops_cuda model step: loss %.7g vs %.7g, grad norm rel %.3g, params rel %.3g\n", lg, lc, en, ep);
+        printf("FAIL ops_cuda model step%s: loss %.7g vs %.7g, grad norm rel %.3g, params rel %.3g\n", pn, lg, lc, en, ep);
     } else {
-        printf("PASS ops_cuda model step (loss rel %.2g, grad norm rel %.2g, params rel %.2g)\n", el, en, ep);
+        printf("PASS ops_cuda model step%s (loss rel %.2g, grad norm rel %.2g, params rel %.2g)\n", pn, el, en, ep);
     }
 }
 
@@ -309,7 +381,11 @@ int main(void)
         return 1;
     }
     test_ops();
-    test_model();
+    test_narrow(1);
+    test_narrow(2);
+    test_model(0);
+    test_model(1);
+    test_model(2);
     printf("%d of %d CUDA operation-table checks passed\n", checks - failures, checks);
     return failures != 0;
 }

@@ -1,15 +1,19 @@
 /* ops_cuda.cu - the CUDA operation table (train/ops.h): the parallel model of
- * train/model/gpt.c on one GPU per rank, fp32, with this folder's kernels
- * (encoder, LayerNorm, GELU, cuBLASLt matmuls with bias epilogues, batched-GEMM
- * attention) and small kernels for the operations the CPU table does in loops
- * (row-parallel residual sum, positions, the vocab-parallel cross-entropy's
- * parts, sums, AdamW). Everything is ordered on the legacy default stream, as
- * the communicators' NCCL calls are.
+ * train/model/gpt.c on one GPU per rank (or ranks sharing one), with this
+ * folder's kernels (encoder, LayerNorm, GELU, cuBLASLt matmuls with bias
+ * epilogues, attention) and small kernels for the operations the CPU table does
+ * in loops (row-parallel residual sum, positions, the vocab-parallel
+ * cross-entropy's parts, sums, AdamW). Everything is ordered on the legacy
+ * default stream, as the communicators' NCCL calls are.
  *
- * Status: compiled here (no GPU on the development machines); it has not run
- * on a GPU yet. The trainer uses it only where the single-GPU model of
- * gpt_cuda.cu cannot go (tensor / pipeline parallelism, ZeRO) or when asked
- * (--cuda-parallel-model); scripts/gpu_suite.sh runs its checks. */
+ * Storage is fp32. Under --bf16 / --fp16 the model rounds weights, activations
+ * and their gradients as the CPU tables do (round_prec), and the table runs the
+ * products and attention on narrow copies of those operands on the tensor cores
+ * (compute_prec; exact, since the values are rounded already), fp32 out.
+ * Checked on an H100 (scripts/gpu_suite.sh, tests/gpu/test_ops_cuda.cu): every
+ * layout in fp32, bf16 and fp16 against one process. Speed: the single-GPU model
+ * of gpt_cuda.cu (bf16 storage, cuDNN attention, fused kernels) stays the default
+ * for one rank and plain data parallelism; see docs/parallel.md. */
 extern "C" {
 #include "common/err.h"
 #include "train/ops.h"
@@ -79,6 +83,61 @@ static attn_scratch<float> att_for(size_t n)
     }
     attn_scratch<float> w = {g_att, g_att + g_att_n, NULL};
     return w;
+}
+
+/* ---- mixed precision's compute: bf16 / fp16 operands on the tensor cores ----
+ * Under --bf16 / --fp16 the parallel model hands the products operands that are
+ * already rounded to the compute precision (weights, activations and their
+ * gradients: train/model/gpt.c's RP). Converting them to bf16 / fp16 is then
+ * exact, and a product of the narrow operands accumulated in fp32 is the same
+ * arithmetic as the CPU table's fp32 product of the rounded values, in another
+ * summation order. So the matmuls and attention run on the tensor cores with
+ * fp32 outputs (which the model rounds next), through narrow scratch operands
+ * that grow to the largest product and are reused. */
+static int g_prec; /* GPT_PREC_*: 0 fp32, 1 bf16, 2 fp16 */
+enum { NS_A, NS_B, NS_C, NS_D, NS_N };
+static void *g_ns[NS_N];
+static size_t g_ns_n[NS_N];
+static void cu_compute_prec(int prec) { g_prec = prec == 1 || prec == 2 ? prec : 0; }
+
+template <typename T> __global__ void to_narrow_kernel(T *y, const float *x, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        y[i] = fromf<T>(x[i]);
+}
+template <typename T> __global__ void from_narrow_kernel(float *y, const T *x, size_t n)
+{
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        y[i] = tof(x[i]);
+}
+static unsigned grid_for(size_t n)
+{
+    size_t b = cdiv(n, 256);
+    return (unsigned)(b > 65535 * 4 ? 65535 * 4 : b ? b : 1);
+}
+/* Slot k's scratch of n narrow values (2 bytes each), x converted into it when given. */
+template <typename T> static T *narrow(int k, const float *x, size_t n)
+{
+    ready();
+    if (n > g_ns_n[k]) {
+        if (g_ns[k])
+            CUDA_CHECK(cudaFree(g_ns[k]));
+        CUDA_CHECK(cudaMalloc(&g_ns[k], n * sizeof(T)));
+        g_ns_n[k] = n;
+    }
+    T *y = (T *)g_ns[k];
+    if (x && n) {
+        to_narrow_kernel<T><<<grid_for(n), 256>>>(y, x, n);
+        CUDA_LAUNCHED();
+    }
+    return y;
+}
+template <typename T> static void widen(float *y, const T *x, size_t n)
+{
+    if (!n)
+        return;
+    from_narrow_kernel<T><<<grid_for(n), 256>>>(y, x, n);
+    CUDA_LAUNCHED();
 }
 
 /* ---- memory: the bytes this process's table holds, for the memory report ---- */
@@ -223,10 +282,33 @@ __global__ void add_bias_rows_kernel(float *out, const float *bias, int N, int O
     if (i < (size_t)N * OC)
         out[i] += bias[i % OC];
 }
+/* out (+)= inp @ w^T (+ bias) with narrow operands, fp32 out. */
+template <typename T>
+static void matmul_forward_narrow(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
+                                  int accumulate)
+{
+    cudaDataType_t dt = cuda_type<T>::t;
+    const T *wn = narrow<T>(NS_A, w, (size_t)OC * C), *in = narrow<T>(NS_B, inp, (size_t)N * C);
+    float beta = accumulate ? 1.0f : 0.0f;
+    if (bias && lt_matmul(&g_mm, out, CUDA_R_32F, wn, in, dt, OC, N, C, true, false, C, C, OC, beta,
+                          CUBLASLT_EPILOGUE_BIAS, bias, NULL, 0))
+        return;
+    if (!lt_matmul(&g_mm, out, CUDA_R_32F, wn, in, dt, OC, N, C, true, false, C, C, OC, beta, CUBLASLT_EPILOGUE_DEFAULT,
+                   NULL, NULL, 0))
+        blas_matmul(&g_mm, out, CUDA_R_32F, wn, in, dt, OC, N, C, true, false, C, C, OC, beta);
+    if (bias) {
+        add_bias_rows_kernel<<<cdiv((size_t)N * OC, 256), 256>>>(out, bias, N, OC);
+        CUDA_LAUNCHED();
+    }
+}
 static void cu_matmul_forward(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
                               int accumulate)
 {
     ready();
+    if (g_prec == 1)
+        return matmul_forward_narrow<__nv_bfloat16>(out, inp, w, bias, N, C, OC, accumulate);
+    if (g_prec == 2)
+        return matmul_forward_narrow<__half>(out, inp, w, bias, N, C, OC, accumulate);
     if (!accumulate) {
         matmul_forward<float>(&g_mm, out, inp, w, bias, N, C, OC, NULL);
         return;
@@ -240,10 +322,32 @@ static void cu_matmul_forward(float *out, const float *inp, const float *w, cons
         CUDA_LAUNCHED();
     }
 }
+/* dinp (+)= dout @ w in fp32; dw += dout^T @ inp and dbias += column sums of dout
+ * (matmul.cuh's fp32 accumulation), from narrow operands. */
+template <typename T>
+static void matmul_backward_narrow(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
+                                   const float *w, int N, int C, int OC, int accumulate_dinp)
+{
+    cudaDataType_t dt = cuda_type<T>::t;
+    const T *dn = narrow<T>(NS_C, dout, (size_t)N * OC);
+    if (dinp) {
+        const T *wn = narrow<T>(NS_A, w, (size_t)OC * C);
+        float beta = accumulate_dinp ? 1.0f : 0.0f;
+        if (!lt_matmul(&g_mm, dinp, CUDA_R_32F, wn, dn, dt, C, N, OC, false, false, C, OC, C, beta,
+                       CUBLASLT_EPILOGUE_DEFAULT, NULL, NULL, 0))
+            blas_matmul(&g_mm, dinp, CUDA_R_32F, wn, dn, dt, C, N, OC, false, false, C, OC, C, beta);
+    }
+    const T *in = narrow<T>(NS_B, inp, (size_t)N * C);
+    matmul_backward<T>(&g_mm, (T *)NULL, dw, dbias, dn, in, (const T *)NULL, N, C, OC, (const T *)NULL);
+}
 static void cu_matmul_backward(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
                                const float *w, int N, int C, int OC, int accumulate_dinp)
 {
     part_for((size_t)OC);
+    if (g_prec == 1)
+        return matmul_backward_narrow<__nv_bfloat16>(dinp, dw, dbias, dout, inp, w, N, C, OC, accumulate_dinp);
+    if (g_prec == 2)
+        return matmul_backward_narrow<__half>(dinp, dw, dbias, dout, inp, w, N, C, OC, accumulate_dinp);
     if (!accumulate_dinp || !dinp) {
         matmul_backward<float>(&g_mm, dinp, dw, dbias, dout, inp, w, N, C, OC, NULL);
         return;
@@ -255,8 +359,57 @@ static void cu_matmul_backward(float *dinp, float *dw, float *dbias, const float
 }
 
 /* att: the table keeps the log-sum-exps [B, NH, T] there (the CPU its probabilities). */
+/* Attention with narrow operands: the flash kernels where they apply (head size 64,
+ * T a multiple of 64), else the batched GEMMs on narrow T x T scratch; the output
+ * and the input gradient widened to fp32 for the model to round. */
+static float *g_dd; /* the flash backward's [B, NH, T] */
+static size_t g_dd_n;
+template <typename T> static attn_scratch<T> att_narrow(size_t n)
+{
+    attn_scratch<float> f = att_for((n + 1) / 2); /* two T x T buffers of 2-byte values */
+    attn_scratch<T> w = {(T *)f.s1, (T *)f.s1 + n, NULL};
+    return w;
+}
+template <typename T>
+static void attention_forward_narrow(float *out, float *lse, const float *qkv, int B, int Tn, int C, int NH)
+{
+    const T *qn = narrow<T>(NS_A, qkv, (size_t)B * Tn * 3 * C);
+    T *on = narrow<T>(NS_D, NULL, (size_t)B * Tn * C);
+    if (flash::usable<T>(Tn, C, NH))
+        flash::forward(on, lse, qn, B, Tn, C, NH, 0);
+    else
+        attention_forward<T>(&g_mm, on, lse, qn, att_narrow<T>((size_t)B * NH * Tn * Tn), B, Tn, C, NH);
+    widen(out, on, (size_t)B * Tn * C);
+}
+template <typename T>
+static void attention_backward_narrow(float *dqkv, const float *dout, const float *qkv, const float *lse,
+                                      const float *out, int B, int Tn, int C, int NH)
+{
+    const T *qn = narrow<T>(NS_A, qkv, (size_t)B * Tn * 3 * C);
+    const T *dn = narrow<T>(NS_C, dout, (size_t)B * Tn * C);
+    const T *yn = narrow<T>(NS_D, out, (size_t)B * Tn * C);
+    T *dq = narrow<T>(NS_B, NULL, (size_t)B * Tn * 3 * C);
+    if (flash::usable<T>(Tn, C, NH)) {
+        size_t n = (size_t)B * NH * Tn;
+        if (n > g_dd_n) {
+            if (g_dd)
+                CUDA_CHECK(cudaFree(g_dd));
+            CUDA_CHECK(cudaMalloc(&g_dd, n * sizeof(float)));
+            g_dd_n = n;
+        }
+        flash::backward(dq, dn, yn, qn, lse, g_dd, B, Tn, C, NH, 0);
+    } else {
+        attention_backward<T>(&g_mm, dq, dn, yn, qn, lse, att_narrow<T>((size_t)B * NH * Tn * Tn), B, Tn, C, NH);
+    }
+    widen(dqkv, dq, (size_t)B * Tn * 3 * C);
+}
 static void cu_attention_forward(float *out, float *att, const float *qkv, int B, int T, int C, int NH)
 {
+    ready();
+    if (g_prec == 1)
+        return attention_forward_narrow<__nv_bfloat16>(out, att, qkv, B, T, C, NH);
+    if (g_prec == 2)
+        return attention_forward_narrow<__half>(out, att, qkv, B, T, C, NH);
     attn_scratch<float> w = att_for((size_t)B * NH * T * T);
     attention_forward<float>(&g_mm, out, att, qkv, w, B, T, C, NH);
 }
@@ -264,6 +417,10 @@ static void cu_attention_backward(float *dqkv, float *scratch, const float *dout
                                   const float *out, int B, int T, int C, int NH)
 {
     (void)scratch;
+    if (g_prec == 1)
+        return attention_backward_narrow<__nv_bfloat16>(dqkv, dout, qkv, att, out, B, T, C, NH);
+    if (g_prec == 2)
+        return attention_backward_narrow<__half>(dqkv, dout, qkv, att, out, B, T, C, NH);
     attn_scratch<float> w = att_for((size_t)B * NH * T * T);
     attention_backward<float>(&g_mm, dqkv, dout, out, qkv, att, w, B, T, C, NH);
 }
@@ -504,7 +661,7 @@ extern "C" const gpt_ops gpt_ops_cuda = {
     cu_layernorm_part_floats, cu_matmul_forward, cu_matmul_backward, cu_attention_forward, cu_attention_backward,
     cu_attention_scratch_floats, cu_gelu_forward, cu_gelu_backward, cu_residual_bias, cu_add_positions,
     cu_crossentropy_forward, cu_crossentropy_vp_max, cu_crossentropy_vp_sum, cu_crossentropy_vp_finish,
-    cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_round_prec, cu_adamw,
+    cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_round_prec, cu_adamw, cu_compute_prec,
 };
 
 /* The GPUs this process sees (0 and *n = 0 when none). */

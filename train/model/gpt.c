@@ -146,6 +146,8 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     m->layer0 = m->pp_rank * m->nlayers;
     m->vpp = vpp;
     m->ops = p && p->ops ? p->ops : &gpt_ops_cpu;
+    if (m->ops->compute_prec)
+        m->ops->compute_prec(m->prec);
     size_t Vp = (size_t)cfg->padded_vocab_size, C = (size_t)cfg->channels, L = (size_t)m->nlayers;
     size_t maxT = (size_t)cfg->max_seq_len;
     size_t s[GPT_NUM_TENSORS] = {Vp * C, maxT * C, L * C, L * C, L * 3 * C * C, L * 3 * C, L * C * C, L * C,
