@@ -132,8 +132,8 @@ int main(int argc, char **argv)
                                               "multiple of 64), unfused (batched GEMMs, T x T scratch)"},
         {"use-flash-attn", 0, ARG_FLAG, &a.use_flash_attn, NULL, "--attention-backend flash (Megatron's older flag)"},
         {"cuda-parallel-model", 0, ARG_FLAG, &a.cuda_parallel_model, NULL, "--device cuda: run the parallel model on the\n"
-                                              "CUDA operation table (fp32; what tensor / pipeline\n"
-                                              "parallelism and ZeRO use on GPUs; not yet run on a GPU)"},
+                                              "CUDA operation table (what tensor / pipeline\n"
+                                              "parallelism, ZeRO and ranks sharing a GPU use)"},
         {"no-masked-softmax-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
         {"no-bias-gelu-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
         {"no-bias-dropout-fusion", 0, ARG_FLAG, &ign_f, NULL, "accepted"},
