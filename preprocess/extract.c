@@ -1,0 +1,406 @@
+/* extract.c - web pages to documents: WARC / WET / HTML in, JSON lines out
+ * (`text`, `id`, `url`, `date`, `content_type`, `charset`, `title`), the first
+ * stage before blacklist_urls and cleanup. The WARC reading is preprocess/warc.c,
+ * the decoding, parsing and main-content extraction preprocess/htmltext.c; this
+ * file walks the inputs, decides per record, writes and counts.
+ *
+ * Every record read is counted once: a document out, or dropped for one reason
+ * (record type, HTTP status, not HTML, truncated, too large, damaged, empty). */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "common/args.h"
+#include "common/err.h"
+#include "common/fsutil.h"
+#include "common/io.h"
+#include "common/jsonl.h"
+#include "common/progress.h"
+#include "common/utf8.h"
+#include "preprocess/htmltext.h"
+#include "preprocess/warc.h"
+
+enum { R_KEPT, R_TYPE, R_STATUS, R_NOT_HTML, R_TRUNCATED, R_TOO_LARGE, R_DAMAGED, R_EMPTY, R_N };
+static const char *const reason_name[R_N] = {"kept",     "record_type", "http_status", "not_html",
+                                             "truncated", "too_large",   "damaged",     "empty"};
+static const char *const reason_help[R_N] = {
+    "",
+    "warcinfo, request, metadata, revisit records (no page)",
+    "HTTP status other than 200",
+    "a payload that is not HTML (Content-Type, or no markup)",
+    "WARC-Truncated: the crawler cut the payload",
+    "a record larger than --max-size",
+    "a record the reader could not parse (see the warnings)",
+    "no text left after extraction"};
+
+typedef struct {
+    const char *output, *mode_s, *rejected;
+    int precision, recall, strict, keep_truncated;
+    uint64_t max_size;
+    int mode, favor;
+    io_writer *out, *rej;
+    htmltext *ht;
+    uint64_t count[R_N], records, bytes_done, bytes_total;
+    progress *pg;
+    char *jbuf;
+    size_t jlen, jcap;
+} ex_state;
+
+static const char *const in_suffixes[] = {".warc", ".warc.gz", ".warc.zst", ".wet", ".wet.gz", ".wet.zst",
+                                          ".html", ".htm", ".html.gz", ".htm.gz", NULL};
+
+/* ,"key":"value" (the first without the comma) to the output. */
+static int j_str(ex_state *s, int first, const char *key, const char *v, size_t n)
+{
+    char k[64];
+    int kl = snprintf(k, sizeof k, "%s\"%s\":", first ? "" : ",", key);
+    int rc = io_write(s->out, k, (size_t)kl);
+    if (rc < 0)
+        return rc;
+    /* invalid UTF-8 in a header value becomes U+FFFD (the JSON must be UTF-8) */
+    char *clean = NULL;
+    if (!utf8_valid(v, n)) {
+        clean = malloc(n * 3 + 1);
+        if (!clean)
+            return err_set(ERR_NOMEM, "out of memory");
+        n = utf8_sanitize(v, n, clean);
+        v = clean;
+    }
+    rc = jsonl_escape(v, n, &s->jbuf, &s->jlen, &s->jcap);
+    free(clean);
+    return rc < 0 ? rc : io_write(s->out, s->jbuf, s->jlen);
+}
+
+/* One document out. */
+static int emit(ex_state *s, const char *text, size_t tlen, const char *id, const char *url, const char *date,
+                const char *ctype, const char *charset, const char *title)
+{
+    int rc;
+    if ((rc = io_write(s->out, "{", 1)) < 0 || (rc = j_str(s, 1, "text", text, tlen)) < 0 ||
+        (rc = j_str(s, 0, "id", id ? id : "", id ? strlen(id) : 0)) < 0)
+        return rc;
+    if (url && (rc = j_str(s, 0, "url", url, strlen(url))) < 0)
+        return rc;
+    if (date && (rc = j_str(s, 0, "date", date, strlen(date))) < 0)
+        return rc;
+    if (ctype && (rc = j_str(s, 0, "content_type", ctype, strlen(ctype))) < 0)
+        return rc;
+    if (charset && (rc = j_str(s, 0, "charset", charset, strlen(charset))) < 0)
+        return rc;
+    if (title && *title && (rc = j_str(s, 0, "title", title, strlen(title))) < 0)
+        return rc;
+    if ((rc = io_write(s->out, "}\n", 2)) < 0)
+        return rc;
+    s->count[R_KEPT]++;
+    return 0;
+}
+
+static int drop(ex_state *s, int reason, const char *file, uint64_t rec, const char *id, const char *url)
+{
+    s->count[reason]++;
+    if (!s->rej)
+        return 0;
+    char line[512];
+    int n = snprintf(line, sizeof line, "%s\t%s:%" PRIu64 "\t", reason_name[reason], file, rec);
+    int rc = io_write(s->rej, line, (size_t)n);
+    if (rc == 0 && id)
+        rc = io_write(s->rej, id, strlen(id));
+    if (rc == 0)
+        rc = io_write(s->rej, "\t", 1);
+    if (rc == 0 && url)
+        rc = io_write(s->rej, url, strlen(url));
+    if (rc == 0)
+        rc = io_write(s->rej, "\n", 1);
+    return rc;
+}
+
+static int looks_html(const unsigned char *b, size_t n)
+{
+    size_t k = n < 2048 ? n : 2048;
+    for (size_t i = 0; i + 5 < k; i++)
+        if (b[i] == '<' && (!strncasecmp((const char *)b + i + 1, "html", 4) ||
+                            !strncasecmp((const char *)b + i + 1, "!doctype", 8) ||
+                            !strncasecmp((const char *)b + i + 1, "head", 4) ||
+                            !strncasecmp((const char *)b + i + 1, "body", 4) ||
+                            !strncasecmp((const char *)b + i + 1, "p>", 2) || !strncasecmp((const char *)b + i + 1, "div", 3)))
+            return 1;
+    return 0;
+}
+
+static int is_html_type(const char *ct)
+{
+    return ct && (strcasestr(ct, "text/html") || strcasestr(ct, "application/xhtml"));
+}
+
+/* Extract page bytes and write the document (or count it empty). */
+static int page(ex_state *s, const unsigned char *b, size_t n, const char *charset, const char *file, uint64_t rec,
+                const char *id, const char *url, const char *date, const char *ctype)
+{
+    htmltext_doc d;
+    int rc = htmltext_extract(s->ht, b, n, charset, s->mode, s->favor, &d);
+    if (rc < 0)
+        return rc;
+    if (d.len == 0)
+        rc = drop(s, R_EMPTY, file, rec, id, url);
+    else
+        rc = emit(s, d.text, d.len, id, url, date, ctype, d.charset, d.title);
+    htmltext_doc_free(&d);
+    return rc;
+}
+
+static void warn(const char *msg) { fprintf(stderr, "extract: warning: %s\n", msg); }
+
+static int do_warc(ex_state *s, const char *path)
+{
+    warc_reader *r;
+    int rc = warc_open(&r, path, s->max_size);
+    if (rc < 0)
+        return rc;
+    const char *file = warc_name(r);
+    for (;;) {
+        warc_record rec;
+        rc = warc_next(r, &rec);
+        if (rc == 0)
+            break;
+        if (rc < 0) {
+            if (rc == ERR_NOMEM || rc == ERR_IO)
+                break;
+            s->records++;
+            if (s->strict) {
+                rc = err_set(rc, "%s (--strict)", err_msg());
+                break;
+            }
+            warn(err_msg());
+            if ((rc = drop(s, R_DAMAGED, file, s->records, NULL, NULL)) < 0)
+                break;
+            if (warc_failed(r))
+                break;
+            continue;
+        }
+        s->records++;
+        const char *type = rec.type ? rec.type : "";
+        const char *id = rec.record_id, *url = rec.target_uri, *date = rec.date;
+        int is_resp = !strcasecmp(type, "response"), is_res = !strcasecmp(type, "resource"),
+            is_conv = !strcasecmp(type, "conversion");
+        if (!is_resp && !is_res && !is_conv) {
+            rc = drop(s, R_TYPE, file, rec.number, id, url);
+        } else if (rec.too_large) {
+            rc = drop(s, R_TOO_LARGE, file, rec.number, id, url);
+        } else if (rec.truncated && !s->keep_truncated) {
+            rc = drop(s, R_TRUNCATED, file, rec.number, id, url);
+        } else if (is_conv) {
+            /* WET: the text is extracted already; kept as it is (valid UTF-8) */
+            const char *t = (const char *)rec.block;
+            size_t n = rec.content_length;
+            utf8_strip_pyspace(&t, &n);
+            rc = n ? emit(s, t, n, id, url, date, rec.content_type, NULL, NULL) : drop(s, R_EMPTY, file, rec.number, id, url);
+        } else if (is_resp) {
+            warc_http h;
+            if (warc_http_parse(&h, rec.block, (size_t)rec.content_length, (size_t)s->max_size * 4) < 0) {
+                char m[600];
+                snprintf(m, sizeof m, "%s: record %" PRIu64 " (%s): %s", file, rec.number, url ? url : "", err_msg());
+                warn(m);
+                rc = drop(s, R_DAMAGED, file, rec.number, id, url);
+            } else if (h.status != 200) {
+                rc = drop(s, R_STATUS, file, rec.number, id, url);
+            } else if (h.content_type ? !is_html_type(h.content_type) : !looks_html(h.body, h.body_len)) {
+                rc = drop(s, R_NOT_HTML, file, rec.number, id, url);
+            } else {
+                rc = page(s, h.body, h.body_len, h.charset, file, rec.number, id, url, date, h.content_type);
+            }
+            warc_http_free(&h);
+        } else { /* resource: the block is the payload */
+            if (rec.content_type ? !is_html_type(rec.content_type) : !looks_html(rec.block, rec.content_length))
+                rc = drop(s, R_NOT_HTML, file, rec.number, id, url);
+            else {
+                const char *cs = rec.content_type ? strcasestr(rec.content_type, "charset=") : NULL;
+                char csb[64] = "";
+                if (cs)
+                    snprintf(csb, sizeof csb, "%.*s", (int)strcspn(cs + 8, "\"'; \t"), cs + 8 + (cs[8] == '"'));
+                rc = page(s, rec.block, rec.content_length, cs ? csb : NULL, file, rec.number, id, url, date,
+                          rec.content_type);
+            }
+        }
+        if (rc < 0)
+            break;
+        progress_update(s->pg, s->records, s->bytes_done + warc_raw_pos(r));
+    }
+    s->bytes_done += warc_raw_pos(r);
+    warc_close(r);
+    return rc < 0 ? rc : 0;
+}
+
+/* A plain HTML file (or stdin): one document, its path as id. */
+static int do_html(ex_state *s, const char *path)
+{
+    io_reader *io;
+    int rc = io_reader_open(&io, path);
+    if (rc < 0)
+        return rc;
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *b = malloc(cap);
+    int big = 0;
+    for (; b;) {
+        if (n == cap) {
+            if (cap >= s->max_size) {
+                big = 1;
+                break;
+            }
+            unsigned char *nb = realloc(b, cap * 2);
+            if (!nb) {
+                free(b);
+                b = NULL;
+                break;
+            }
+            b = nb;
+            cap *= 2;
+        }
+        ssize_t k = io_read(io, b + n, cap - n);
+        if (k < 0) {
+            rc = (int)k;
+            break;
+        }
+        if (k == 0)
+            break;
+        n += (size_t)k;
+    }
+    s->records++;
+    const char *name = io_reader_name(io);
+    if (!b)
+        rc = err_set(ERR_NOMEM, "%s: out of memory", name);
+    else if (rc == 0 && big)
+        rc = drop(s, R_TOO_LARGE, name, 1, name, NULL);
+    else if (rc == 0)
+        rc = page(s, b, n, NULL, name, 1, name, NULL, NULL, "text/html");
+    s->bytes_done += io_reader_raw_pos(io);
+    progress_update(s->pg, s->records, s->bytes_done);
+    free(b);
+    io_reader_close(io);
+    return rc;
+}
+
+static int process(ex_state *s, const char *path)
+{
+    /* WARC or HTML, by the first decoded bytes; stdin is read as WARC (it cannot be read twice) */
+    if (!strcmp(path, "-"))
+        return do_warc(s, path);
+    io_reader *io;
+    int rc = io_reader_open(&io, path);
+    if (rc < 0)
+        return rc;
+    char head[8] = {0};
+    ssize_t k = io_read(io, head, 7);
+    io_reader_close(io);
+    if (k < 0) {
+        warn(err_msg());
+        s->records++;
+        return drop(s, R_DAMAGED, path, 1, NULL, NULL);
+    }
+    if (k == 7 && !memcmp(head, "WARC/1.", 7))
+        return do_warc(s, path);
+    return do_html(s, path);
+}
+
+static void summary(const ex_state *s, size_t nfiles)
+{
+    fprintf(stderr, "extract: %" PRIu64 " records from %zu input%s: %" PRIu64 " documents, %" PRIu64 " dropped\n",
+            s->records, nfiles, nfiles == 1 ? "" : "s", s->count[R_KEPT], s->records - s->count[R_KEPT]);
+    for (int i = 1; i < R_N; i++)
+        if (s->count[i])
+            fprintf(stderr, "  %-12s %10" PRIu64 "  %s\n", reason_name[i], s->count[i], reason_help[i]);
+}
+
+int main(int argc, char **argv)
+{
+    ex_state s;
+    memset(&s, 0, sizeof s);
+    s.max_size = (uint64_t)64 << 20;
+    const arg_opt opts[] = {
+        {"output", 'o', ARG_STR, &s.output, "FILE", "write documents here (default stdout; .zst compresses)"},
+        {"mode", 0, ARG_STR, &s.mode_s, "MODE",
+         "main (default): the main content, boilerplate removed;\n"
+         "                                all: every visible text of the page"},
+        {"favor-precision", 0, ARG_FLAG, &s.precision, NULL, "main: drop more boilerplate (trafilatura's flag)"},
+        {"favor-recall", 0, ARG_FLAG, &s.recall, NULL, "main: keep more text (trafilatura's flag)"},
+        {"max-size", 0, ARG_SIZE, &s.max_size, "BYTES", "records and pages larger than this are dropped (default 64M)"},
+        {"keep-truncated", 0, ARG_FLAG, &s.keep_truncated, NULL, "extract records the crawler truncated (dropped by default)"},
+        {"rejected", 0, ARG_STR, &s.rejected, "FILE", "write each dropped record as REASON<TAB>FILE:RECORD<TAB>ID<TAB>URL"},
+        {"strict", 0, ARG_FLAG, &s.strict, NULL, "stop at the first damaged record instead of skipping it"},
+        {NULL, 0, 0, NULL, NULL, NULL},
+    };
+    const arg_spec spec = {
+        "extract", "[OPTION]... [INPUT]...",
+        "Turn web pages into documents: WARC files (WARC/1.0, 1.1; plain, .gz with one member per record\n"
+        "as Common Crawl writes them, or .zst), WET files (their text passed through) and HTML files.\n"
+        "Response and resource records that are HTML and HTTP 200 are decoded as a browser decodes them\n"
+        "(chunked, gzip, deflate, br; charset from HTTP, BOM, <meta>), parsed as HTML5 (lexbor), and\n"
+        "their main content (or, with --mode all, all visible text) written one paragraph per line as\n"
+        "{\"text\", \"id\", \"url\", \"date\", \"content_type\", \"charset\", \"title\"} JSON lines, the\n"
+        "names datatrove's WarcReader uses. Directories are read for *.warc[.gz|.zst], *.wet[...],\n"
+        "*.html and *.htm; none or '-' reads a WARC from stdin. Every record is counted: a document, or\n"
+        "dropped with its reason.",
+        opts,
+        "Examples:\n"
+        "  extract CC-MAIN-*.warc.gz -o docs.jsonl.zst\n"
+        "  extract --mode all pages/ | blacklist_urls --key url | cleanup -o clean.jsonl\n"
+        "Exit status: 0 done (damaged records are skipped with a warning), 1 bad input (with --strict),\n"
+        "2 usage, 3 I/O error, 4 out of memory.\n",
+    };
+    char **pos;
+    int npos;
+    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
+    if (rc >= 0)
+        return rc;
+    rc = 0;
+    if (s.precision && s.recall)
+        rc = err_set(ERR_USAGE, "--favor-precision and --favor-recall exclude each other");
+    s.mode = HTMLTEXT_MAIN;
+    if (rc == 0 && s.mode_s) {
+        if (!strcmp(s.mode_s, "all"))
+            s.mode = HTMLTEXT_ALL;
+        else if (strcmp(s.mode_s, "main"))
+            rc = err_set(ERR_USAGE, "--mode %s: expected main or all", s.mode_s);
+    }
+    s.favor = s.precision ? HTMLTEXT_PRECISION : s.recall ? HTMLTEXT_RECALL : HTMLTEXT_BALANCED;
+    fs_list inputs = {0};
+    if (rc == 0 && npos == 0)
+        rc = fs_expand(&inputs, "-", NULL);
+    for (int i = 0; i < npos && rc == 0; i++)
+        rc = fs_expand(&inputs, pos[i], in_suffixes);
+    free(pos);
+    if (rc == 0)
+        rc = htmltext_new(&s.ht);
+    if (rc == 0)
+        rc = io_writer_open(&s.out, s.output, NULL);
+    if (rc == 0 && s.rejected)
+        rc = io_writer_open(&s.rej, s.rejected, NULL);
+    if (rc == 0) {
+        struct stat st;
+        for (size_t i = 0; i < inputs.n; i++)
+            if (strcmp(inputs.paths[i], "-") && stat(inputs.paths[i], &st) == 0 && S_ISREG(st.st_mode))
+                s.bytes_total += (uint64_t)st.st_size;
+        s.pg = progress_new("extract", "records", s.bytes_total);
+        for (size_t i = 0; rc == 0 && i < inputs.n; i++)
+            rc = process(&s, inputs.paths[i]);
+        progress_done(s.pg);
+    }
+    if (rc == 0) {
+        io_writer *g[2] = {s.out, s.rej};
+        rc = io_writer_commit_group(g, 2);
+        s.out = s.rej = NULL;
+    }
+    io_writer_abort(s.rej);
+    io_writer_abort(s.out);
+    if (rc == 0 && !args_quiet_flag)
+        summary(&s, inputs.n);
+    if (rc < 0)
+        fprintf(stderr, "extract: %s\n", err_msg());
+    htmltext_free(s.ht);
+    free(s.jbuf);
+    fs_list_free(&inputs);
+    return rc < 0 ? err_exit_code(rc) : 0;
+}

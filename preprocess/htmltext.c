@@ -1,0 +1,768 @@
+/* htmltext.c - decoding, HTML5 parsing (lexbor) and text extraction; see htmltext.h.
+ *
+ * Every walk over the tree is iterative (first_child / next / parent), so a page
+ * nested 100,000 deep costs memory for its nodes only, never stack. Per-node
+ * facts live in an array indexed through the node's `user` pointer. */
+#define _GNU_SOURCE
+#include "preprocess/htmltext.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <iconv.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <lexbor/html/html.h>
+#include <lexbor/html/encoding.h>
+#include <lexbor/dom/interfaces/text.h>
+
+#include "common/err.h"
+#include "common/utf8.h"
+
+struct htmltext {
+    lxb_html_document_t *doc;
+    lxb_html_encoding_t em;
+    struct ninfo *info;
+    size_t ninfo, capinfo;
+};
+
+int htmltext_new(htmltext **out)
+{
+    htmltext *h = calloc(1, sizeof *h);
+    if (!h)
+        return err_set(ERR_NOMEM, "out of memory");
+    h->doc = lxb_html_document_create();
+    if (!h->doc || lxb_html_encoding_init(&h->em) != LXB_STATUS_OK) {
+        htmltext_free(h);
+        return err_set(ERR_NOMEM, "out of memory for the HTML parser");
+    }
+    *out = h;
+    return 0;
+}
+
+void htmltext_free(htmltext *h)
+{
+    if (!h)
+        return;
+    if (h->doc)
+        lxb_html_document_destroy(h->doc);
+    lxb_html_encoding_destroy(&h->em, false);
+    free(h->info);
+    free(h);
+}
+
+void htmltext_doc_free(htmltext_doc *d)
+{
+    free(d->text);
+    free(d->title);
+    memset(d, 0, sizeof *d);
+}
+
+/* ------------------------------------------------------------- decoding */
+
+/* The Encoding Standard's label, as an iconv name (NULL: unknown). */
+static const char *iconv_name(const char *label, size_t n, char *buf, size_t cap)
+{
+    while (n && isspace((unsigned char)*label)) {
+        label++;
+        n--;
+    }
+    while (n && isspace((unsigned char)label[n - 1]))
+        n--;
+    if (!n || n >= cap)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (char)tolower((unsigned char)label[i]);
+    buf[n] = '\0';
+    static const struct {
+        const char *labels, *name;
+    } map[] = {
+        {"|utf-8|utf8|unicode-1-1-utf-8|unicode11utf8|unicode20utf8|x-unicode20utf8|", "UTF-8"},
+        {"|iso-8859-1|iso8859-1|iso_8859-1|latin1|l1|ascii|us-ascii|cp1252|windows-1252|x-cp1252|cp819|ibm819|"
+         "iso-ir-100|csisolatin1|iso88591|iso_8859-1:1987|ansi_x3.4-1968|",
+         "WINDOWS-1252"},
+        {"|gb2312|gbk|x-gbk|chinese|csgb2312|gb_2312|gb_2312-80|iso-ir-58|csiso58gb231280|gb18030|", "GB18030"},
+        {"|shift_jis|shift-jis|sjis|x-sjis|ms_kanji|ms932|windows-31j|csshiftjis|", "CP932"},
+        {"|euc-kr|ks_c_5601-1987|ks_c_5601-1989|ksc5601|ksc_5601|windows-949|cseuckr|korean|iso-ir-149|", "CP949"},
+        {"|big5|big5-hkscs|x-x-big5|cn-big5|csbig5|", "BIG5-HKSCS"},
+        {"|iso-8859-9|iso8859-9|latin5|l5|windows-1254|cp1254|x-cp1254|iso-ir-148|csisolatin5|", "WINDOWS-1254"},
+        {"|tis-620|iso-8859-11|windows-874|dos-874|iso8859-11|", "WINDOWS-874"},
+        {"|euc-jp|x-euc-jp|cseucpkdfmtjapanese|", "EUC-JP"},
+        {"|iso-2022-jp|csiso2022jp|", "ISO-2022-JP"},
+        {"|utf-16|utf-16le|unicode|ucs-2|csunicode|iso-10646-ucs-2|unicodefeff|", "UTF-16LE"},
+        {"|utf-16be|unicodefffe|", "UTF-16BE"},
+        {"|koi8-r|koi8|koi|cskoi8r|koi8_r|", "KOI8-R"},
+        {"|koi8-u|koi8-ru|", "KOI8-U"},
+        {"|x-user-defined|", "WINDOWS-1252"},
+    };
+    char key[48];
+    snprintf(key, sizeof key, "|%s|", buf);
+    for (size_t i = 0; i < sizeof map / sizeof *map; i++)
+        if (strstr(map[i].labels, key))
+            return map[i].name;
+    /* windows-125x, iso-8859-x and the rest: iconv knows them by these names */
+    for (char *p = buf; *p; p++)
+        *p = (char)toupper((unsigned char)*p);
+    iconv_t cd = iconv_open("UTF-8", buf);
+    if (cd == (iconv_t)-1)
+        return NULL;
+    iconv_close(cd);
+    return buf;
+}
+
+void htmltext_sniff(const unsigned char *s, size_t n, const char *http_charset, char *name, size_t cap)
+{
+    char buf[64];
+    const char *nm = NULL;
+    if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF)
+        nm = "UTF-8";
+    else if (n >= 2 && s[0] == 0xFE && s[1] == 0xFF)
+        nm = "UTF-16BE";
+    else if (n >= 2 && s[0] == 0xFF && s[1] == 0xFE)
+        nm = "UTF-16LE";
+    if (!nm && http_charset)
+        nm = iconv_name(http_charset, strlen(http_charset), buf, sizeof buf);
+    if (!nm) {
+        /* the meta prescan, over the first 1024 bytes as the standard says */
+        lxb_html_encoding_t em;
+        if (lxb_html_encoding_init(&em) == LXB_STATUS_OK) {
+            size_t k = n < 1024 ? n : 1024;
+            if (lxb_html_encoding_determine(&em, s, s + k) == LXB_STATUS_OK &&
+                lxb_html_encoding_meta_length(&em) > 0) {
+                lxb_html_encoding_entry_t *e = lxb_html_encoding_meta_entry(&em, 0);
+                nm = iconv_name((const char *)e->name, (size_t)(e->end - e->name), buf, sizeof buf);
+                /* a page cannot declare itself UTF-16 from inside: it is read as UTF-8 */
+                if (nm && !strncmp(nm, "UTF-16", 6))
+                    nm = "UTF-8";
+            }
+            lxb_html_encoding_destroy(&em, false);
+        }
+    }
+    if (!nm)
+        nm = utf8_valid((const char *)s, n) ? "UTF-8" : "WINDOWS-1252";
+    snprintf(name, cap, "%s", nm);
+}
+
+char *htmltext_to_utf8(const unsigned char *s, size_t n, const char *label, size_t *out_len)
+{
+    size_t cap = n * 3 + 16;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    size_t o = 0;
+    if (!strcmp(label, "UTF-8")) {
+        if (n >= 3 && s[0] == 0xEF && s[1] == 0xBB && s[2] == 0xBF) {
+            s += 3;
+            n -= 3;
+        }
+        /* valid runs copied, each invalid sequence one U+FFFD (as the Encoding Standard) */
+        size_t i = 0;
+        while (i < n) {
+            size_t v = utf8_valid_prefix((const char *)s + i, n - i);
+            memcpy(out + o, s + i, v);
+            o += v;
+            i += v;
+            if (i < n) {
+                size_t bad = utf8_invalid_len(s + i, n - i);
+                memcpy(out + o, "\xEF\xBF\xBD", 3);
+                o += 3;
+                i += bad ? bad : 1;
+            }
+        }
+        out[o] = '\0';
+        *out_len = o;
+        return out;
+    }
+    iconv_t cd = iconv_open("UTF-8", label);
+    if (cd == (iconv_t)-1) { /* cannot happen for names iconv_name returned; be safe */
+        free(out);
+        return htmltext_to_utf8(s, n, "WINDOWS-1252", out_len);
+    }
+    char *in = (char *)s;
+    size_t inleft = n;
+    if (!strcmp(label, "UTF-16LE") && n >= 2 && s[0] == 0xFF && s[1] == 0xFE) {
+        in += 2;
+        inleft -= 2;
+    } else if (!strcmp(label, "UTF-16BE") && n >= 2 && s[0] == 0xFE && s[1] == 0xFF) {
+        in += 2;
+        inleft -= 2;
+    }
+    while (inleft) {
+        char *op = out + o;
+        size_t oleft = cap - o - 4;
+        size_t r = iconv(cd, &in, &inleft, &op, &oleft);
+        o = (size_t)(op - out);
+        if (r != (size_t)-1)
+            break;
+        if (errno == E2BIG) {
+            size_t nc = cap * 2;
+            char *nb = realloc(out, nc);
+            if (!nb) {
+                free(out);
+                iconv_close(cd);
+                return NULL;
+            }
+            out = nb;
+            cap = nc;
+            continue;
+        }
+        /* EILSEQ / EINVAL: one unmapped or cut byte */
+        if (cap - o < 8) {
+            char *nb = realloc(out, cap * 2);
+            if (!nb) {
+                free(out);
+                iconv_close(cd);
+                return NULL;
+            }
+            out = nb;
+            cap *= 2;
+        }
+        memcpy(out + o, "\xEF\xBF\xBD", 3);
+        o += 3;
+        in++;
+        inleft--;
+        iconv(cd, NULL, NULL, NULL, NULL);
+    }
+    iconv_close(cd);
+    out[o] = '\0';
+    *out_len = o;
+    return out;
+}
+
+/* ------------------------------------------------------------ the tree */
+
+typedef struct ninfo {
+    uint32_t text;  /* bytes of visible text under it (white space runs as one) */
+    uint32_t links; /* of which inside <a> */
+    uint32_t commas;
+    float score;
+    uint8_t skip;   /* 1: not part of the text */
+    uint8_t para;   /* a paragraph-like block */
+} ninfo;
+
+static ninfo *info_of(lxb_dom_node_t *n) { return (ninfo *)n->user; }
+
+static int is_block(lxb_tag_id_t t)
+{
+    switch (t) {
+    case LXB_TAG_P: case LXB_TAG_DIV: case LXB_TAG_LI: case LXB_TAG_UL: case LXB_TAG_OL: case LXB_TAG_DL:
+    case LXB_TAG_DT: case LXB_TAG_DD: case LXB_TAG_H1: case LXB_TAG_H2: case LXB_TAG_H3: case LXB_TAG_H4:
+    case LXB_TAG_H5: case LXB_TAG_H6: case LXB_TAG_TABLE: case LXB_TAG_TR: case LXB_TAG_PRE:
+    case LXB_TAG_BLOCKQUOTE: case LXB_TAG_SECTION: case LXB_TAG_ARTICLE: case LXB_TAG_MAIN: case LXB_TAG_HEADER:
+    case LXB_TAG_FOOTER: case LXB_TAG_NAV: case LXB_TAG_ASIDE: case LXB_TAG_FIGURE: case LXB_TAG_FIGCAPTION:
+    case LXB_TAG_ADDRESS: case LXB_TAG_HR: case LXB_TAG_CAPTION: case LXB_TAG_DETAILS: case LXB_TAG_SUMMARY:
+    case LXB_TAG_CENTER: case LXB_TAG_FORM: case LXB_TAG_BODY: case LXB_TAG_THEAD: case LXB_TAG_TBODY:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Never text: code, media, form controls and what is not rendered. */
+static int never_text(lxb_tag_id_t t)
+{
+    switch (t) {
+    case LXB_TAG_SCRIPT: case LXB_TAG_STYLE: case LXB_TAG_NOSCRIPT: case LXB_TAG_TEMPLATE: case LXB_TAG_HEAD:
+    case LXB_TAG_SVG: case LXB_TAG_MATH: case LXB_TAG_IFRAME: case LXB_TAG_OBJECT: case LXB_TAG_EMBED:
+    case LXB_TAG_CANVAS: case LXB_TAG_VIDEO: case LXB_TAG_AUDIO: case LXB_TAG_SELECT: case LXB_TAG_OPTION:
+    case LXB_TAG_TEXTAREA: case LXB_TAG_BUTTON: case LXB_TAG_INPUT: case LXB_TAG_DIALOG: case LXB_TAG_TITLE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static const char *attr(lxb_dom_node_t *n, const char *name, size_t *len)
+{
+    return (const char *)lxb_dom_element_get_attribute(lxb_dom_interface_element(n), (const lxb_char_t *)name,
+                                                       strlen(name), len);
+}
+
+/* Whether s[0..n) holds one of the words (separated by anything not a letter or
+ * digit; "-" and "_" separate too: "share-bar" holds "share"). */
+static int has_word(const char *s, size_t n, const char *const *words)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && !isalnum((unsigned char)s[i]))
+            i++;
+        size_t j = i;
+        while (j < n && isalnum((unsigned char)s[j]))
+            j++;
+        for (const char *const *w = words; *w; w++)
+            if (strlen(*w) == j - i && !strncasecmp(s + i, *w, j - i))
+                return 1;
+        i = j;
+    }
+    return 0;
+}
+
+static int hidden(lxb_dom_node_t *n)
+{
+    size_t len;
+    if (lxb_dom_element_has_attribute(lxb_dom_interface_element(n), (const lxb_char_t *)"hidden", 6))
+        return 1;
+    const char *v = attr(n, "aria-hidden", &len);
+    if (v && len == 4 && !strncasecmp(v, "true", 4))
+        return 1;
+    v = attr(n, "style", &len);
+    if (v && len) {
+        char b[256];
+        size_t k = 0;
+        for (size_t i = 0; i < len && k + 1 < sizeof b; i++)
+            if (!isspace((unsigned char)v[i]))
+                b[k++] = (char)tolower((unsigned char)v[i]);
+        b[k] = '\0';
+        if (strstr(b, "display:none") || strstr(b, "visibility:hidden"))
+            return 1;
+    }
+    return 0;
+}
+
+/* Boilerplate named by class or id (Readability's unlikely candidates, trafilatura's
+ * discard list, narrowed to whole words). */
+static const char *const boiler_words[] = {
+    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "sidebar", "footer", "masthead",
+    "comment", "comments", "share", "sharing", "social", "related", "recommended", "advert", "advertisement", "ad",
+    "ads", "adsense", "sponsor", "sponsored", "promo", "banner", "cookie", "cookies", "consent", "gdpr", "newsletter",
+    "subscribe", "subscription", "popup", "modal", "pagination", "pager", "widget", "tags", "tagcloud", "signup",
+    "login", "disqus", "outbrain", "taboola", "toolbar", "skip", "print", "byline-share", "author-box", "rss",
+    NULL};
+/* ... unless they also name content (Readability's "maybe candidates"). */
+static const char *const content_words[] = {"article", "content", "main", "body", "post", "entry", "story", "text",
+                                            "blog", "column", NULL};
+
+static int boilerplate(lxb_dom_node_t *n, int favor)
+{
+    size_t lc = 0, li = 0;
+    const char *c = attr(n, "class", &lc), *id = attr(n, "id", &li);
+    const char *role;
+    size_t lr;
+    if ((role = attr(n, "role", &lr)) && lr &&
+        (!strncasecmp(role, "navigation", lr) || !strncasecmp(role, "banner", lr) ||
+         !strncasecmp(role, "contentinfo", lr) || !strncasecmp(role, "complementary", lr)))
+        return 1;
+    int bad = (c && has_word(c, lc, boiler_words)) || (id && has_word(id, li, boiler_words));
+    if (!bad)
+        return 0;
+    if (favor == HTMLTEXT_PRECISION)
+        return 1;
+    return !((c && has_word(c, lc, content_words)) || (id && has_word(id, li, content_words)));
+}
+
+static int grow_info(htmltext *h, size_t need)
+{
+    if (need <= h->capinfo)
+        return 0;
+    size_t nc = h->capinfo ? h->capinfo : 4096;
+    while (nc < need)
+        nc *= 2;
+    ninfo *ni = realloc(h->info, nc * sizeof *ni);
+    if (!ni)
+        return err_set(ERR_NOMEM, "out of memory for the page's tree");
+    h->info = ni;
+    h->capinfo = nc;
+    return 0;
+}
+
+/* Visible text bytes of a text node, white space runs counted as one. */
+static void text_stats(lxb_dom_node_t *t, uint32_t *len, uint32_t *commas)
+{
+    lxb_dom_text_t *tx = lxb_dom_interface_text(t);
+    const unsigned char *s = tx->char_data.data.data;
+    size_t n = tx->char_data.data.length, k = 0, c = 0;
+    int sp = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (isspace(s[i])) {
+            if (!sp)
+                k++;
+            sp = 1;
+        } else {
+            k++;
+            sp = 0;
+            c += s[i] == ',';
+        }
+    }
+    *len = (uint32_t)(k > UINT32_MAX / 2 ? UINT32_MAX / 2 : k);
+    *commas = (uint32_t)(c > 1000000 ? 1000000 : c);
+}
+
+#define NEXT_SKIPPING(n, root, descend)                                                                               \
+    do {                                                                                                              \
+        if ((descend) && (n)->first_child) {                                                                          \
+            (n) = (n)->first_child;                                                                                   \
+            break;                                                                                                    \
+        }                                                                                                             \
+        while ((n) != (root) && !(n)->next)                                                                           \
+            (n) = (n)->parent;                                                                                        \
+        (n) = (n) == (root) ? NULL : (n)->next;                                                                       \
+    } while (0)
+
+/* Pass 1: give every node its facts; mark what is never text (and, for the main
+ * content, boilerplate); sum text, link text and commas up the tree (post-order:
+ * a node's sums are added to its parent's when the walk leaves it). */
+static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor)
+{
+    h->ninfo = 0;
+    lxb_dom_node_t *n = root;
+    /* pre-order with explicit leave steps */
+    for (;;) {
+        if (grow_info(h, h->ninfo + 1) < 0)
+            return ERR_NOMEM;
+        ninfo *in = &h->info[h->ninfo++];
+        memset(in, 0, sizeof *in);
+        n->user = in;
+        int descend = 1;
+        if (n->type == LXB_DOM_NODE_TYPE_ELEMENT) {
+            lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+            if (n != root) {
+                if (never_text(t) || hidden(n))
+                    in->skip = 1;
+                else if (mode == HTMLTEXT_MAIN &&
+                         (t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
+                          boilerplate(n, favor)))
+                    in->skip = 1;
+            }
+            in->para = t == LXB_TAG_P || t == LXB_TAG_PRE || t == LXB_TAG_TD || t == LXB_TAG_BLOCKQUOTE ||
+                       t == LXB_TAG_LI || t == LXB_TAG_DD;
+            descend = !in->skip;
+        } else if (n->type == LXB_DOM_NODE_TYPE_TEXT) {
+            text_stats(n, &in->text, &in->commas);
+            descend = 0;
+        } else if (n != root) {
+            descend = 0; /* comments, doctype */
+        }
+        if (descend && n->first_child) {
+            n = n->first_child;
+            continue;
+        }
+        /* leave n, and every ancestor whose last child this was */
+        for (;;) {
+            ninfo *ci = info_of(n);
+            if (n == root)
+                return 0;
+            lxb_dom_node_t *p = n->parent;
+            ninfo *pi = info_of(p);
+            if (!ci->skip) {
+                pi->text += ci->text;
+                pi->commas += ci->commas;
+                pi->links += (p->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_node_tag_id(p) == LXB_TAG_A) ? ci->text
+                                                                                                         : ci->links;
+            }
+            if (n->next) {
+                n = n->next;
+                break;
+            }
+            n = p;
+        }
+    }
+}
+
+/* Readability's score of every paragraph, given to its parent and half to its
+ * grandparent; the best candidate after the link-density penalty. */
+static lxb_dom_node_t *best_candidate(htmltext *h, lxb_dom_node_t *body)
+{
+    lxb_dom_node_t *n = body, *best = NULL;
+    float bscore = 0;
+    while (n) {
+        ninfo *in = info_of(n);
+        int descend = n->type == LXB_DOM_NODE_TYPE_ELEMENT && !in->skip;
+        if (descend && in->para && in->text >= 25 && n != body) {
+            float s = 1.0f + (float)in->commas + (in->text / 100.0f > 3 ? 3 : in->text / 100.0f);
+            lxb_dom_node_t *p = n->parent;
+            if (p && p->user) {
+                info_of(p)->score += s;
+                if (p != body && p->parent && p->parent->user)
+                    info_of(p->parent)->score += s / 2;
+            }
+        }
+        NEXT_SKIPPING(n, body, descend);
+    }
+    for (n = body; n;) {
+        ninfo *in = info_of(n);
+        int descend = n->type == LXB_DOM_NODE_TYPE_ELEMENT && !in->skip;
+        if (descend && in->score > 0) {
+            float ld = in->text ? (float)in->links / (float)in->text : 0;
+            float s = in->score * (1 - ld);
+            if (s > bscore) {
+                bscore = s;
+                best = n;
+            }
+        }
+        NEXT_SKIPPING(n, body, descend);
+    }
+    return best;
+}
+
+/* An <article>, schema.org articleBody or <main> holding most of the paragraph text. */
+static lxb_dom_node_t *semantic_container(lxb_dom_node_t *body)
+{
+    lxb_dom_node_t *n = body, *best = NULL;
+    uint32_t btext = 0;
+    while (n) {
+        ninfo *in = info_of(n);
+        int descend = n->type == LXB_DOM_NODE_TYPE_ELEMENT && !in->skip;
+        if (descend && n != body) {
+            lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+            size_t len;
+            const char *ip = attr(n, "itemprop", &len);
+            int sem = t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN || (ip && len == 11 && !strncmp(ip, "articleBody", 11));
+            if (sem && in->text - in->links > btext) {
+                btext = in->text - in->links;
+                best = n;
+            }
+        }
+        NEXT_SKIPPING(n, body, descend);
+    }
+    ninfo *bi = info_of(body);
+    if (best && btext * 2 >= bi->text - bi->links && btext >= 200)
+        return best;
+    return NULL;
+}
+
+/* ------------------------------------------------------------- output */
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+    size_t line0;      /* where the current line starts */
+    size_t line_links; /* bytes of the current line inside <a> */
+    int space;         /* a space is pending */
+    int failed;
+    int mode, favor;
+} out_t;
+
+static void o_put(out_t *o, const char *s, size_t n)
+{
+    if (o->failed)
+        return;
+    if (o->n + n + 2 > o->cap) {
+        size_t nc = o->cap ? o->cap : 4096;
+        while (nc < o->n + n + 2)
+            nc *= 2;
+        char *ns = realloc(o->s, nc);
+        if (!ns) {
+            o->failed = 1;
+            return;
+        }
+        o->s = ns;
+        o->cap = nc;
+    }
+    memcpy(o->s + o->n, s, n);
+    o->n += n;
+}
+
+/* End the current line: kept, or (main content) dropped when mostly link text. */
+static void o_break(out_t *o)
+{
+    o->space = 0;
+    size_t len = o->n - o->line0;
+    if (!len)
+        return;
+    if (o->mode == HTMLTEXT_MAIN) {
+        double ld = (double)o->line_links / (double)len;
+        double lim = o->favor == HTMLTEXT_PRECISION ? 0.3 : o->favor == HTMLTEXT_RECALL ? 0.9 : 0.6;
+        if (ld > lim) {
+            o->n = o->line0;
+            o->line_links = 0;
+            return;
+        }
+    }
+    o_put(o, "\n", 1);
+    o->line0 = o->n;
+    o->line_links = 0;
+}
+
+static void o_text(out_t *o, const unsigned char *s, size_t n, int pre, int in_link)
+{
+    size_t before = o->n;
+    if (pre) {
+        for (size_t i = 0; i < n; i++) {
+            if (s[i] == '\n')
+                o_break(o);
+            else if (s[i] != '\r')
+                o_put(o, (const char *)s + i, 1);
+        }
+    } else {
+        size_t i = 0;
+        while (i < n) {
+            if (isspace(s[i])) {
+                o->space = 1;
+                i++;
+                continue;
+            }
+            size_t j = i;
+            while (j < n && !isspace(s[j]))
+                j++;
+            if (o->space && o->n > o->line0)
+                o_put(o, " ", 1);
+            o->space = 0;
+            o_put(o, (const char *)s + i, j - i);
+            i = j;
+        }
+    }
+    if (in_link && o->n > before)
+        o->line_links += o->n - before;
+}
+
+/* Write the text under root (skipping what pass 1 marked); NULL root: nothing. */
+static void render(lxb_dom_node_t *root, out_t *o)
+{
+    lxb_dom_node_t *n = root;
+    int pre = 0, link = 0;
+    while (n) {
+        ninfo *in = info_of(n);
+        int descend = 0;
+        if (n->type == LXB_DOM_NODE_TYPE_TEXT) {
+            lxb_dom_text_t *tx = lxb_dom_interface_text(n);
+            o_text(o, tx->char_data.data.data, tx->char_data.data.length, pre, link);
+        } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && (!in->skip || n == root)) {
+            lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+            if (t == LXB_TAG_BR)
+                o_break(o);
+            else if (is_block(t))
+                o_break(o);
+            else if (t == LXB_TAG_TD || t == LXB_TAG_TH)
+                o->space = 1;
+            if (t == LXB_TAG_PRE)
+                pre++;
+            if (t == LXB_TAG_A)
+                link++;
+            descend = 1;
+        }
+        if (descend && n->first_child) {
+            n = n->first_child;
+            continue;
+        }
+        /* leave n and the ancestors it closes */
+        for (;;) {
+            if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && (!info_of(n)->skip || n == root)) {
+                lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+                if (is_block(t))
+                    o_break(o);
+                if (t == LXB_TAG_PRE && pre)
+                    pre--;
+                if (t == LXB_TAG_A && link)
+                    link--;
+            }
+            if (n == root) {
+                n = NULL;
+                break;
+            }
+            if (n->next) {
+                n = n->next;
+                break;
+            }
+            n = n->parent;
+        }
+    }
+    o_break(o);
+}
+
+static char *collapse(const unsigned char *s, size_t n)
+{
+    out_t o = {0};
+    o.mode = HTMLTEXT_ALL;
+    o_text(&o, s, n, 0, 0);
+    o_put(&o, "", 0);
+    if (o.failed || !o.s) {
+        free(o.s);
+        return NULL;
+    }
+    o.s[o.n] = '\0';
+    return o.s;
+}
+
+int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const char *http_charset, int mode, int favor,
+                     htmltext_doc *doc)
+{
+    memset(doc, 0, sizeof *doc);
+    htmltext_sniff(html, n, http_charset, doc->charset, sizeof doc->charset);
+    size_t un;
+    char *u = htmltext_to_utf8(html, n, doc->charset, &un);
+    if (!u)
+        return err_set(ERR_NOMEM, "out of memory decoding a page of %zu bytes", n);
+    lxb_html_document_clean(h->doc);
+    lxb_status_t st = lxb_html_document_parse(h->doc, (const lxb_char_t *)u, un);
+    free(u);
+    if (st != LXB_STATUS_OK)
+        return err_set(ERR_NOMEM, "the HTML parser failed (status %d) on a page of %zu bytes", (int)st, n);
+    /* the title */
+    lxb_html_head_element_t *head = lxb_html_document_head_element(h->doc);
+    if (head) {
+        for (lxb_dom_node_t *c = lxb_dom_interface_node(head)->first_child; c; c = c->next)
+            if (c->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_node_tag_id(c) == LXB_TAG_TITLE && c->first_child &&
+                c->first_child->type == LXB_DOM_NODE_TYPE_TEXT) {
+                lxb_dom_text_t *tx = lxb_dom_interface_text(c->first_child);
+                doc->title = collapse(tx->char_data.data.data, tx->char_data.data.length);
+                break;
+            }
+    }
+    lxb_html_body_element_t *bodyel = lxb_html_document_body_element(h->doc);
+    out_t o = {0};
+    o.mode = mode;
+    o.favor = favor;
+    if (bodyel) {
+        lxb_dom_node_t *body = lxb_dom_interface_node(bodyel);
+        int rc = annotate(h, body, mode, favor);
+        if (rc < 0)
+            return rc;
+        if (mode == HTMLTEXT_ALL) {
+            render(body, &o);
+        } else {
+            lxb_dom_node_t *c = semantic_container(body);
+            if (!c)
+                c = best_candidate(h, body);
+            if (!c) {
+                render(body, &o);
+            } else {
+                /* the candidate with its siblings that score close to it (Readability) */
+                lxb_dom_node_t *p = c->parent && c != body ? c->parent : NULL;
+                float top = info_of(c)->score;
+                float lim = top * 0.2f > 10 ? top * 0.2f : 10;
+                if (!p) {
+                    render(c, &o);
+                } else {
+                    for (lxb_dom_node_t *s = p->first_child; s; s = s->next) {
+                        if (!s->user)
+                            continue;
+                        ninfo *si = info_of(s);
+                        if (s->type != LXB_DOM_NODE_TYPE_ELEMENT || si->skip)
+                            continue;
+                        int take = s == c || si->score >= lim;
+                        if (!take && lxb_dom_node_tag_id(s) == LXB_TAG_P && favor != HTMLTEXT_PRECISION) {
+                            float ld = si->text ? (float)si->links / (float)si->text : 0;
+                            take = (si->text > 80 && ld < 0.25f) || (favor == HTMLTEXT_RECALL && si->text > 0);
+                        }
+                        if (take)
+                            render(s, &o);
+                    }
+                }
+            }
+        }
+    }
+    if (o.failed) {
+        free(o.s);
+        htmltext_doc_free(doc);
+        return err_set(ERR_NOMEM, "out of memory writing a page's text");
+    }
+    /* drop the final newline */
+    while (o.n && o.s[o.n - 1] == '\n')
+        o.n--;
+    o_put(&o, "", 0);
+    if (o.failed || !o.s) {
+        free(o.s);
+        o.s = strdup("");
+        o.n = 0;
+        if (!o.s) {
+            htmltext_doc_free(doc);
+            return err_set(ERR_NOMEM, "out of memory");
+        }
+    }
+    o.s[o.n] = '\0';
+    doc->text = o.s;
+    doc->len = o.n;
+    return 0;
+}

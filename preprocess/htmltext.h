@@ -1,0 +1,65 @@
+/* htmltext.h - the text of a web page: its bytes decoded as a browser decodes
+ * them, parsed by the HTML5 algorithm (lexbor, third_party/lexbor), and its main
+ * content (or all its visible text) written as paragraphs.
+ *
+ * Decoding (htmltext_decode): a byte-order mark first, then the charset the
+ * transport gave (HTTP Content-Type), then the <meta charset> / http-equiv
+ * prescan of the first 1024 bytes (lexbor's implementation of the HTML
+ * standard's algorithm); without any of them, bytes that are valid UTF-8 are
+ * UTF-8 and anything else windows-1252, the web's default. Labels are the
+ * Encoding Standard's (iso-8859-1, ascii and latin1 are windows-1252, as
+ * browsers read them; gb2312 is gb18030's subset). The text is converted to
+ * UTF-8 with iconv; a byte the encoding does not map becomes U+FFFD.
+ *
+ * Extraction (htmltext_extract), in two modes:
+ *   HTMLTEXT_ALL   every visible text of <body>: no script, style, template,
+ *                  noscript, hidden elements (hidden, aria-hidden, display:none);
+ *   HTMLTEXT_MAIN  the main content: boilerplate elements dropped first
+ *                  (nav, aside, header / footer outside an article, forms,
+ *                  and elements whose class or id names a menu, share bar,
+ *                  comments, related links, ads, cookie or newsletter box),
+ *                  then the container: an <article> or schema.org articleBody
+ *                  or <main> holding most of the page's paragraph text, else
+ *                  the element Mozilla Readability would choose (paragraphs
+ *                  score 1 + commas + length / 100 up to 3, given to parent and
+ *                  half to grandparent, scaled by 1 - link density), with its
+ *                  siblings that score close to it. Inside it, link lists and
+ *                  short link-dense blocks are dropped.
+ * The text: one paragraph per line (p, headings, list items, table rows,
+ * block quotes, pre, div breaks, <br>), white space collapsed inside a line
+ * (kept inside <pre>), as trafilatura's plain-text output writes it.
+ */
+#ifndef PREPROCESS_HTMLTEXT_H
+#define PREPROCESS_HTMLTEXT_H
+
+#include <stddef.h>
+
+enum { HTMLTEXT_MAIN = 0, HTMLTEXT_ALL = 1 };
+enum { HTMLTEXT_BALANCED = 0, HTMLTEXT_PRECISION = 1, HTMLTEXT_RECALL = 2 };
+
+typedef struct {
+    char *text;      /* UTF-8, paragraphs one per line, no final newline */
+    size_t len;
+    char *title;     /* <title>, white space collapsed, or NULL */
+    char charset[40]; /* the encoding the bytes were read as */
+} htmltext_doc;
+
+typedef struct htmltext htmltext; /* a parser, reused from page to page (one per thread) */
+
+int htmltext_new(htmltext **out);
+void htmltext_free(htmltext *h);
+
+/* Decode, parse and extract page bytes. http_charset: the transport's label or
+ * NULL. mode: HTMLTEXT_MAIN or _ALL; favor: HTMLTEXT_BALANCED / _PRECISION /
+ * _RECALL. 0 with *doc filled (free with htmltext_doc_free), or ERR_*. */
+int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const char *http_charset, int mode, int favor,
+                     htmltext_doc *doc);
+void htmltext_doc_free(htmltext_doc *doc);
+
+/* The encoding the page's bytes are read as (the rules above), into name. */
+void htmltext_sniff(const unsigned char *html, size_t n, const char *http_charset, char *name, size_t cap);
+/* Bytes in encoding `label` to UTF-8 (malloc'd, NUL-terminated); unmapped bytes
+ * become U+FFFD. NULL when out of memory. */
+char *htmltext_to_utf8(const unsigned char *s, size_t n, const char *label, size_t *out_len);
+
+#endif
