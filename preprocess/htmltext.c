@@ -24,9 +24,11 @@
 struct htmltext {
     lxb_html_document_t *doc;
     lxb_html_encoding_t em;
-    struct ninfo *info;
-    size_t ninfo, capinfo;
+    /* per-node facts in blocks of NBLOCK that never move (nodes point at them) */
+    struct ninfo **blocks;
+    size_t nblocks, used;
 };
+#define NBLOCK 4096
 
 int htmltext_new(htmltext **out)
 {
@@ -49,7 +51,9 @@ void htmltext_free(htmltext *h)
     if (h->doc)
         lxb_html_document_destroy(h->doc);
     lxb_html_encoding_destroy(&h->em, false);
-    free(h->info);
+    for (size_t i = 0; i < h->nblocks; i++)
+        free(h->blocks[i]);
+    free(h->blocks);
     free(h);
 }
 
@@ -352,19 +356,22 @@ static int boilerplate(lxb_dom_node_t *n, int favor)
     return !((c && has_word(c, lc, content_words)) || (id && has_word(id, li, content_words)));
 }
 
-static int grow_info(htmltext *h, size_t need)
+/* The next node's facts (zeroed), or NULL when out of memory. */
+static ninfo *new_info(htmltext *h)
 {
-    if (need <= h->capinfo)
-        return 0;
-    size_t nc = h->capinfo ? h->capinfo : 4096;
-    while (nc < need)
-        nc *= 2;
-    ninfo *ni = realloc(h->info, nc * sizeof *ni);
-    if (!ni)
-        return err_set(ERR_NOMEM, "out of memory for the page's tree");
-    h->info = ni;
-    h->capinfo = nc;
-    return 0;
+    size_t b = h->used / NBLOCK;
+    if (b == h->nblocks) {
+        ninfo **nb = realloc(h->blocks, (h->nblocks + 1) * sizeof *nb);
+        if (!nb)
+            return NULL;
+        h->blocks = nb;
+        if (!(h->blocks[h->nblocks] = malloc(NBLOCK * sizeof(ninfo))))
+            return NULL;
+        h->nblocks++;
+    }
+    ninfo *in = &h->blocks[b][h->used++ % NBLOCK];
+    memset(in, 0, sizeof *in);
+    return in;
 }
 
 /* Visible text bytes of a text node, white space runs counted as one. */
@@ -405,14 +412,14 @@ static void text_stats(lxb_dom_node_t *t, uint32_t *len, uint32_t *commas)
  * a node's sums are added to its parent's when the walk leaves it). */
 static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor)
 {
-    h->ninfo = 0;
+    h->used = 0;
+    int in_article = 0; /* open <article> / <main> elements around n */
     lxb_dom_node_t *n = root;
     /* pre-order with explicit leave steps */
     for (;;) {
-        if (grow_info(h, h->ninfo + 1) < 0)
-            return ERR_NOMEM;
-        ninfo *in = &h->info[h->ninfo++];
-        memset(in, 0, sizeof *in);
+        ninfo *in = new_info(h);
+        if (!in)
+            return err_set(ERR_NOMEM, "out of memory for the page's tree");
         n->user = in;
         int descend = 1;
         if (n->type == LXB_DOM_NODE_TYPE_ELEMENT) {
@@ -422,9 +429,11 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor)
                     in->skip = 1;
                 else if (mode == HTMLTEXT_MAIN &&
                          (t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
-                          boilerplate(n, favor)))
+                          ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || boilerplate(n, favor)))
                     in->skip = 1;
             }
+            if (!in->skip && (t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN))
+                in_article++;
             in->para = t == LXB_TAG_P || t == LXB_TAG_PRE || t == LXB_TAG_TD || t == LXB_TAG_BLOCKQUOTE ||
                        t == LXB_TAG_LI || t == LXB_TAG_DD;
             descend = !in->skip;
@@ -441,6 +450,9 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor)
         /* leave n, and every ancestor whose last child this was */
         for (;;) {
             ninfo *ci = info_of(n);
+            if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && !ci->skip && in_article &&
+                (lxb_dom_node_tag_id(n) == LXB_TAG_ARTICLE || lxb_dom_node_tag_id(n) == LXB_TAG_MAIN))
+                in_article--;
             if (n == root)
                 return 0;
             lxb_dom_node_t *p = n->parent;

@@ -214,7 +214,11 @@ int warc_next(warc_reader *r, warc_record *rec)
             const char *s = line;
             size_t n = len;
             trim(&s, &n);
-            r->fbuf[r->flen - 1] = ' '; /* the value's NUL: joined with a space */
+            if (r->fields[r->nfields - 1].value == r->flen - 1) { /* an empty value: s is the value */
+                r->flen--;
+            } else {
+                r->fbuf[r->flen - 1] = ' '; /* the value's NUL: joined with a space */
+            }
             if ((rc = fbuf_add(r, s, n)) < 0)
                 return rc;
             continue;

@@ -1,0 +1,243 @@
+/* test_extract.c - the WARC reader (preprocess/warc.c) and page text
+ * (preprocess/htmltext.c) on hand-made inputs: fields and continuation lines,
+ * resynchronisation after damage, a Content-Length past the end, HTTP chunks and
+ * compression, charsets as browsers read them, hidden and boilerplate elements,
+ * a page nested 100,000 deep. */
+#include "tests/unit/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "common/err.h"
+#include "preprocess/htmltext.h"
+#include "preprocess/warc.h"
+
+static char *rec(const char *type, const char *id, const char *extra, const char *block, size_t n)
+{
+    char *out = malloc(n + 1024);
+    int k = sprintf(out, "WARC/1.1\r\nWARC-Type: %s\r\nWARC-Record-ID: %s\r\n%sContent-Length: %zu\r\n\r\n", type, id,
+                    extra, n);
+    memcpy(out + k, block, n);
+    memcpy(out + k + n, "\r\n\r\n", 5);
+    return out;
+}
+
+static void test_warc_records(void)
+{
+    const char *http = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\"ISO-8859-1\"\r\n\r\n<p>caf\xe9</p>";
+    char *a = rec("response", "<urn:a>", "WARC-Target-URI: http://x/a\r\nWARC-Date:\r\n  2024-01-01T00:00:00Z\r\n", http,
+                  strlen(http));
+    char *b = rec("request", "<urn:b>", "", "GET / HTTP/1.1\r\n\r\n", 18);
+    char *c = rec("resource", "<urn:c>", "Content-Type: text/html\r\n", "", 0);
+    /* a damaged record (no Content-Length) between them, then a good one */
+    const char *bad = "WARC/1.0\r\nWARC-Type: response\r\n\r\nsome bytes\r\nthat are not a record\r\n\r\n";
+    size_t n = strlen(a) + strlen(b) + strlen(bad) + strlen(c);
+    char *all = malloc(n + 1);
+    sprintf(all, "%s%s%s%s", a, b, bad, c);
+    warc_reader *r;
+    CHECK(warc_open_mem(&r, all, n, "mem", 0) == 0);
+    warc_record x;
+    CHECK_EQ_INT(warc_next(r, &x), 1);
+    CHECK_EQ_STR(x.type, "response");
+    CHECK_EQ_STR(x.record_id, "<urn:a>");
+    CHECK_EQ_STR(x.target_uri, "http://x/a");
+    CHECK_EQ_STR(x.date, "2024-01-01T00:00:00Z"); /* continuation joined */
+    CHECK_EQ_STR(x.version, "WARC/1.1");
+    CHECK_EQ_INT(x.content_length, strlen(http));
+    warc_http h;
+    CHECK(warc_http_parse(&h, x.block, x.content_length, 0) == 0);
+    CHECK_EQ_INT(h.status, 200);
+    CHECK_EQ_STR(h.charset, "ISO-8859-1");
+    CHECK_EQ_INT(h.body_len, 11);
+    warc_http_free(&h);
+    CHECK_EQ_INT(warc_next(r, &x), 1);
+    CHECK_EQ_STR(x.type, "request");
+    CHECK_EQ_INT(warc_next(r, &x), ERR_CORRUPT); /* the damaged record: named, then skipped */
+    CHECK(strstr(err_msg(), "mem: record 3") != NULL);
+    CHECK(strstr(err_msg(), "no Content-Length") != NULL);
+    CHECK(!warc_failed(r));
+    CHECK_EQ_INT(warc_next(r, &x), 1);
+    CHECK_EQ_STR(x.record_id, "<urn:c>");
+    CHECK_EQ_INT(x.content_length, 0);
+    CHECK_EQ_INT(x.number, 4);
+    CHECK_EQ_INT(warc_next(r, &x), 0);
+    warc_close(r);
+    /* a Content-Length past the end of the input */
+    char *over = strdup(a);
+    char *cl = strstr(over, "Content-Length: ");
+    memcpy(cl + 16, "9", 1); /* 9x bytes: more than there are */
+    CHECK(warc_open_mem(&r, over, strlen(over), "over", 0) == 0);
+    CHECK_EQ_INT(warc_next(r, &x), ERR_CORRUPT);
+    CHECK(strstr(err_msg(), "Content-Length overruns the file") != NULL);
+    CHECK_EQ_INT(warc_next(r, &x), 0);
+    warc_close(r);
+    /* max_block: too large, read past */
+    CHECK(warc_open_mem(&r, all, n, "mem", 10) == 0);
+    CHECK_EQ_INT(warc_next(r, &x), 1);
+    CHECK(x.too_large && !x.block);
+    CHECK_EQ_INT(warc_next(r, &x), 1); /* the request's block of 18 > 10: skipped too */
+    CHECK(x.too_large && !x.block);
+    CHECK_EQ_STR(x.type, "request");
+    warc_close(r);
+    free(a);
+    free(b);
+    free(c);
+    free(all);
+    free(over);
+}
+
+static void test_http_decoding(void)
+{
+    /* chunked + gzip */
+    const char *text = "<html><body><p>Hello chunked gzip world.</p></body></html>";
+    unsigned char gz[512];
+    z_stream z;
+    memset(&z, 0, sizeof z);
+    deflateInit2(&z, 6, Z_DEFLATED, 16 + 15, 8, Z_DEFAULT_STRATEGY);
+    z.next_in = (unsigned char *)text;
+    z.avail_in = (unsigned)strlen(text);
+    z.next_out = gz;
+    z.avail_out = sizeof gz;
+    deflate(&z, Z_FINISH);
+    size_t gn = sizeof gz - z.avail_out;
+    deflateEnd(&z);
+    char msg[2048];
+    int k = sprintf(msg, "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nContent-Encoding: gzip\r\n\r\n%zx\r\n", gn / 2);
+    memcpy(msg + k, gz, gn / 2);
+    k += (int)(gn / 2);
+    k += sprintf(msg + k, "\r\n%zx;ext=1\r\n", gn - gn / 2);
+    memcpy(msg + k, gz + gn / 2, gn - gn / 2);
+    k += (int)(gn - gn / 2);
+    k += sprintf(msg + k, "\r\n0\r\n\r\n");
+    warc_http h;
+    CHECK(warc_http_parse(&h, (unsigned char *)msg, (size_t)k, 0) == 0);
+    CHECK(!h.decode_error);
+    CHECK_EQ_INT(h.body_len, strlen(text));
+    CHECK(h.body && !memcmp(h.body, text, strlen(text)));
+    warc_http_free(&h);
+    /* broken gzip: kept as sent, flagged */
+    k = sprintf(msg, "HTTP/1.1 404 Not Found\r\nContent-Encoding: gzip\r\n\r\nnot gzip");
+    CHECK(warc_http_parse(&h, (unsigned char *)msg, (size_t)k, 0) == 0);
+    CHECK_EQ_INT(h.status, 404);
+    CHECK(h.decode_error);
+    CHECK_EQ_INT(h.body_len, 8);
+    warc_http_free(&h);
+    CHECK_EQ_INT(warc_http_parse(&h, (unsigned char *)"HTTP/1.1 200 OK\r\nX: y", 21, 0), ERR_CORRUPT);
+    warc_http_free(&h);
+}
+
+static char *text_of(htmltext *ht, const char *html, const char *cs, int mode)
+{
+    htmltext_doc d;
+    if (htmltext_extract(ht, (const unsigned char *)html, strlen(html), cs, mode, HTMLTEXT_BALANCED, &d) != 0)
+        return strdup("(error)");
+    char *t = strdup(d.text);
+    htmltext_doc_free(&d);
+    return t;
+}
+
+static void test_charsets(void)
+{
+    char name[64];
+    htmltext_sniff((const unsigned char *)"<meta charset=\"latin1\"><p>x", 27, NULL, name, sizeof name);
+    CHECK_EQ_STR(name, "WINDOWS-1252"); /* latin1 is windows-1252, as browsers read it */
+    htmltext_sniff((const unsigned char *)"<meta http-equiv=Content-Type content='text/html; charset=Shift_JIS'>", 69,
+                   NULL, name, sizeof name);
+    CHECK_EQ_STR(name, "CP932");
+    htmltext_sniff((const unsigned char *)"<meta charset=utf-8>\xe9", 21, "koi8-r", name, sizeof name);
+    CHECK_EQ_STR(name, "KOI8-R"); /* the transport wins over the page */
+    htmltext_sniff((const unsigned char *)"\xEF\xBB\xBF<p>x", 7, "koi8-r", name, sizeof name);
+    CHECK_EQ_STR(name, "UTF-8"); /* the BOM wins over the transport */
+    htmltext_sniff((const unsigned char *)"<p>caf\xc3\xa9", 8, NULL, name, sizeof name);
+    CHECK_EQ_STR(name, "UTF-8");
+    htmltext_sniff((const unsigned char *)"<p>caf\xe9", 7, NULL, name, sizeof name);
+    CHECK_EQ_STR(name, "WINDOWS-1252");
+    htmltext_sniff((const unsigned char *)"<meta charset=utf-16le><p>x", 27, NULL, name, sizeof name);
+    CHECK_EQ_STR(name, "UTF-8"); /* a page cannot declare UTF-16 from inside */
+    size_t n;
+    char *u = htmltext_to_utf8((const unsigned char *)"\x80\x93", 2, "WINDOWS-1252", &n);
+    CHECK_EQ_STR(u, "\xE2\x82\xAC\xE2\x80\x9C"); /* euro sign, left double quote */
+    free(u);
+    u = htmltext_to_utf8((const unsigned char *)"a\xff\xfe" "b", 4, "UTF-8", &n);
+    CHECK_EQ_STR(u, "a\xEF\xBF\xBD\xEF\xBF\xBD" "b");
+    free(u);
+    u = htmltext_to_utf8((const unsigned char *)"\x82\xa0", 2, "CP932", &n);
+    CHECK_EQ_STR(u, "\xE3\x81\x82"); /* hiragana a */
+    free(u);
+}
+
+static void test_text(void)
+{
+    htmltext *ht;
+    CHECK(htmltext_new(&ht) == 0);
+    char *t = text_of(ht,
+                      "<html><head><title> A  title </title><style>p{}</style></head><body>"
+                      "<script>var x='no';</script><p>One <b>two</b>\n three.</p><div hidden>gone</div>"
+                      "<p style='display: none'>gone too</p><ul><li>a<li>b</ul><pre>x  y\nz</pre>"
+                      "<table><tr><td>1<td>2<tr><td>3</table>line<br>break</body></html>",
+                      NULL, HTMLTEXT_ALL);
+    CHECK_EQ_STR(t, "One two three.\na\nb\nx  y\nz\n1 2\n3\nline\nbreak");
+    free(t);
+    /* the main content: the article, without nav, share bar, footer, comments */
+    const char *page =
+        "<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>"
+        "<div class='header'><a href=/>Site</a></div>"
+        "<article><h1>Big news</h1><p>The first paragraph of the story, long enough to count, with a comma, "
+        "and more words to carry it past the length the scoring wants to see here.</p>"
+        "<div class='share-bar'><a href=/s>Share</a> <a href=/t>Tweet</a></div>"
+        "<p>A second paragraph, which also belongs to the story and says something about it, at length, "
+        "so that the article holds most of the text on the page.</p></article>"
+        "<div id='comments'><p>First comment, which is not part of the article, whatever it says.</p></div>"
+        "<footer>Copyright 2024 <a href=/about>About</a></footer></body></html>";
+    t = text_of(ht, page, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "Big news\nThe first paragraph") == t);
+    CHECK(strstr(t, "A second paragraph") != NULL);
+    CHECK(!strstr(t, "Home") && !strstr(t, "Share") && !strstr(t, "comment") && !strstr(t, "Copyright"));
+    free(t);
+    /* no article: Readability's choice */
+    const char *page2 =
+        "<html><body><div id=menu><a href=/a>A</a><a href=/b>B</a></div><div class=wrap><div class=main-col>"
+        "<p>Paragraph one, with commas, and words, enough of them to score well in the contest.</p>"
+        "<p>Paragraph two, likewise long, and with commas, so the parent wins the candidate search.</p>"
+        "<p>Paragraph three, long again, with a comma, to make the choice clear beyond doubt.</p></div>"
+        "<div class=side><p><a href=/x>A link list entry that is long but all link text here</a></p></div>"
+        "</div></body></html>";
+    t = text_of(ht, page2, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "Paragraph one") == t);
+    CHECK(strstr(t, "Paragraph three") != NULL);
+    CHECK(!strstr(t, "link list"));
+    free(t);
+    /* 100,000 nested elements: no recursion, no crash */
+    size_t depth = 100000;
+    char *deep = malloc(depth * 5 + 64);
+    size_t k = 0;
+    for (size_t i = 0; i < depth; i++) {
+        memcpy(deep + k, "<div>", 5);
+        k += 5;
+    }
+    strcpy(deep + k, "deep text");
+    t = text_of(ht, deep, NULL, HTMLTEXT_ALL);
+    CHECK_EQ_STR(t, "deep text");
+    free(t);
+    t = text_of(ht, deep, NULL, HTMLTEXT_MAIN);
+    CHECK(t && strcmp(t, "(error)"));
+    free(t);
+    free(deep);
+    /* a wrong declaration: the bytes are read as declared, never a crash, always UTF-8 */
+    htmltext_doc d;
+    CHECK(htmltext_extract(ht, (const unsigned char *)"<meta charset=utf-8><p>caf\xe9 \xff</p>", 32, NULL, HTMLTEXT_ALL,
+                           0, &d) == 0);
+    CHECK_EQ_STR(d.text, "caf\xEF\xBF\xBD \xEF\xBF\xBD");
+    htmltext_doc_free(&d);
+    htmltext_free(ht);
+}
+
+int main(void)
+{
+    check_run("warc_records", test_warc_records);
+    check_run("warc_http_decoding", test_http_decoding);
+    check_run("htmltext_charsets", test_charsets);
+    check_run("htmltext_text", test_text);
+    return check_total_failed ? 1 : 0;
+}
