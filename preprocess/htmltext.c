@@ -100,20 +100,80 @@ static const char *iconv_name(const char *label, size_t n, char *buf, size_t cap
         {"|koi8-r|koi8|koi|cskoi8r|koi8_r|", "KOI8-R"},
         {"|koi8-u|koi8-ru|", "KOI8-U"},
         {"|x-user-defined|", "WINDOWS-1252"},
+        {"|866|cp866|csibm866|ibm866|", "IBM866"},
+        {"|csisolatin2|iso-8859-2|iso-ir-101|iso8859-2|iso88592|iso_8859-2|iso_8859-2:1988|l2|latin2|", "ISO-8859-2"},
+        {"|csisolatin3|iso-8859-3|iso-ir-109|iso8859-3|iso88593|iso_8859-3|iso_8859-3:1988|l3|latin3|", "ISO-8859-3"},
+        {"|csisolatin4|iso-8859-4|iso-ir-110|iso8859-4|iso88594|iso_8859-4|iso_8859-4:1988|l4|latin4|", "ISO-8859-4"},
+        {"|csisolatincyrillic|cyrillic|iso-8859-5|iso-ir-144|iso8859-5|iso88595|iso_8859-5|iso_8859-5:1988|",
+         "ISO-8859-5"},
+        {"|arabic|asmo-708|csiso88596e|csiso88596i|csisolatinarabic|ecma-114|iso-8859-6|iso-8859-6-e|iso-8859-6-i|"
+         "iso-ir-127|iso8859-6|iso88596|iso_8859-6|iso_8859-6:1987|",
+         "ISO-8859-6"},
+        {"|csisolatingreek|ecma-118|elot_928|greek|greek8|iso-8859-7|iso-ir-126|iso8859-7|iso88597|iso_8859-7|"
+         "iso_8859-7:1987|sun_eu_greek|",
+         "ISO-8859-7"},
+        {"|csiso88598e|csisolatinhebrew|hebrew|iso-8859-8|iso-8859-8-e|iso-ir-138|iso8859-8|iso88598|iso_8859-8|"
+         "iso_8859-8:1988|visual|csiso88598i|iso-8859-8-i|logical|",
+         "ISO-8859-8"},
+        {"|csisolatin6|iso-8859-10|iso-ir-157|iso8859-10|iso885910|l6|latin6|", "ISO-8859-10"},
+        {"|iso-8859-13|iso8859-13|iso885913|", "ISO-8859-13"},
+        {"|iso-8859-14|iso8859-14|iso885914|", "ISO-8859-14"},
+        {"|csisolatin9|iso-8859-15|iso8859-15|iso885915|iso_8859-15|l9|", "ISO-8859-15"},
+        {"|iso-8859-16|", "ISO-8859-16"},
+        {"|cp1250|windows-1250|x-cp1250|", "WINDOWS-1250"},
+        {"|cp1251|windows-1251|x-cp1251|", "WINDOWS-1251"},
+        {"|cp1253|windows-1253|x-cp1253|", "WINDOWS-1253"},
+        {"|cp1255|windows-1255|x-cp1255|", "WINDOWS-1255"},
+        {"|cp1256|windows-1256|x-cp1256|", "WINDOWS-1256"},
+        {"|cp1257|windows-1257|x-cp1257|", "WINDOWS-1257"},
+        {"|cp1258|windows-1258|x-cp1258|", "WINDOWS-1258"},
+        {"|csmacintosh|mac|macintosh|x-mac-roman|", "MACINTOSH"},
+        {"|x-mac-cyrillic|x-mac-ukrainian|", "MAC-CYRILLIC"},
     };
     char key[48];
     snprintf(key, sizeof key, "|%s|", buf);
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strstr(map[i].labels, key))
             return map[i].name;
-    /* windows-125x, iso-8859-x and the rest: iconv knows them by these names */
-    for (char *p = buf; *p; p++)
-        *p = (char)toupper((unsigned char)*p);
-    iconv_t cd = iconv_open("UTF-8", buf);
-    if (cd == (iconv_t)-1)
-        return NULL;
-    iconv_close(cd);
-    return buf;
+    return NULL; /* not a label of the Encoding Standard */
+}
+
+int htmltext_label(const char *label, char *name, size_t cap)
+{
+    char buf[64];
+    const char *nm = iconv_name(label, strlen(label), buf, sizeof buf);
+    if (!nm)
+        return 0;
+    snprintf(name, cap, "%s", nm);
+    return 1;
+}
+
+int htmltext_prescan(const unsigned char *s, size_t n, char *name, size_t cap)
+{
+    /* lexbor's prescan of the <meta> declarations; the first declaration whose label is
+     * known wins. The standard lets a browser stop after 1024 bytes; html5lib's tests (and
+     * browsers) find a declaration after a long comment, so 16 KiB are read. */
+    lxb_html_encoding_t em;
+    int found = 0;
+    if (lxb_html_encoding_init(&em) != LXB_STATUS_OK)
+        return 0;
+    size_t k = n < 16384 ? n : 16384;
+    if (lxb_html_encoding_determine(&em, s, s + k) == LXB_STATUS_OK) {
+        for (size_t i = 0; i < lxb_html_encoding_meta_length(&em) && !found; i++) {
+            lxb_html_encoding_entry_t *e = lxb_html_encoding_meta_entry(&em, i);
+            char buf[64];
+            const char *nm = iconv_name((const char *)e->name, (size_t)(e->end - e->name), buf, sizeof buf);
+            if (!nm)
+                continue;
+            /* a page cannot declare itself UTF-16 from inside: it is read as UTF-8 */
+            if (!strncmp(nm, "UTF-16", 6))
+                nm = "UTF-8";
+            snprintf(name, cap, "%s", nm);
+            found = 1;
+        }
+    }
+    lxb_html_encoding_destroy(&em, false);
+    return found;
 }
 
 void htmltext_sniff(const unsigned char *s, size_t n, const char *http_charset, char *name, size_t cap)
@@ -128,22 +188,8 @@ void htmltext_sniff(const unsigned char *s, size_t n, const char *http_charset, 
         nm = "UTF-16LE";
     if (!nm && http_charset)
         nm = iconv_name(http_charset, strlen(http_charset), buf, sizeof buf);
-    if (!nm) {
-        /* the meta prescan, over the first 1024 bytes as the standard says */
-        lxb_html_encoding_t em;
-        if (lxb_html_encoding_init(&em) == LXB_STATUS_OK) {
-            size_t k = n < 1024 ? n : 1024;
-            if (lxb_html_encoding_determine(&em, s, s + k) == LXB_STATUS_OK &&
-                lxb_html_encoding_meta_length(&em) > 0) {
-                lxb_html_encoding_entry_t *e = lxb_html_encoding_meta_entry(&em, 0);
-                nm = iconv_name((const char *)e->name, (size_t)(e->end - e->name), buf, sizeof buf);
-                /* a page cannot declare itself UTF-16 from inside: it is read as UTF-8 */
-                if (nm && !strncmp(nm, "UTF-16", 6))
-                    nm = "UTF-8";
-            }
-            lxb_html_encoding_destroy(&em, false);
-        }
-    }
+    if (!nm && htmltext_prescan(s, n, buf, sizeof buf))
+        nm = buf;
     if (!nm)
         nm = utf8_valid((const char *)s, n) ? "UTF-8" : "WINDOWS-1252";
     snprintf(name, cap, "%s", nm);

@@ -4,7 +4,7 @@
  *
  * Decoding (htmltext_decode): a byte-order mark first, then the charset the
  * transport gave (HTTP Content-Type), then the <meta charset> / http-equiv
- * prescan of the first 1024 bytes (lexbor's implementation of the HTML
+ * prescan of the first 16 KiB (lexbor's implementation of the HTML
  * standard's algorithm); without any of them, bytes that are valid UTF-8 are
  * UTF-8 and anything else windows-1252, the web's default. Labels are the
  * Encoding Standard's (iso-8859-1, ascii and latin1 are windows-1252, as
@@ -56,6 +56,11 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                      htmltext_doc *doc);
 void htmltext_doc_free(htmltext_doc *doc);
 
+/* The <meta> prescan alone (the first 1024 bytes): 1 with the iconv name of the first
+ * declared encoding that is known, 0 when none is. */
+int htmltext_prescan(const unsigned char *html, size_t n, char *name, size_t cap);
+/* An Encoding Standard label as the iconv name used here: 1, or 0 when unknown. */
+int htmltext_label(const char *label, char *name, size_t cap);
 /* The encoding the page's bytes are read as (the rules above), into name. */
 void htmltext_sniff(const unsigned char *html, size_t n, const char *http_charset, char *name, size_t cap);
 /* Bytes in encoding `label` to UTF-8 (malloc'd, NUL-terminated); unmapped bytes

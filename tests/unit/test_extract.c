@@ -233,11 +233,64 @@ static void test_text(void)
     htmltext_free(ht);
 }
 
+/* html5lib-tests' encoding sniffing tests (tests/fixtures/html5lib/encoding/, the .dat files: #data then
+ * #encoding), through the BOM and <meta> prescan; with no declaration found the standard's
+ * default, windows-1252. The scripted tests need a script engine (document.write) and are not run. */
+static int run_encoding_file(const char *path, int *total)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return -1;
+    static char buf[1 << 20];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = 0;
+    int bad = 0;
+    char *p = buf;
+    while ((p = strstr(p, "#data\n"))) {
+        char *d = p + 6, *e = strstr(d, "\n#encoding\n");
+        if (!e)
+            break;
+        char *ename = e + 11, *eend = strchr(ename, '\n');
+        if (!eend)
+            eend = ename + strlen(ename);
+        char want_label[48], want[64], got[64];
+        snprintf(want_label, sizeof want_label, "%.*s", (int)(eend - ename), ename);
+        if (!htmltext_label(want_label, want, sizeof want))
+            snprintf(want, sizeof want, "(unknown label %s)", want_label);
+        if ((unsigned char)d[0] == 0xEF && (unsigned char)d[1] == 0xBB && (unsigned char)d[2] == 0xBF)
+            htmltext_sniff((const unsigned char *)d, (size_t)(e - d), NULL, got, sizeof got); /* the BOM */
+        else if (!htmltext_prescan((const unsigned char *)d, (size_t)(e - d), got, sizeof got))
+            snprintf(got, sizeof got, "WINDOWS-1252");
+        (*total)++;
+        if (strcmp(got, want)) {
+            printf("  %s: test %d: got %s, want %s (%s)\n", path, *total, got, want, want_label);
+            bad++;
+        }
+        p = eend;
+    }
+    return bad;
+}
+
+static void test_html5lib_encoding(void)
+{
+    const char *files[] = {"tests/fixtures/html5lib/encoding/tests1.dat", "tests/fixtures/html5lib/encoding/tests2.dat",
+                           "tests/fixtures/html5lib/encoding/test-yahoo-jp.dat"};
+    int total = 0;
+    for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
+        int bad = run_encoding_file(files[i], &total);
+        CHECK(bad == 0);
+    }
+    CHECK_EQ_INT(total, 82);
+    printf("  html5lib encoding: %d tests run (scripted/tests1.dat not run: it needs a script engine)\n", total);
+}
+
 int main(void)
 {
     check_run("warc_records", test_warc_records);
     check_run("warc_http_decoding", test_http_decoding);
     check_run("htmltext_charsets", test_charsets);
     check_run("htmltext_text", test_text);
+    check_run("html5lib_encoding_sniffing", test_html5lib_encoding);
     return check_total_failed ? 1 : 0;
 }
