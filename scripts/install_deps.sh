@@ -174,7 +174,7 @@ if [ "$mode" = --bench ]; then
   pip_install tiktoken=tiktoken==0.14.0 ftfy=ftfy==6.3.1 langdetect=langdetect==1.0.9 \
     datasketch=datasketch==2.0.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 transformers=transformers==5.23.0 || rc=1
   # extract's peers: trafilatura, resiliparse (DCLM's extractor) and fastwarc (its WARC reader)
-  pip_install trafilatura=trafilatura==2.3.1 resiliparse=resiliparse==2.0.1 fastwarc=fastwarc==2.0.1 || rc=1
+  pip_install lxml_html_clean=lxml_html_clean==0.4.6 trafilatura=trafilatura==2.3.1 resiliparse=resiliparse==2.0.1 fastwarc=fastwarc==2.0.1 || rc=1
   exit $rc
 fi
 if [ "$mode" = --fixtures ]; then
