@@ -456,7 +456,7 @@ static void text_stats(lxb_dom_node_t *t, uint32_t *len, uint32_t *commas)
 /* Pass 1: give every node its facts; mark what is never text (and, for the main
  * content, boilerplate); sum text, link text and commas up the tree (post-order:
  * a node's sums are added to its parent's when the walk leaves it). */
-static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor)
+static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int strip)
 {
     h->used = 0;
     int in_article = 0; /* open <article> / <main> elements around n */
@@ -475,7 +475,7 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor)
                     in->skip = 1;
                 else if (mode == HTMLTEXT_MAIN &&
                          (t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
-                          ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || boilerplate(n, favor)))
+                          ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || (strip && boilerplate(n, favor))))
                     in->skip = 1;
             }
             if (!in->skip && (t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN))
@@ -733,6 +733,41 @@ static char *collapse(const unsigned char *s, size_t n)
     return o.s;
 }
 
+/* The main content of an annotated body into o (htmltext.h's rules 2 and 3). */
+#define MAIN_MIN_TEXT 500
+static void main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
+{
+    lxb_dom_node_t *c = semantic_container(body);
+    if (!c)
+        c = best_candidate(h, body);
+    if (!c) {
+        render(body, o);
+        return;
+    }
+    /* the candidate with its siblings that score close to it (Readability) */
+    lxb_dom_node_t *p = c->parent && c != body ? c->parent : NULL;
+    float top = info_of(c)->score;
+    float lim = top * 0.2f > 10 ? top * 0.2f : 10;
+    if (!p) {
+        render(c, o);
+        return;
+    }
+    for (lxb_dom_node_t *s = p->first_child; s; s = s->next) {
+        if (!s->user)
+            continue;
+        ninfo *si = info_of(s);
+        if (s->type != LXB_DOM_NODE_TYPE_ELEMENT || si->skip)
+            continue;
+        int take = s == c || si->score >= lim;
+        if (!take && lxb_dom_node_tag_id(s) == LXB_TAG_P && favor != HTMLTEXT_PRECISION) {
+            float ld = si->text ? (float)si->links / (float)si->text : 0;
+            take = (si->text > 80 && ld < 0.25f) || (favor == HTMLTEXT_RECALL && si->text > 0);
+        }
+        if (take)
+            render(s, o);
+    }
+}
+
 int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const char *http_charset, int mode, int favor,
                      htmltext_doc *doc)
 {
@@ -764,39 +799,30 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
     o.favor = favor;
     if (bodyel) {
         lxb_dom_node_t *body = lxb_dom_interface_node(bodyel);
-        int rc = annotate(h, body, mode, favor);
+        int rc = annotate(h, body, mode, favor, 1);
         if (rc < 0)
             return rc;
         if (mode == HTMLTEXT_ALL) {
             render(body, &o);
         } else {
-            lxb_dom_node_t *c = semantic_container(body);
-            if (!c)
-                c = best_candidate(h, body);
-            if (!c) {
-                render(body, &o);
-            } else {
-                /* the candidate with its siblings that score close to it (Readability) */
-                lxb_dom_node_t *p = c->parent && c != body ? c->parent : NULL;
-                float top = info_of(c)->score;
-                float lim = top * 0.2f > 10 ? top * 0.2f : 10;
-                if (!p) {
-                    render(c, &o);
+            main_content(h, body, favor, &o);
+            /* As Readability: when stripping by class and id left too little (a wrapper
+             * named "has-sidebar", say, held the article), try again without it and keep
+             * the longer text. */
+            if (o.n < MAIN_MIN_TEXT && !o.failed) {
+                out_t o2 = {0};
+                o2.mode = mode;
+                o2.favor = favor;
+                if ((rc = annotate(h, body, mode, favor, 0)) < 0) {
+                    free(o.s);
+                    return rc;
+                }
+                main_content(h, body, favor, &o2);
+                if (o2.n > o.n || o2.failed) {
+                    free(o.s);
+                    o = o2;
                 } else {
-                    for (lxb_dom_node_t *s = p->first_child; s; s = s->next) {
-                        if (!s->user)
-                            continue;
-                        ninfo *si = info_of(s);
-                        if (s->type != LXB_DOM_NODE_TYPE_ELEMENT || si->skip)
-                            continue;
-                        int take = s == c || si->score >= lim;
-                        if (!take && lxb_dom_node_tag_id(s) == LXB_TAG_P && favor != HTMLTEXT_PRECISION) {
-                            float ld = si->text ? (float)si->links / (float)si->text : 0;
-                            take = (si->text > 80 && ld < 0.25f) || (favor == HTMLTEXT_RECALL && si->text > 0);
-                        }
-                        if (take)
-                            render(s, &o);
-                    }
+                    free(o2.s);
                 }
             }
         }
