@@ -331,7 +331,8 @@ static const char *attr(lxb_dom_node_t *n, const char *name, size_t *len)
 }
 
 /* Whether s[0..n) holds one of the words (separated by anything not a letter or
- * digit; "-" and "_" separate too: "share-bar" holds "share"). */
+ * digit; "-" and "_" separate too: "share-bar" holds "share"). A word ending in '*'
+ * matches as a prefix ("related*" holds "relatedposts"). */
 static int has_word(const char *s, size_t n, const char *const *words)
 {
     size_t i = 0;
@@ -341,9 +342,15 @@ static int has_word(const char *s, size_t n, const char *const *words)
         size_t j = i;
         while (j < n && isalnum((unsigned char)s[j]))
             j++;
-        for (const char *const *w = words; *w; w++)
-            if (strlen(*w) == j - i && !strncasecmp(s + i, *w, j - i))
+        for (const char *const *w = words; *w; w++) {
+            size_t wl = strlen(*w);
+            if ((*w)[wl - 1] == '*') {
+                if (j - i >= wl - 1 && !strncasecmp(s + i, *w, wl - 1))
+                    return 1;
+            } else if (wl == j - i && !strncasecmp(s + i, *w, j - i)) {
                 return 1;
+            }
+        }
         i = j;
     }
     return 0;
@@ -374,12 +381,12 @@ static int hidden(lxb_dom_node_t *n)
 /* Boilerplate named by class or id (Readability's unlikely candidates, trafilatura's
  * discard list, narrowed to whole words). */
 static const char *const boiler_words[] = {
-    "nav", "navbar", "navigation", "menu", "breadcrumb", "breadcrumbs", "sidebar", "footer", "masthead",
-    "comment", "comments", "share", "sharing", "social", "related", "recommended", "advert", "advertisement", "ad",
-    "ads", "adsense", "sponsor", "sponsored", "promo", "banner", "cookie", "cookies", "consent", "gdpr", "newsletter",
-    "subscribe", "subscription", "popup", "modal", "pagination", "pager", "widget", "tags", "tagcloud", "signup",
-    "login", "disqus", "outbrain", "taboola", "toolbar", "skip", "print", "byline-share", "author-box", "rss",
-    NULL};
+    "nav", "navbar", "navigation*", "menu*", "breadcrumb*", "sidebar*", "footer*", "masthead", "comment*", "share*",
+    "sharing", "social*", "related*", "recommend*", "advert*", "ad", "ads", "adsense", "sponsor*", "promo*", "banner*",
+    "cookie*", "consent", "gdpr", "newsletter*", "subscri*", "popup*", "modal", "pagination", "pager", "widget*",
+    "tags", "tagcloud", "signup", "login", "disqus", "outbrain", "taboola", "toolbar", "skip", "print", "rss", "yarpp",
+    "teaser*", "morelinks", "most", "popular", "trending", "readmore", "author-box", "authorbox", "byline",
+    "caption", "credit*", "copyright", NULL};
 /* ... unless they also name content (Readability's "maybe candidates"). */
 static const char *const content_words[] = {"article", "content", "main", "body", "post", "entry", "story", "text",
                                             "blog", "column", NULL};
@@ -475,6 +482,7 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int 
                     in->skip = 1;
                 else if (mode == HTMLTEXT_MAIN &&
                          (t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
+                          t == LXB_TAG_FIGURE || t == LXB_TAG_FIGCAPTION ||
                           ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || (strip && boilerplate(n, favor))))
                     in->skip = 1;
             }
