@@ -460,6 +460,39 @@ static void text_stats(lxb_dom_node_t *t, uint32_t *len, uint32_t *commas)
         (n) = (n) == (root) ? NULL : (n)->next;                                                                       \
     } while (0)
 
+/* The main content drops a list or block that is mostly links (a related-articles box,
+ * a tag list, a pager) and the short heading just before it ("Related articles"): both
+ * are taken back out of the parent's sums. */
+static int is_heading(lxb_tag_id_t t)
+{
+    return t == LXB_TAG_H2 || t == LXB_TAG_H3 || t == LXB_TAG_H4 || t == LXB_TAG_H5 || t == LXB_TAG_H6;
+}
+static void link_block(lxb_dom_node_t *n, ninfo *ci, ninfo *pi, int favor)
+{
+    lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+    if (!(t == LXB_TAG_UL || t == LXB_TAG_OL || t == LXB_TAG_DL || t == LXB_TAG_DIV || t == LXB_TAG_SECTION ||
+          t == LXB_TAG_TABLE || t == LXB_TAG_P))
+        return;
+    double lim = favor == HTMLTEXT_PRECISION ? 0.35 : favor == HTMLTEXT_RECALL ? 0.85 : 0.55;
+    if (!ci->text || (double)ci->links / (double)ci->text <= lim || ci->text > 3000)
+        return;
+    ci->skip = 1;
+    lxb_dom_node_t *prev = n->prev;
+    while (prev && prev->type == LXB_DOM_NODE_TYPE_TEXT && info_of(prev) && info_of(prev)->text == 0)
+        prev = prev->prev;
+    if (!prev || prev->type != LXB_DOM_NODE_TYPE_ELEMENT || !prev->user)
+        return;
+    ninfo *hi = info_of(prev);
+    lxb_tag_id_t ht = lxb_dom_node_tag_id(prev);
+    if (hi->skip || hi->text > 80 || !(is_heading(ht) || ht == LXB_TAG_P || ht == LXB_TAG_DIV || ht == LXB_TAG_SPAN ||
+                                       ht == LXB_TAG_STRONG || ht == LXB_TAG_B))
+        return;
+    hi->skip = 1;
+    pi->text -= hi->text;
+    pi->commas -= hi->commas;
+    pi->links -= (lxb_dom_node_tag_id(n->parent) == LXB_TAG_A) ? hi->text : hi->links;
+}
+
 /* Pass 1: give every node its facts; mark what is never text (and, for the main
  * content, boilerplate); sum text, link text and commas up the tree (post-order:
  * a node's sums are added to its parent's when the walk leaves it). */
@@ -511,6 +544,8 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int 
                 return 0;
             lxb_dom_node_t *p = n->parent;
             ninfo *pi = info_of(p);
+            if (mode == HTMLTEXT_MAIN && !ci->skip && n->type == LXB_DOM_NODE_TYPE_ELEMENT)
+                link_block(n, ci, pi, favor);
             if (!ci->skip) {
                 pi->text += ci->text;
                 pi->commas += ci->commas;
