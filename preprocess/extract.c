@@ -39,12 +39,12 @@ static const char *const reason_help[R_N] = {
 
 typedef struct {
     const char *output, *mode_s, *rejected;
-    int precision, recall, strict, keep_truncated;
+    int precision, recall, strict, keep_truncated, list;
     uint64_t max_size;
     int mode, favor;
     io_writer *out, *rej;
     htmltext *ht;
-    uint64_t count[R_N], records, bytes_done, bytes_total;
+    uint64_t count[R_N], records, listed, bytes_done, bytes_total;
     progress *pg;
     char *jbuf;
     size_t jlen, jcap;
@@ -182,6 +182,26 @@ static int do_warc(ex_state *s, const char *path)
             continue;
         }
         s->records++;
+        if (s->list) { /* the index of the records, like `warcio index` */
+            char line[128];
+            int k = snprintf(line, sizeof line, "%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t", rec.number, rec.offset,
+                             rec.content_length);
+            if ((rc = io_write(s->out, line, (size_t)k)) < 0)
+                break;
+            const char *f3[3] = {rec.type, rec.record_id, rec.target_uri};
+            for (int i = 0; i < 3 && rc == 0; i++) {
+                const char *v = f3[i] ? f3[i] : "";
+                size_t vn = strcspn(v, "\t\n");
+                rc = io_write(s->out, v, vn);
+                if (rc == 0)
+                    rc = io_write(s->out, i < 2 ? "\t" : "\n", 1);
+            }
+            if (rc < 0)
+                break;
+            s->listed++;
+            progress_update(s->pg, s->records, s->bytes_done + warc_raw_pos(r));
+            continue;
+        }
         const char *type = rec.type ? rec.type : "";
         const char *id = rec.record_id, *url = rec.target_uri, *date = rec.date;
         int is_resp = !strcasecmp(type, "response"), is_res = !strcasecmp(type, "resource"),
@@ -307,6 +327,11 @@ static int process(ex_state *s, const char *path)
 
 static void summary(const ex_state *s, size_t nfiles)
 {
+    if (s->list) {
+        fprintf(stderr, "extract: %" PRIu64 " records from %zu input%s: %" PRIu64 " listed, %" PRIu64 " damaged\n",
+                s->records, nfiles, nfiles == 1 ? "" : "s", s->listed, s->count[R_DAMAGED]);
+        return;
+    }
     fprintf(stderr, "extract: %" PRIu64 " records from %zu input%s: %" PRIu64 " documents, %" PRIu64 " dropped\n",
             s->records, nfiles, nfiles == 1 ? "" : "s", s->count[R_KEPT], s->records - s->count[R_KEPT]);
     for (int i = 1; i < R_N; i++)
@@ -330,6 +355,8 @@ int main(int argc, char **argv)
         {"keep-truncated", 0, ARG_FLAG, &s.keep_truncated, NULL, "extract records the crawler truncated (dropped by default)"},
         {"rejected", 0, ARG_STR, &s.rejected, "FILE", "write each dropped record as REASON<TAB>FILE:RECORD<TAB>ID<TAB>URL"},
         {"strict", 0, ARG_FLAG, &s.strict, NULL, "stop at the first damaged record instead of skipping it"},
+        {"list", 0, ARG_FLAG, &s.list, NULL, "write the records' index instead of documents:\n"
+                                             "                                NUMBER OFFSET LENGTH TYPE ID URI, tab-separated"},
         {NULL, 0, 0, NULL, NULL, NULL},
     };
     const arg_spec spec = {

@@ -72,6 +72,9 @@ PY
     if grep -qF "$want" "$WORK/t.txt"; then pass "decoded: $want"; else fail "decoded: $want" "$(head -c 600 "$WORK/t.txt")"; fi
   done
   if ! grep -qE 'Home|Footer text' "$WORK/t.txt"; then pass warcio_boilerplate_dropped; else fail warcio_boilerplate_dropped "$(cat "$WORK/t.txt" | head -20)"; fi
+  # --list: the index of every record, as warcio reads them
+  "$X" -q --list "$WORK/t.warc.gz" | cut -f4- > "$WORK/list.tsv"
+  check list_as_warcio cmp "$WORK/list.tsv" "$WORK/t.tsv"
   # plain, zstd and stdin give the same documents
   zcat "$WORK/t.warc.gz" > "$WORK/t.warc"; zstd -q -c "$WORK/t.warc" > "$WORK/t.warc.zst"
   "$X" -q "$WORK/t.warc" -o "$WORK/tp.jsonl"; "$X" -q "$WORK/t.warc.zst" -o "$WORK/tz.jsonl"; "$X" -q < "$WORK/t.warc.gz" > "$WORK/ts.jsonl"
