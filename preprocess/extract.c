@@ -19,7 +19,9 @@
 #include "common/fsutil.h"
 #include "common/io.h"
 #include "common/jsonl.h"
+#include "common/pool.h"
 #include "common/progress.h"
+#include <pthread.h>
 #include "common/utf8.h"
 #include "preprocess/htmltext.h"
 #include "preprocess/warc.h"
@@ -43,11 +45,14 @@ typedef struct {
     uint64_t max_size;
     int mode, favor;
     io_writer *out, *rej;
-    htmltext *ht;
     uint64_t count[R_N], records, listed, bytes_done, bytes_total;
     progress *pg;
     char *jbuf;
     size_t jlen, jcap;
+    long long jobs;
+    pool *pl;
+    struct item *batch;
+    size_t nbatch, capbatch, batch_bytes;
 } ex_state;
 
 static const char *const in_suffixes[] = {".warc", ".warc.gz", ".warc.zst", ".wet", ".wet.gz", ".wet.zst",
@@ -76,7 +81,7 @@ static int j_str(ex_state *s, int first, const char *key, const char *v, size_t 
 }
 
 /* One document out. */
-static int emit(ex_state *s, const char *text, size_t tlen, const char *id, const char *url, const char *date,
+static int emit_now(ex_state *s, const char *text, size_t tlen, const char *id, const char *url, const char *date,
                 const char *ctype, const char *charset, const char *title)
 {
     int rc;
@@ -99,7 +104,7 @@ static int emit(ex_state *s, const char *text, size_t tlen, const char *id, cons
     return 0;
 }
 
-static int drop(ex_state *s, int reason, const char *file, uint64_t rec, const char *id, const char *url)
+static int drop_now(ex_state *s, int reason, const char *file, uint64_t rec, const char *id, const char *url)
 {
     s->count[reason]++;
     if (!s->rej)
@@ -136,19 +141,193 @@ static int is_html_type(const char *ct)
     return ct && (strcasestr(ct, "text/html") || strcasestr(ct, "application/xhtml"));
 }
 
-/* Extract page bytes and write the document (or count it empty). */
+/* Records become items, extracted a batch at a time (in parallel with -j) and
+ * written in their input order. */
+enum { IT_EMIT, IT_DROP, IT_PAGE };
+typedef struct item {
+    int kind, reason, rc;
+    uint64_t rec;
+    char *file, *id, *url, *date, *ctype, *charset;
+    unsigned char *data;
+    size_t n;
+    htmltext_doc doc;
+    char err[512];
+} item;
+#define BATCH_ITEMS 512
+#define BATCH_BYTES ((size_t)64 << 20)
+
+static char *dup_or_null(const char *v) { return v ? strdup(v) : NULL; }
+
+static int queue(ex_state *s, int kind, int reason, const char *file, uint64_t rec, const char *id, const char *url,
+                 const char *date, const char *ctype, const char *charset, const void *data, size_t n);
+static int flush_batch(ex_state *s);
+
+static int emit(ex_state *s, const char *text, size_t tlen, const char *id, const char *url, const char *date,
+                const char *ctype, const char *file, uint64_t rec)
+{
+    return queue(s, IT_EMIT, 0, file, rec, id, url, date, ctype, NULL, text, tlen);
+}
+
+static int drop(ex_state *s, int reason, const char *file, uint64_t rec, const char *id, const char *url)
+{
+    return queue(s, IT_DROP, reason, file, rec, id, url, NULL, NULL, NULL, NULL, 0);
+}
+
+/* Extract page bytes and write the document (or count it empty), in turn. */
 static int page(ex_state *s, const unsigned char *b, size_t n, const char *charset, const char *file, uint64_t rec,
                 const char *id, const char *url, const char *date, const char *ctype)
 {
-    htmltext_doc d;
-    int rc = htmltext_extract(s->ht, b, n, charset, s->mode, s->favor, &d);
-    if (rc < 0)
-        return rc;
-    if (d.len == 0)
-        rc = drop(s, R_EMPTY, file, rec, id, url);
-    else
-        rc = emit(s, d.text, d.len, id, url, date, ctype, d.charset, d.title);
-    htmltext_doc_free(&d);
+    return queue(s, IT_PAGE, 0, file, rec, id, url, date, ctype, charset, b, n);
+}
+
+static int queue(ex_state *s, int kind, int reason, const char *file, uint64_t rec, const char *id, const char *url,
+                 const char *date, const char *ctype, const char *charset, const void *data, size_t n)
+{
+    if (s->nbatch == s->capbatch) {
+        size_t nc = s->capbatch ? s->capbatch * 2 : 64;
+        item *nb = realloc(s->batch, nc * sizeof *nb);
+        if (!nb)
+            return err_set(ERR_NOMEM, "out of memory");
+        s->batch = nb;
+        s->capbatch = nc;
+    }
+    item *it = &s->batch[s->nbatch];
+    memset(it, 0, sizeof *it);
+    it->kind = kind;
+    it->reason = reason;
+    it->rec = rec;
+    it->file = dup_or_null(file);
+    it->id = dup_or_null(id);
+    it->url = dup_or_null(url);
+    it->date = dup_or_null(date);
+    it->ctype = dup_or_null(ctype);
+    it->charset = dup_or_null(charset);
+    if (data) {
+        it->data = malloc(n + 1);
+        if (it->data) {
+            memcpy(it->data, data, n);
+            it->data[n] = 0;
+        }
+        it->n = n;
+    }
+    s->nbatch++;
+    if ((file && !it->file) || (id && !it->id) || (url && !it->url) || (date && !it->date) || (ctype && !it->ctype) ||
+        (charset && !it->charset) || (data && !it->data))
+        return err_set(ERR_NOMEM, "out of memory");
+    s->batch_bytes += n;
+    if (s->nbatch >= BATCH_ITEMS || s->batch_bytes >= BATCH_BYTES)
+        return flush_batch(s);
+    return 0;
+}
+
+/* A parser per thread, made on first use and freed at the end. */
+static _Thread_local htmltext *tl_ht;
+static htmltext **all_ht;
+static size_t n_all_ht;
+static pthread_mutex_t ht_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static htmltext *thread_parser(void)
+{
+    if (tl_ht)
+        return tl_ht;
+    htmltext *h;
+    if (htmltext_new(&h) < 0)
+        return NULL;
+    pthread_mutex_lock(&ht_lock);
+    htmltext **na = realloc(all_ht, (n_all_ht + 1) * sizeof *na);
+    if (na) {
+        all_ht = na;
+        all_ht[n_all_ht++] = h;
+    }
+    pthread_mutex_unlock(&ht_lock);
+    if (!na) {
+        htmltext_free(h);
+        return NULL;
+    }
+    return tl_ht = h;
+}
+
+static void free_parsers(void)
+{
+    for (size_t i = 0; i < n_all_ht; i++)
+        htmltext_free(all_ht[i]);
+    free(all_ht);
+    all_ht = NULL;
+    n_all_ht = 0;
+}
+
+typedef struct {
+    ex_state *s;
+    size_t *pages;
+} run_ctx;
+
+static void extract_one(size_t i, void *ctx)
+{
+    run_ctx *c = ctx;
+    item *it = &c->s->batch[c->pages[i]];
+    htmltext *h = thread_parser();
+    if (!h) {
+        it->rc = ERR_NOMEM;
+        snprintf(it->err, sizeof it->err, "out of memory for a parser");
+        return;
+    }
+    it->rc = htmltext_extract(h, it->data, it->n, it->charset, c->s->mode, c->s->favor, &it->doc);
+    if (it->rc < 0)
+        snprintf(it->err, sizeof it->err, "%s", err_msg());
+}
+
+static void item_free(item *it)
+{
+    free(it->file);
+    free(it->id);
+    free(it->url);
+    free(it->date);
+    free(it->ctype);
+    free(it->charset);
+    free(it->data);
+    if (it->kind == IT_PAGE && !it->rc)
+        htmltext_doc_free(&it->doc);
+}
+
+static int flush_batch(ex_state *s)
+{
+    int rc = 0;
+    size_t np = 0, *pages = malloc((s->nbatch ? s->nbatch : 1) * sizeof *pages);
+    if (!pages)
+        rc = err_set(ERR_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < s->nbatch; i++)
+        if (s->batch[i].kind == IT_PAGE)
+            pages[np++] = i;
+    run_ctx c = {s, pages};
+    if (rc == 0 && np) {
+        if (s->pl && np > 1)
+            pool_parallel_for(s->pl, np, extract_one, &c);
+        else
+            for (size_t i = 0; i < np; i++)
+                extract_one(i, &c);
+    }
+    for (size_t i = 0; i < s->nbatch; i++) {
+        item *it = &s->batch[i];
+        if (rc == 0) {
+            if (it->kind == IT_DROP) {
+                rc = drop_now(s, it->reason, it->file, it->rec, it->id, it->url);
+            } else if (it->kind == IT_EMIT) {
+                rc = emit_now(s, (const char *)it->data, it->n, it->id, it->url, it->date, it->ctype, NULL, NULL);
+            } else if (it->rc < 0) {
+                rc = err_set(it->rc, "%s: record %llu: %s", it->file ? it->file : "", (unsigned long long)it->rec,
+                             it->err);
+            } else if (it->doc.len == 0) {
+                rc = drop_now(s, R_EMPTY, it->file, it->rec, it->id, it->url);
+            } else {
+                rc = emit_now(s, it->doc.text, it->doc.len, it->id, it->url, it->date, it->ctype, it->doc.charset,
+                              it->doc.title);
+            }
+        }
+        item_free(it);
+    }
+    s->nbatch = 0;
+    s->batch_bytes = 0;
+    free(pages);
     return rc;
 }
 
@@ -217,7 +396,7 @@ static int do_warc(ex_state *s, const char *path)
             const char *t = (const char *)rec.block;
             size_t n = rec.content_length;
             utf8_strip_pyspace(&t, &n);
-            rc = n ? emit(s, t, n, id, url, date, rec.content_type, NULL, NULL) : drop(s, R_EMPTY, file, rec.number, id, url);
+            rc = n ? emit(s, t, n, id, url, date, rec.content_type, file, rec.number) : drop(s, R_EMPTY, file, rec.number, id, url);
         } else if (is_resp) {
             warc_http h;
             if (warc_http_parse(&h, rec.block, (size_t)rec.content_length, (size_t)s->max_size * 4) < 0) {
@@ -355,6 +534,7 @@ int main(int argc, char **argv)
         {"keep-truncated", 0, ARG_FLAG, &s.keep_truncated, NULL, "extract records the crawler truncated (dropped by default)"},
         {"rejected", 0, ARG_STR, &s.rejected, "FILE", "write each dropped record as REASON<TAB>FILE:RECORD<TAB>ID<TAB>URL"},
         {"strict", 0, ARG_FLAG, &s.strict, NULL, "stop at the first damaged record instead of skipping it"},
+        {"workers", 'j', ARG_INT, &s.jobs, "N", "threads extracting pages (default: all cores; output in input order)"},
         {"list", 0, ARG_FLAG, &s.list, NULL, "write the records' index instead of documents:\n"
                                              "                                NUMBER OFFSET LENGTH TYPE ID URI, tab-separated"},
         {NULL, 0, 0, NULL, NULL, NULL},
@@ -399,8 +579,13 @@ int main(int argc, char **argv)
     for (int i = 0; i < npos && rc == 0; i++)
         rc = fs_expand(&inputs, pos[i], in_suffixes);
     free(pos);
-    if (rc == 0)
-        rc = htmltext_new(&s.ht);
+    if (rc == 0 && s.jobs < 0)
+        rc = err_set(ERR_USAGE, "--workers %lld: expected 0 (all cores) or more", s.jobs);
+    if (rc == 0) {
+        int nt = s.jobs > 0 ? (int)s.jobs : pool_cpu_count();
+        if (nt > 1 && !(s.pl = pool_new(nt)))
+            rc = err_set(ERR_NOMEM, "cannot start %d threads", nt);
+    }
     if (rc == 0)
         rc = io_writer_open(&s.out, s.output, NULL);
     if (rc == 0 && s.rejected)
@@ -413,6 +598,9 @@ int main(int argc, char **argv)
         s.pg = progress_new("extract", "records", s.bytes_total);
         for (size_t i = 0; rc == 0 && i < inputs.n; i++)
             rc = process(&s, inputs.paths[i]);
+        int frc = flush_batch(&s); /* the last batch (freed whatever happened) */
+        if (rc == 0)
+            rc = frc;
         progress_done(s.pg);
     }
     if (rc == 0) {
@@ -426,7 +614,9 @@ int main(int argc, char **argv)
         summary(&s, inputs.n);
     if (rc < 0)
         fprintf(stderr, "extract: %s\n", err_msg());
-    htmltext_free(s.ht);
+    pool_free(s.pl);
+    free_parsers();
+    free(s.batch);
     free(s.jbuf);
     fs_list_free(&inputs);
     return rc < 0 ? err_exit_code(rc) : 0;

@@ -58,7 +58,7 @@ def main():
         def ours(flags, name):
             out = os.path.join(tmp, "o.jsonl")
             t0 = time.perf_counter()
-            subprocess.run([os.path.join(bin_dir, "extract"), "-q", *flags, warc, "-o", out], check=True)
+            subprocess.run([os.path.join(bin_dir, "extract"), "-q", "-j", "1", *flags, warc, "-o", out], check=True)
             dt = time.perf_counter() - t0
             by_url = {}
             for line in open(out, encoding="utf-8"):

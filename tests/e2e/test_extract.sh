@@ -81,6 +81,10 @@ PY
   check plain_warc_same cmp "$WORK/t.jsonl" "$WORK/tp.jsonl"
   check zstd_warc_same cmp "$WORK/t.jsonl" "$WORK/tz.jsonl"
   check stdin_warc_same cmp "$WORK/t.jsonl" "$WORK/ts.jsonl"
+  # threads: the same documents in the same order
+  "$X" -q -j 1 "$WORK/t.warc.gz" -o "$WORK/t1.jsonl"; "$X" -q -j 3 "$WORK/t.warc.gz" "$WORK/t.warc" -o "$WORK/t3.jsonl"
+  check workers_same_as_one_thread cmp "$WORK/t.jsonl" "$WORK/t1.jsonl"
+  check workers_keep_order cmp <(cat "$WORK/t.jsonl" "$WORK/t.jsonl") "$WORK/t3.jsonl"
   # a directory: its WARC and HTML files
   mkdir -p "$WORK/dir"; cp "$WORK/t.warc.gz" "$WORK/dir/"; printf '<p>A page on disk, with text.</p>' > "$WORK/dir/p.html"; echo x > "$WORK/dir/notes.md"
   "$X" "$WORK/dir" -o "$WORK/dir.jsonl" 2> "$WORK/dir.err"
@@ -146,5 +150,6 @@ sys.stdout.write("<html><body>" + p * (100 * 1024 * 1024 // len(p)) + "</body></
 fi
 expect_exit usage_mode 2 "$X" --mode bogus "$W/whirlwind.warc.gz"
 expect_exit usage_favor 2 "$X" --favor-precision --favor-recall "$W/whirlwind.warc.gz"
+expect_exit usage_workers 2 "$X" -j -2 "$W/whirlwind.warc.gz"
 expect_exit missing_file 3 "$X" "$WORK/nope.warc.gz"
 expect_exit help 0 "$X" --help
