@@ -328,8 +328,9 @@ uninstall:
 # The corpus pipeline on data/corpus : see docs/pipeline.md. QUALITY=fineweb (or gopher, c4)
 # adds datatrove's heuristic quality filters to the cleanup stage.
 QUALITY ?= none
+# WARC=FILES adds web pages (WARC / WET / HTML, through extract) as the corpus "web".
 data: all
-	@BIN=$(BIN) scripts/make_data.sh QUALITY=$(QUALITY)
+	@BIN=$(BIN) scripts/make_data.sh QUALITY=$(QUALITY) $(if $(WARC),WARC="$(WARC)")
 
 # Train a small GPT-2 on what `make data` built, then sample from it: see docs/pipeline.md.
 train: all

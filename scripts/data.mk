@@ -6,7 +6,9 @@
 #   dedup       minhash -> find_duplicates -> group_duplicates -> remove_duplicates
 #   shuffle     all corpora together, seeded
 #   tokenize    GPT-2 BPE into the Megatron dataset B/corpus_text_document.bin/.idx
+#   extract     (with WARC=...) web pages to documents, then cleaned as the corpus "web"
 # Variables: BIN (tools), CORPUS_DIR (inputs NAME.jsonl.zst), CORPORA (their names),
+# WARC (WARC / WET / HTML files or directories to extract, optional),
 # B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup). Run from the project root: make -f scripts/data.mk
 BIN ?= bin
 CORPUS_DIR ?= data/corpus
@@ -14,6 +16,10 @@ CORPORA ?= enwiki_sample wikinews
 B ?= data/build
 VOCAB ?= data/gpt2/encoder.json data/gpt2/vocab.bpe
 CLEAN := $(CORPORA:%=$(B)/%.clean.jsonl.zst)
+WARC ?=
+ifneq ($(strip $(WARC)),)
+CLEAN += $(B)/web.clean.jsonl.zst
+endif
 
 .DELETE_ON_ERROR:
 .PHONY: all
@@ -45,6 +51,13 @@ $(B)/.quality-$(QUALITY): | $(B)
 
 $(B)/%.clean.jsonl.zst: $(CORPUS_DIR)/%.jsonl.zst $(BIN)/cleanup $(B)/.quality-$(QUALITY) | $(B)
 	$(BIN)/cleanup $< $@ --removed $(B)/$*.removed.jsonl.zst $(QUALITY_FLAGS_$(QUALITY))
+
+# Web pages (WARC=...): extract's documents, then cleanup as any corpus
+$(B)/web.jsonl.zst: $(WARC) $(BIN)/extract | $(B)
+	$(BIN)/extract $(WARC) -o $@ --rejected $(B)/web.rejected.tsv
+
+$(B)/web.clean.jsonl.zst: $(B)/web.jsonl.zst $(BIN)/cleanup $(B)/.quality-$(QUALITY) | $(B)
+	$(BIN)/cleanup $< $@ --removed $(B)/web.removed.jsonl.zst $(QUALITY_FLAGS_$(QUALITY))
 
 $(B)/corpus.mh: $(CLEAN) $(BIN)/minhash
 	$(BIN)/minhash --id-field url $(CLEAN) -o $@

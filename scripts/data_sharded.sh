@@ -2,7 +2,8 @@
 # data_sharded.sh - `make data`'s pipeline cut into shards, for Slurm array jobs
 # (scripts/slurm_data.sh submits them with their dependencies) or a local run.
 # Usage: data_sharded.sh STAGE [INDEX]     (INDEX defaults to $SLURM_ARRAY_TASK_ID)
-#   split        the corpora, concatenated in order, into SHARDS contiguous shards     1 job
+#   extract I    (with WARCS=LIST) the I-th WARC of LIST into documents                  one job per WARC
+#   split        the corpora (then the extracted web pages), in order, into SHARDS shards 1 job
 #   cleanup I    fix_text, English only, length filter on shard I                       SHARDS jobs
 #   minhash I    shard I's MinHash signatures                                           SHARDS jobs
 #   find J       band range J of BAND_JOBS over every shard's signatures                BAND_JOBS jobs
@@ -19,12 +20,14 @@
 # Env: BIN (bin), CORPUS_DIR (data/corpus), CORPORA ("enwiki_sample wikinews"; files
 # CORPUS_DIR/NAME.jsonl.zst), OUT (data/build/sharded), SHARDS (4), BAND_JOBS (4), BANDS
 # and ROWS (16 x 8: what find_duplicates chooses for minhash's 128 permutations at
-# threshold 0.8), WORKERS (preprocess_data threads, default all), PARALLEL (1).
+# threshold 0.8), WORKERS (preprocess_data and extract threads, default all), PARALLEL (1),
+# WARCS (a file listing WARC / WET files, one per line: web pages added after the corpora).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}; CORPUS_DIR=${CORPUS_DIR:-data/corpus}; CORPORA=${CORPORA:-enwiki_sample wikinews}
 OUT=${OUT:-data/build/sharded}; SHARDS=${SHARDS:-4}; BAND_JOBS=${BAND_JOBS:-4}; BANDS=${BANDS:-16}; ROWS=${ROWS:-8}
-WORKERS=${WORKERS:-$(nproc)}; PARALLEL=${PARALLEL:-1}
+WORKERS=${WORKERS:-$(nproc)}; PARALLEL=${PARALLEL:-1}; WARCS=${WARCS:-}
+nwarcs() { if [ -n "$WARCS" ]; then grep -c . "$WARCS"; else echo 0; fi; }
 stage=${1:-}; i=${2:-${SLURM_ARRAY_TASK_ID:-}}
 S=$OUT/shards
 mkdir -p "$S" "$S/tok"
@@ -49,10 +52,15 @@ cut_into() {
 shards() { local k; for k in $(seq 0 $(( SHARDS - 1 ))); do printf '%s ' "$S/$1.$(n4 "$k")$2"; done; }
 
 case "$stage" in
+extract)
+  need_i "$(nwarcs)"; o=$S/web.$(n4 "$i").jsonl.zst; have "$o" && exit 0
+  w=$(grep . "$WARCS" | sed -n "$(( i + 1 ))p")
+  "$BIN/extract" -j "$WORKERS" "$w" -o "$o" --rejected "$S/web_rejected.$(n4 "$i").tsv" ;;
 split)
   have "$S/raw.done" && exit 0
   cat_tmp=$OUT/.corpora.$$.jsonl
-  for c in $CORPORA; do zstd -dqc "$CORPUS_DIR/$c.jsonl.zst"; done > "$cat_tmp"
+  { for c in $CORPORA; do zstd -dqc "$CORPUS_DIR/$c.jsonl.zst"; done
+    for k in $(seq 0 $(( $(nwarcs) - 1 ))); do zstd -dqc "$S/web.$(n4 "$k").jsonl.zst"; done; } > "$cat_tmp"
   cut_into "$cat_tmp" "$S/raw"; rm -f "$cat_tmp" ;;
 cleanup)
   need_i "$SHARDS"; o=$S/clean.$(n4 "$i").jsonl.zst; have "$o" && exit 0
@@ -91,6 +99,7 @@ merge)
 all)
   self=$0
   each() { seq 0 $(( $2 - 1 )) | xargs -P "$PARALLEL" -I{} bash "$self" "$1" {}; }
+  [ "$(nwarcs)" -gt 0 ] && each extract "$(nwarcs)"
   bash "$self" split; each cleanup "$SHARDS"; each minhash "$SHARDS"; each find "$BAND_JOBS"
   bash "$self" group; each remove "$SHARDS"; bash "$self" shuffle; each tokenize "$SHARDS"; bash "$self" merge
   echo "data_sharded.sh: $OUT/corpus.jsonl.zst and $OUT/corpus_text_document.bin/.idx are ready" ;;

@@ -4,6 +4,7 @@
 # before it (afterok). Prints the job ids. Resubmitting after a failure redoes
 # only the outputs that are missing.
 #   SHARDS=64 BAND_JOBS=16 OUT=/scratch/owt CORPUS_DIR=/data/owt CORPORA="a b c" scripts/slurm_data.sh
+#   WARCS=warc_paths.txt CORPORA="" scripts/slurm_data.sh     (Common Crawl WARCs: one extract job each)
 # Env: as data_sharded.sh, plus SBATCH_OPTS (e.g. "--partition=cpu --time=2:00:00
 # --cpus-per-task=8 --mem=16G"), MAX_PARALLEL (array tasks at once, default 32).
 set -euo pipefail
@@ -22,6 +23,8 @@ submit() { # NAME ARRAY_SIZE (0: a single job) STAGE
   echo "$3: job $id${a:+ (array of $2)}"
   dep=$id
 }
+# WARCS=LIST (one WARC / WET path per line): an extract job per WARC first
+[ -n "${WARCS:-}" ] && { export WARCS; submit extract "$(grep -c . "$WARCS")" extract; }
 submit split 0 split
 submit cleanup "$SHARDS" cleanup
 submit minhash "$SHARDS" minhash
@@ -31,4 +34,4 @@ submit remove "$SHARDS" remove
 submit shuffle 0 shuffle
 submit tokenize "$SHARDS" tokenize
 submit merge 0 merge
-echo "slurm_data.sh: 9 stages submitted; the dataset will be ${OUT:-data/build/sharded}/corpus_text_document.bin/.idx"
+echo "slurm_data.sh: $([ -n "${WARCS:-}" ] && echo 10 || echo 9) stages submitted; the dataset will be ${OUT:-data/build/sharded}/corpus_text_document.bin/.idx"

@@ -153,3 +153,12 @@ expect_exit usage_favor 2 "$X" --favor-precision --favor-recall "$W/whirlwind.wa
 expect_exit usage_workers 2 "$X" -j -2 "$W/whirlwind.warc.gz"
 expect_exit missing_file 3 "$X" "$WORK/nope.warc.gz"
 expect_exit help 0 "$X" --help
+# The data pipeline's WARC input: make data's rule (WARC=...) and the sharded extract stage.
+make --no-print-directory -s -f "$ROOT/scripts/data.mk" BIN="$BIN" B="$WORK/md" WARC="$W/whirlwind.warc.gz" \
+  "$WORK/md/web.clean.jsonl.zst" > "$WORK/md.out" 2>&1
+if [ "$(zstd -dc "$WORK/md/web.jsonl.zst" | wc -l)" = 1 ] && [ -e "$WORK/md/web.clean.jsonl.zst" ] &&
+   [ "$(wc -l < "$WORK/md/web.rejected.tsv")" = 3 ]; then pass data_mk_warc_input; else fail data_mk_warc_input "$(tail -3 "$WORK/md.out")"; fi
+printf '%s\n' "$W/whirlwind.warc.wet.gz" "$W/whirlwind.warc.gz" > "$WORK/warcs.txt"
+for k in 0 1; do WARCS="$WORK/warcs.txt" OUT="$WORK/sh" WORKERS=1 bash "$ROOT/scripts/data_sharded.sh" extract $k > /dev/null 2>&1; done
+if [ "$(zstd -dc "$WORK/sh/shards/web.0000.jsonl.zst" | field /dev/stdin url)" = "https://an.wikipedia.org/wiki/Escopete" ] &&
+   [ "$(zstd -dc "$WORK/sh/shards/web.0001.jsonl.zst" | wc -l)" = 1 ]; then pass sharded_extract_stage; else fail sharded_extract_stage "$(ls "$WORK/sh/shards" 2>&1)"; fi
