@@ -386,7 +386,8 @@ static const char *const boiler_words[] = {
     "cookie*", "consent", "gdpr", "newsletter*", "subscri*", "popup*", "modal", "pagination", "pager", "widget*",
     "tags", "tagcloud", "signup", "login", "disqus", "outbrain", "taboola", "toolbar", "skip", "print", "rss", "yarpp",
     "teaser*", "morelinks", "most", "popular", "trending", "readmore", "author-box", "authorbox", "byline",
-    "caption", "credit*", "copyright", NULL};
+    "caption", "credit*", "copyright", "disclosure*", "disclaimer*", "lightbox*", "overlay*", "dialog*", "tooltip*",
+    "popover*", "offcanvas*", "dropdown*", "flyout*", NULL};
 /* ... unless they also name content (Readability's "maybe candidates"). */
 static const char *const content_words[] = {"article", "content", "main", "body", "post", "entry", "story", "text",
                                             "blog", "column", NULL};
@@ -443,6 +444,12 @@ static void text_stats(lxb_dom_node_t *t, uint32_t *len, uint32_t *commas)
             k++;
             sp = 0;
             c += s[i] == ',';
+            /* the commas of other scripts: fullwidth U+FF0C, ideographic U+3001, Arabic U+060C */
+            if (i + 2 < n && ((s[i] == 0xEF && s[i + 1] == 0xBC && s[i + 2] == 0x8C) ||
+                              (s[i] == 0xE3 && s[i + 1] == 0x80 && s[i + 2] == 0x81)))
+                c++;
+            else if (i + 1 < n && s[i] == 0xD8 && s[i + 1] == 0x8C)
+                c++;
         }
     }
     *len = (uint32_t)(k > UINT32_MAX / 2 ? UINT32_MAX / 2 : k);
