@@ -15,6 +15,7 @@
 #include <strings.h>
 
 #include <lexbor/html/html.h>
+#include <uchardet.h>
 #include <lexbor/html/encoding.h>
 #include <lexbor/dom/interfaces/text.h>
 
@@ -190,8 +191,28 @@ void htmltext_sniff(const unsigned char *s, size_t n, const char *http_charset, 
         nm = iconv_name(http_charset, strlen(http_charset), buf, sizeof buf);
     if (!nm && htmltext_prescan(s, n, buf, sizeof buf))
         nm = buf;
+    if (!nm && utf8_valid((const char *)s, n))
+        nm = "UTF-8";
+    if (!nm) {
+        /* nothing declared and not UTF-8: uchardet's guess from the bytes (the frequency
+         * analysis the standard allows) when there are enough of them, else windows-1252 */
+        size_t high = 0; /* a guess needs evidence: 16 bytes past ASCII at least */
+        for (size_t i = 0; i < n && high < 16; i++)
+            high += s[i] >= 0x80;
+        uchardet_t ud = high >= 16 ? uchardet_new() : NULL;
+        if (ud) {
+            size_t k = n < 65536 ? n : 65536;
+            if (uchardet_handle_data(ud, (const char *)s, k) == 0) {
+                uchardet_data_end(ud);
+                const char *g = uchardet_get_charset(ud);
+                if (g && *g)
+                    nm = iconv_name(g, strlen(g), buf, sizeof buf);
+            }
+            uchardet_delete(ud);
+        }
+    }
     if (!nm)
-        nm = utf8_valid((const char *)s, n) ? "UTF-8" : "WINDOWS-1252";
+        nm = "WINDOWS-1252";
     snprintf(name, cap, "%s", nm);
 }
 

@@ -6,7 +6,8 @@
  * transport gave (HTTP Content-Type), then the <meta charset> / http-equiv
  * prescan of the first 16 KiB (lexbor's implementation of the HTML
  * standard's algorithm); without any of them, bytes that are valid UTF-8 are
- * UTF-8 and anything else windows-1252, the web's default. Labels are the
+ * UTF-8, else uchardet's guess (given 16 bytes past ASCII at least), else
+ * windows-1252, the web's default. Labels are the
  * Encoding Standard's (iso-8859-1, ascii and latin1 are windows-1252, as
  * browsers read them; gb2312 is gb18030's subset). The text is converted to
  * UTF-8 with iconv; a byte the encoding does not map becomes U+FFFD.

@@ -155,6 +155,12 @@ static void test_charsets(void)
     CHECK_EQ_STR(name, "WINDOWS-1252");
     htmltext_sniff((const unsigned char *)"<meta charset=utf-16le><p>x", 27, NULL, name, sizeof name);
     CHECK_EQ_STR(name, "UTF-8"); /* a page cannot declare UTF-16 from inside */
+    /* nothing declared, not UTF-8: uchardet's guess */
+    const char *ru = "<p>\xc2 \xed\xe0\xf8\xe5\xec \xe3\xee\xf0\xee\xe4\xe5 \xe1\xfb\xeb\xe0 \xf5\xee\xf0\xee\xf8\xe0\xff "
+                     "\xef\xee\xe3\xee\xe4\xe0, \xe8 \xeb\xfe\xe4\xe8 \xe3\xf3\xeb\xff\xeb\xe8 \xef\xee "
+                     "\xf3\xeb\xe8\xf6\xe0\xec \xe4\xee \xef\xee\xe7\xe4\xed\xe5\xe9 \xed\xee\xf7\xe8.</p>";
+    htmltext_sniff((const unsigned char *)ru, strlen(ru), NULL, name, sizeof name);
+    CHECK_EQ_STR(name, "WINDOWS-1251");
     size_t n;
     char *u = htmltext_to_utf8((const unsigned char *)"\x80\x93", 2, "WINDOWS-1252", &n);
     CHECK_EQ_STR(u, "\xE2\x82\xAC\xE2\x80\x9C"); /* euro sign, left double quote */
