@@ -9,7 +9,9 @@
  * Storage is fp32. Under --bf16 / --fp16 the model rounds weights, activations
  * and their gradients as the CPU tables do (round_prec), and the table runs the
  * products and attention on narrow copies of those operands on the tensor cores
- * (compute_prec; exact, since the values are rounded already), fp32 out.
+ * (compute_prec; exact, since the values are rounded already), fp32 out; attention
+ * through cuDNN's fused kernel where it takes the shape (WEBTEXT_NO_CUDNN_TABLE=1: not),
+ * else our flash kernels, else batched GEMMs.
  * Checked on an H100 (scripts/gpu_suite.sh, tests/gpu/test_ops_cuda.cu): every
  * layout in fp32, bf16 and fp16 against one process. Speed: the single-GPU model
  * of gpt_cuda.cu (bf16 storage, cuDNN attention, fused kernels) stays the default
@@ -370,11 +372,34 @@ template <typename T> static attn_scratch<T> att_narrow(size_t n)
     attn_scratch<T> w = {(T *)f.s1, (T *)f.s1 + n, NULL};
     return w;
 }
+/* cuDNN's fused attention where it takes the shape (it compiles a graph per shape, once):
+ * the single-GPU model's default, and the fastest of the three. */
+template <typename T> static int use_cudnn(int B, int Tn, int NH, int hs)
+{
+#ifdef WEBTEXT_CUDNN
+    static int key[5] = {-1, -1, -1, -1, -1}, ok;
+    int k[5] = {cudnn_dtype<T>(), B, Tn, NH, hs};
+    if (memcmp(k, key, sizeof k)) {
+        char why[256];
+        ok = getenv("WEBTEXT_NO_CUDNN_TABLE") ? 0 : cudnn_attention_prepare(k[0], B, Tn, NH, hs, why, sizeof why) == 0;
+        memcpy(key, k, sizeof k);
+    }
+    return ok;
+#else
+    (void)B, (void)Tn, (void)NH, (void)hs;
+    return 0;
+#endif
+}
 template <typename T>
 static void attention_forward_narrow(float *out, float *lse, const float *qkv, int B, int Tn, int C, int NH)
 {
     const T *qn = narrow<T>(NS_A, qkv, (size_t)B * Tn * 3 * C);
     T *on = narrow<T>(NS_D, NULL, (size_t)B * Tn * C);
+#ifdef WEBTEXT_CUDNN
+    if (use_cudnn<T>(B, Tn, NH, C / NH))
+        cudnn_attention_forward(cudnn_dtype<T>(), on, lse, qn, B, Tn, NH, C / NH, 0);
+    else
+#endif
     if (flash::usable<T>(Tn, C, NH))
         flash::forward(on, lse, qn, B, Tn, C, NH, 0);
     else
@@ -389,6 +414,13 @@ static void attention_backward_narrow(float *dqkv, const float *dout, const floa
     const T *dn = narrow<T>(NS_C, dout, (size_t)B * Tn * C);
     const T *yn = narrow<T>(NS_D, out, (size_t)B * Tn * C);
     T *dq = narrow<T>(NS_B, NULL, (size_t)B * Tn * 3 * C);
+#ifdef WEBTEXT_CUDNN
+    if (use_cudnn<T>(B, Tn, NH, C / NH)) {
+        cudnn_attention_backward(cudnn_dtype<T>(), dq, dn, qn, yn, lse, B, Tn, NH, C / NH, 0);
+        widen(dqkv, dq, (size_t)B * Tn * 3 * C);
+        return;
+    }
+#endif
     if (flash::usable<T>(Tn, C, NH)) {
         size_t n = (size_t)B * NH * Tn;
         if (n > g_dd_n) {
