@@ -24,7 +24,6 @@
 
 struct htmltext {
     lxb_html_document_t *doc;
-    lxb_html_encoding_t em;
     /* per-node facts in blocks of NBLOCK that never move (nodes point at them) */
     struct ninfo **blocks;
     size_t nblocks, used;
@@ -37,7 +36,7 @@ int htmltext_new(htmltext **out)
     if (!h)
         return err_set(ERR_NOMEM, "out of memory");
     h->doc = lxb_html_document_create();
-    if (!h->doc || lxb_html_encoding_init(&h->em) != LXB_STATUS_OK) {
+    if (!h->doc) {
         htmltext_free(h);
         return err_set(ERR_NOMEM, "out of memory for the HTML parser");
     }
@@ -51,7 +50,6 @@ void htmltext_free(htmltext *h)
         return;
     if (h->doc)
         lxb_html_document_destroy(h->doc);
-    lxb_html_encoding_destroy(&h->em, false);
     for (size_t i = 0; i < h->nblocks; i++)
         free(h->blocks[i]);
     free(h->blocks);
@@ -262,25 +260,20 @@ char *htmltext_to_utf8(const unsigned char *s, size_t n, const char *label, size
     }
     while (inleft) {
         char *op = out + o;
-        size_t oleft = cap - o - 4;
+        size_t oleft = cap - o - 4; /* 4 spare: a U+FFFD (3) and the final NUL */
         size_t r = iconv(cd, &in, &inleft, &op, &oleft);
+        int e = errno;
         o = (size_t)(op - out);
         if (r != (size_t)-1)
             break;
-        if (errno == E2BIG) {
-            size_t nc = cap * 2;
-            char *nb = realloc(out, nc);
-            if (!nb) {
-                free(out);
-                iconv_close(cd);
-                return NULL;
-            }
-            out = nb;
-            cap = nc;
-            continue;
+        if (e != E2BIG) { /* EILSEQ / EINVAL: one unmapped or cut byte */
+            memcpy(out + o, "\xEF\xBF\xBD", 3);
+            o += 3;
+            in++;
+            inleft--;
+            iconv(cd, NULL, NULL, NULL, NULL);
         }
-        /* EILSEQ / EINVAL: one unmapped or cut byte */
-        if (cap - o < 8) {
+        if (e == E2BIG || cap - o < 8) {
             char *nb = realloc(out, cap * 2);
             if (!nb) {
                 free(out);
@@ -290,11 +283,6 @@ char *htmltext_to_utf8(const unsigned char *s, size_t n, const char *label, size
             out = nb;
             cap *= 2;
         }
-        memcpy(out + o, "\xEF\xBF\xBD", 3);
-        o += 3;
-        in++;
-        inleft--;
-        iconv(cd, NULL, NULL, NULL, NULL);
     }
     iconv_close(cd);
     out[o] = '\0';
