@@ -17,7 +17,7 @@ else
   OPT := -O2
 endif
 
-PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib openblas libbrotlidec libdeflate uchardet
+PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib openblas libbrotlidec libdeflate uchardet libcurl libcrypto
 # Recursive (=) so pkg-config runs at recipe time, after deps are installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))
@@ -62,16 +62,17 @@ HAVE_FUZZ := $(or $(CONF_HAVE_FUZZ),no)
 
 COMMON_SRC := $(wildcard common/*.c)
 PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c \
-  preprocess/warc.c preprocess/htmltext.c
+  preprocess/warc.c preprocess/htmltext.c preprocess/warcwrite.c preprocess/robots.c preprocess/fetch.c
 TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
 TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \
   tokenizer/merge_datasets.c tokenizer/inspect_dataset.c tokenizer/train_bpe.c)))
 DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c
 TOOLS += minhash find_duplicates group_duplicates remove_duplicates
-TOOLS += cleanup extract
+TOOLS += cleanup extract download
 TOOL_SRC_cleanup := preprocess/cleanup.c
 TOOL_SRC_extract := preprocess/extract.c
+TOOL_SRC_download := preprocess/download.c
 # lexbor (third_party/lexbor: the HTML5 parser of resiliparse and selectolax, Apache-2.0; its
 # core, dom, html, ns and tag modules, not in Debian) is built with the library, its warnings
 # kept out of ours (-w; its headers are a system include).

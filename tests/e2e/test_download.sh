@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# End-to-end tests of bin/download against real HTTP servers on loopback addresses
+# (tests/e2e/http_faults.py: Python's http.server with a handler for the faults), started and
+# stopped here: pages, redirects and a redirect loop, 404/500/429 with Retry-After, a slow drip
+# past the read timeout, bodies past the size limit, connections reset mid-body, gzip, a short
+# Content-Length, robots.txt (a forbidden path; 404; 503; reset), a latin-1 page, four hosts.
+# The WARC files are read back by warcio (tests/e2e/check_download.py): every payload is what
+# the server sent. Then resuming: kill -9 at random moments of a run over 10,000 URLs, restart,
+# each page exactly once; SIGTERM; rotation; JSON-lines input; bad arguments.
+. "$(dirname "$0")/lib.sh"
+D=$BIN/download
+if ! has_py warcio; then
+  fail download_checks "warcio missing in $PY (scripts/install_deps.sh --test installs it)"; exit 0
+fi
+SERVERS=()
+stop_servers() { for p in "${SERVERS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$WORK"; }
+trap stop_servers EXIT
+# start_server ADDR ROBOTS: the server's port in $PORT
+start_server() {
+  local pf="$WORK/port.$1.$2"
+  "$PY" "$ROOT/tests/e2e/http_faults.py" --host "$1" --port-file "$pf" --robots "$2" --lifetime 300 \
+    > "$WORK/server.$1.log" 2>&1 &
+  SERVERS+=($!)
+  for _ in $(seq 200); do [ -s "$pf" ] && break; sleep 0.05; done
+  PORT=$(cat "$pf")
+}
+start_server 127.0.0.1 disallow; P1=$PORT
+start_server 127.0.0.2 404; P2=$PORT
+start_server 127.0.0.3 5xx; P3=$PORT
+start_server 127.0.0.4 reset; P4=$PORT
+A=http://127.0.0.1:$P1 B=http://127.0.0.2:$P2 C=http://127.0.0.3:$P3 E=http://127.0.0.4:$P4
+cat > "$WORK/urls.txt" <<URLS
+$A/page/1
+$A/page/2
+$A/private/secret
+$A/private/ok
+$A/redirect/7
+$A/loop
+$A/status/404
+$A/status/500
+$A/flaky/1
+$A/busy/1
+$A/busyforever/1
+$B/drip
+$B/big
+$B/bigchunked
+$B/reset/1
+$B/resetonce/1
+$B/shortcl/1
+$B/gzip/1
+$B/chunked/1
+$B/latin1
+$C/page/9
+$E/page/10
+ftp://127.0.0.1/file
+not a url
+$A/page/1
+http://127.0.0.1:1/page/1
+URLS
+cat > "$WORK/expect.txt" <<EXP
+/page/2 fetched
+/private/secret skipped robots
+/private/ok fetched
+/redirect/7 fetched
+/loop failed too_many_redirects
+/status/404 failed http_404
+/status/500 failed http_500
+/flaky/1 fetched
+/busy/1 fetched
+/busyforever/1 failed http_429
+/drip failed stalled
+/big failed too_large
+/bigchunked failed too_large
+/reset/1 failed reset
+/resetonce/1 fetched
+/shortcl/1 failed cut_short
+/gzip/1 fetched
+/chunked/1 fetched
+/latin1 fetched
+/page/9 skipped robots_unavailable
+/page/10 failed reset
+/file skipped scheme
+url skipped invalid_url
+:1/page/1 failed connect
+EXP
+OPTS=(--wait 0 --retry-wait 0.2 --read-timeout 1 --max-size 1M --tries 3 --max-retry-after 10)
+"$D" -o "$WORK/out" "${OPTS[@]}" "$WORK/urls.txt" 2> "$WORK/run1.err"; rc=$?
+if [ $rc = 0 ]; then pass download_exit; else fail download_exit "exit $rc: $(tail -5 "$WORK/run1.err")"; fi
+if (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/out" "$WORK/out/download.log.jsonl" "$WORK/urls.txt" \
+      --expect "$WORK/expect.txt") > "$WORK/check1" 2>&1; then pass download_outcomes_and_warcio_payloads
+else fail download_outcomes_and_warcio_payloads "$(head -c 1500 "$WORK/check1")"; fi
+# every URL counted once: 26 in = 10 fetched + 11 failed + 5 skipped (duplicate, robots x2, scheme, invalid)
+if grep -q '26 URLs from 1 list .*: 10 fetched .* 11 failed, 5 skipped, 0 done by an earlier run' "$WORK/run1.err" &&
+   grep -qE '^  skipped  duplicate +1$' "$WORK/run1.err"; then pass download_summary_accounts
+else fail download_summary_accounts "$(cat "$WORK/run1.err")"; fi
+# the Retry-After of /busy/1 was honoured: its second request came a second after the first
+sec=$("$PY" -c 'import json,sys; print([json.loads(l)["seconds"] for l in open(sys.argv[1]) if "/busy/1" in l][0])' "$WORK/out/download.log.jsonl")
+if "$PY" -c "import sys; sys.exit(0 if 0.95 <= $sec < 5 else 1)"; then pass download_retry_after; else fail download_retry_after "took $sec s"; fi
+# the WARC files are what extract reads: the latin-1 page decoded
+"$BIN/extract" -q --mode all "$WORK/out" > "$WORK/docs.jsonl"
+if grep -q 'Déjà vu, naïve façade' "$WORK/docs.jsonl" && [ "$(wc -l < "$WORK/docs.jsonl")" = 10 ]; then pass download_then_extract
+else fail download_then_extract "$(head -c 600 "$WORK/docs.jsonl")"; fi
+
+# The same command again: everything was done; nothing fetched, the log unchanged.
+cp "$WORK/out/download.log.jsonl" "$WORK/log1"
+ls "$WORK/out" > "$WORK/ls1"
+"$D" -o "$WORK/out" "${OPTS[@]}" "$WORK/urls.txt" 2> "$WORK/run2.err"
+if grep -q ': 0 fetched .* 0 failed, 0 skipped, 26 done by an earlier run' "$WORK/run2.err" &&
+   cmp -s "$WORK/log1" "$WORK/out/download.log.jsonl" && ls "$WORK/out" | cmp -s - "$WORK/ls1"; then pass download_rerun_noop
+else fail download_rerun_noop "$(cat "$WORK/run2.err")"; fi
+
+# JSON lines (as blacklist_urls writes them), compressed, with a malformed line; rotation.
+{ for i in $(seq 1 40); do echo "{\"url\": \"$B/page/j$i\", \"score\": $i}"; done; echo '{"link": "x"}'; } |
+  zstd -q > "$WORK/urls.jsonl.zst"
+"$D" -o "$WORK/rot" --wait 0 --warc-max-size 4k "$WORK/urls.jsonl.zst" 2> "$WORK/rot.err"
+nf=$(ls "$WORK/rot"/*.warc.gz 2>/dev/null | wc -l)
+for i in $(seq 1 40); do echo "$B/page/j$i"; done > "$WORK/rot.urls"
+if [ "$nf" -ge 3 ] && grep -q 'urls.jsonl.zst:41: no "url" string' "$WORK/rot.err" &&
+   grep -qE '^  skipped  malformed +1$' "$WORK/rot.err" &&
+   (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/rot" "$WORK/rot/download.log.jsonl" "$WORK/rot.urls" --all-fetched) > "$WORK/check2" 2>&1
+then pass download_jsonl_rotation; else fail download_jsonl_rotation "$nf files; $(cat "$WORK/rot.err" "$WORK/check2" | head -c 800)"; fi
+
+# kill -9 at random moments of a run over 10,000 URLs (three hosts), then a run to the end:
+# every page exactly once in WARC files warcio reads, every URL once in the log.
+for i in $(seq 1 10000); do case $((i % 3)) in 0) echo "$A/slow/k$i" ;; 1) echo "$B/slow/k$i" ;; *) echo "$C/slow/k$i" ;; esac; done > "$WORK/big.urls"
+BOPTS=(--wait 0 --per-host 6 -j 18 --no-robots --warc-max-size 200k)
+kills=0
+for delay in 0.7 1.3 0.4 2.1 0.9; do
+  "$D" -q -o "$WORK/big" "${BOPTS[@]}" "$WORK/big.urls" 2>/dev/null &
+  pid=$!
+  sleep "$delay"
+  kill -9 "$pid" 2>/dev/null && kills=$((kills + 1))
+  wait "$pid" 2>/dev/null
+done
+parts=$(ls "$WORK/big" | grep -c '\.part$')
+"$D" -o "$WORK/big" "${BOPTS[@]}" "$WORK/big.urls" 2> "$WORK/big.err"; rc=$?
+if [ $rc = 0 ] && (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/big" "$WORK/big/download.log.jsonl" "$WORK/big.urls" --all-fetched) > "$WORK/check3" 2>&1
+then pass "download_kill9_resume ($kills kills, $parts .part files salvaged, $(cat "$WORK/check3"))"
+else fail download_kill9_resume "exit $rc: $(tail -3 "$WORK/big.err"; head -c 1000 "$WORK/check3")"; fi
+
+# SIGTERM: stops cleanly (exit 130), the open file finished, no .part left; a rerun completes.
+for i in $(seq 1 3000); do echo "$A/slow/t$i"; done > "$WORK/term.urls"
+"$D" -q -o "$WORK/term" --wait 0 --per-host 4 --no-robots "$WORK/term.urls" 2>/dev/null &
+pid=$!
+sleep 1; kill -TERM $pid; wait $pid; rc=$?
+left=$(ls "$WORK/term" | grep -c '\.part$')
+"$D" -q -o "$WORK/term" --wait 0 --per-host 4 --no-robots "$WORK/term.urls"
+if [ $rc = 130 ] && [ "$left" = 0 ] &&
+   (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/term" "$WORK/term/download.log.jsonl" "$WORK/term.urls" --all-fetched) > "$WORK/check4" 2>&1
+then pass download_sigterm; else fail download_sigterm "exit $rc, $left .part; $(head -c 600 "$WORK/check4")"; fi
+
+# Usage errors.
+expect_exit download_needs_output 2 "$D" "$WORK/urls.txt"
+stderr_has download_needs_output_says "-o DIR is required"
+expect_exit download_bad_tries 2 "$D" -o "$WORK/x" --tries 0 "$WORK/urls.txt"
+expect_exit download_missing_list 3 "$D" -o "$WORK/x" "$WORK/no-such-list.txt"
+stderr_has download_missing_list_named "no-such-list.txt"
