@@ -329,9 +329,11 @@ uninstall:
 # The corpus pipeline on data/corpus : see docs/pipeline.md. QUALITY=fineweb (or gopher, c4)
 # adds datatrove's heuristic quality filters to the cleanup stage.
 QUALITY ?= none
-# WARC=FILES adds web pages (WARC / WET / HTML, through extract) as the corpus "web".
+# WARC=FILES adds web pages (WARC / WET / HTML, through extract) as the corpus "web";
+# URLS=LIST first downloads a URL list (blacklist_urls, download) into data/build/warc.
 data: all
-	@BIN=$(BIN) scripts/make_data.sh QUALITY=$(QUALITY) $(if $(WARC),WARC="$(WARC)")
+	@BIN=$(BIN) scripts/make_data.sh QUALITY=$(QUALITY) $(if $(WARC),WARC="$(WARC)") $(if $(URLS),URLS="$(URLS)") \
+	  $(if $(DOWNLOAD_FLAGS),DOWNLOAD_FLAGS="$(DOWNLOAD_FLAGS)")
 
 # Train a small GPT-2 on what `make data` built, then sample from it: see docs/pipeline.md.
 train: all

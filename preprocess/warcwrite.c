@@ -336,41 +336,31 @@ static int get_field(const char *h, size_t n, const char *name, char *out, size_
     return 0;
 }
 
-long warcw_scan(const char *path, int salvage, warcw_scan_fn fn, void *ctx)
+long warcw_scan_mem(const unsigned char *data, size_t size, const char *name, int salvage, size_t *good_end,
+                    warcw_scan_fn fn, void *ctx)
 {
-    int fd = open(path, (salvage ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-    if (fd < 0) return err_sys(ERR_IO, "%s: cannot open", path);
-    struct stat st;
-    if (fstat(fd, &st)) { close(fd); return err_sys(ERR_IO, "%s: stat", path); }
-    size_t size = (size_t)st.st_size;
-    unsigned char *data = size ? malloc(size) : NULL;
-    if (size && !data) { close(fd); return err_set(ERR_NOMEM, "out of memory reading %s", path); }
-    size_t got = 0;
-    while (got < size) {
-        ssize_t k = pread(fd, data + got, size - got, (off_t)got);
-        if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) { free(data); close(fd); return err_sys(ERR_IO, "%s: read", path); }
-        got += (size_t)k;
-    }
     long count = 0;
     int rc = 0;
-    size_t pos = 0, good = 0, ocap = 1 << 20;
+    size_t pos = 0, good = 0, ocap = 1 << 16;
     unsigned char *ob = malloc(ocap);
     z_stream z;
     memset(&z, 0, sizeof z);
-    if (!ob || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) rc = err_set(ERR_NOMEM, "out of memory");
+    if (!ob || inflateInit2(&z, 16 + MAX_WBITS) != Z_OK) {
+        free(ob);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
     char *url = NULL, *final = NULL;
     while (rc == 0 && pos < size) {
         /* one member */
         inflateReset(&z);
-        z.next_in = data + pos;
+        z.next_in = (unsigned char *)data + pos;
         z.avail_in = (uInt)((size - pos) > UINT32_MAX ? UINT32_MAX : size - pos);
         size_t olen = 0;
         int zr;
         for (;;) {
             if (olen == ocap) {
-                unsigned char *nb = realloc(ob, ocap * 2);
-                if (!nb) { rc = err_set(ERR_NOMEM, "out of memory reading %s", path); break; }
+                unsigned char *nb = ocap < ((size_t)1 << 32) ? realloc(ob, ocap * 2) : NULL;
+                if (!nb) { rc = err_set(ERR_NOMEM, "out of memory reading %s", name); break; }
                 ob = nb;
                 ocap *= 2;
             }
@@ -400,12 +390,13 @@ long warcw_scan(const char *path, int salvage, warcw_scan_fn fn, void *ctx)
             if (!get_field(rec, hl, "Content-Length", cl, sizeof cl)) what = "a record without Content-Length";
             else {
                 unsigned long long L = strtoull(cl, &endp, 10);
-                if (*endp || hl + L + 4 != olen || memcmp(rec + olen - 4, "\r\n\r\n", 4))
+                if (*endp || cl[0] < '0' || cl[0] > '9' || L > olen || hl + L + 4 != olen ||
+                    memcmp(rec + olen - 4, "\r\n\r\n", 4))
                     what = "a record whose Content-Length does not match its block";
             }
         }
         if (what) {
-            if (!salvage) rc = err_set(ERR_CORRUPT, "%s: byte %zu: %s", path, pos, what);
+            if (!salvage) rc = err_set(ERR_CORRUPT, "%s: byte %zu: %s", name, pos, what);
             break;
         }
         if (!strcmp(type, "response")) {
@@ -415,6 +406,7 @@ long warcw_scan(const char *path, int salvage, warcw_scan_fn fn, void *ctx)
             url = malloc(ul);
             final = malloc(ul);
             if (!url || !final) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
+            final[0] = 0;
             get_field(rec, hl, "WARC-Target-URI", final, ul);
             if (!get_field(rec, hl, "WebText-Source-URI", url, ul)) strcpy(url, final);
             /* HTTP status and payload length */
@@ -436,15 +428,37 @@ long warcw_scan(const char *path, int salvage, warcw_scan_fn fn, void *ctx)
         }
         pos = member_end;
     }
-    if (rc == 0 && salvage && good < size) {
-        if (ftruncate(fd, (off_t)good)) rc = err_sys(ERR_IO, "%s: truncate", path);
-        else if (fsync(fd)) rc = err_sys(ERR_IO, "%s: fsync", path);
-    }
     inflateEnd(&z);
     free(url);
     free(final);
     free(ob);
+    if (good_end) *good_end = good;
+    return rc ? rc : count;
+}
+
+long warcw_scan(const char *path, int salvage, warcw_scan_fn fn, void *ctx)
+{
+    int fd = open(path, (salvage ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+    if (fd < 0) return err_sys(ERR_IO, "%s: cannot open", path);
+    struct stat st;
+    if (fstat(fd, &st)) { close(fd); return err_sys(ERR_IO, "%s: stat", path); }
+    size_t size = (size_t)st.st_size;
+    unsigned char *data = size ? malloc(size) : NULL;
+    if (size && !data) { close(fd); return err_set(ERR_NOMEM, "out of memory reading %s", path); }
+    size_t got = 0;
+    while (got < size) {
+        ssize_t k = pread(fd, data + got, size - got, (off_t)got);
+        if (k < 0 && errno == EINTR) continue;
+        if (k <= 0) { free(data); close(fd); return err_sys(ERR_IO, "%s: read", path); }
+        got += (size_t)k;
+    }
+    size_t good = 0;
+    long rc = warcw_scan_mem(data, size, path, salvage, &good, fn, ctx);
+    if (rc >= 0 && salvage && good < size) {
+        if (ftruncate(fd, (off_t)good)) rc = err_sys(ERR_IO, "%s: truncate", path);
+        else if (fsync(fd)) rc = err_sys(ERR_IO, "%s: fsync", path);
+    }
     free(data);
     close(fd);
-    return rc ? rc : count;
+    return rc;
 }

@@ -60,6 +60,10 @@ void warcw_abandon(warcw *w);
  * damaged in a finished file is ERR_CORRUPT naming the file and the byte. */
 typedef void (*warcw_scan_fn)(void *ctx, const char *url, const char *final_url, int status, uint64_t payload_len);
 long warcw_scan(const char *path, int salvage, warcw_scan_fn fn, void *ctx);
+/* The same over bytes in memory (name for messages); *good_end: where the last
+ * complete response (or warcinfo) record ends, the length a salvage keeps. */
+long warcw_scan_mem(const unsigned char *data, size_t size, const char *name, int salvage, size_t *good_end,
+                    warcw_scan_fn fn, void *ctx);
 
 /* Helpers shared with the tests. */
 void warcw_sha1_base32(const void *data, size_t n, char out[33]);

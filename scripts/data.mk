@@ -6,9 +6,11 @@
 #   dedup       minhash -> find_duplicates -> group_duplicates -> remove_duplicates
 #   shuffle     all corpora together, seeded
 #   tokenize    GPT-2 BPE into the Megatron dataset B/corpus_text_document.bin/.idx
-#   extract     (with WARC=...) web pages to documents, then cleaned as the corpus "web"
+#   download    (with URLS=...) the URL list through blacklist_urls, fetched into B/warc/
+#   extract     (with WARC=... or URLS=...) web pages to documents, cleaned as the corpus "web"
 # Variables: BIN (tools), CORPUS_DIR (inputs NAME.jsonl.zst), CORPORA (their names),
-# WARC (WARC / WET / HTML files or directories to extract, optional),
+# WARC (WARC / WET / HTML files or directories to extract, optional), URLS (URL lists to
+# download first, optional; DOWNLOAD_FLAGS for download, e.g. --wait 0.5 -j 128),
 # B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup). Run from the project root: make -f scripts/data.mk
 BIN ?= bin
 CORPUS_DIR ?= data/corpus
@@ -17,7 +19,11 @@ B ?= data/build
 VOCAB ?= data/gpt2/encoder.json data/gpt2/vocab.bpe
 CLEAN := $(CORPORA:%=$(B)/%.clean.jsonl.zst)
 WARC ?=
-ifneq ($(strip $(WARC)),)
+URLS ?=
+DOWNLOAD_FLAGS ?=
+WEB_INPUTS := $(WARC) $(if $(strip $(URLS)),$(B)/warc)
+WEB_DEPS := $(WARC) $(if $(strip $(URLS)),$(B)/warc/.complete)
+ifneq ($(strip $(WEB_INPUTS)),)
 CLEAN += $(B)/web.clean.jsonl.zst
 endif
 
@@ -52,9 +58,18 @@ $(B)/.quality-$(QUALITY): | $(B)
 $(B)/%.clean.jsonl.zst: $(CORPUS_DIR)/%.jsonl.zst $(BIN)/cleanup $(B)/.quality-$(QUALITY) | $(B)
 	$(BIN)/cleanup $< $@ --removed $(B)/$*.removed.jsonl.zst $(QUALITY_FLAGS_$(QUALITY))
 
-# Web pages (WARC=...): extract's documents, then cleanup as any corpus
-$(B)/web.jsonl.zst: $(WARC) $(BIN)/extract | $(B)
-	$(BIN)/extract $(WARC) -o $@ --rejected $(B)/web.rejected.tsv
+# A URL list (URLS=...): OpenWebText's URL rules, then every kept URL fetched into WARC
+# files (download resumes where an interrupted run stopped; the stamp says it ended).
+$(B)/urls.kept.txt: $(URLS) $(BIN)/blacklist_urls | $(B)
+	$(BIN)/blacklist_urls $(URLS) -o $@
+
+$(B)/warc/.complete: $(B)/urls.kept.txt $(BIN)/download
+	$(BIN)/download $< -o $(B)/warc $(DOWNLOAD_FLAGS)
+	touch $@
+
+# Web pages (WARC=... and the downloaded ones): extract's documents, then cleanup as any corpus
+$(B)/web.jsonl.zst: $(WEB_DEPS) $(BIN)/extract | $(B)
+	$(BIN)/extract $(WEB_INPUTS) -o $@ --rejected $(B)/web.rejected.tsv
 
 $(B)/web.clean.jsonl.zst: $(B)/web.jsonl.zst $(BIN)/cleanup $(B)/.quality-$(QUALITY) | $(B)
 	$(BIN)/cleanup $< $@ --removed $(B)/web.removed.jsonl.zst $(QUALITY_FLAGS_$(QUALITY))

@@ -149,6 +149,13 @@ if [ $rc = 130 ] && [ "$left" = 0 ] &&
    (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/term" "$WORK/term/download.log.jsonl" "$WORK/term.urls" --all-fetched) > "$WORK/check4" 2>&1
 then pass download_sigterm; else fail download_sigterm "exit $rc, $left .part; $(head -c 600 "$WORK/check4")"; fi
 
+# make data's first step (scripts/data.mk URLS=...): blacklist_urls, download, extract.
+for i in 1 2 3; do echo "$A/page/m$i"; done > "$WORK/mk.urls"; echo "$A/photo.jpg" >> "$WORK/mk.urls"
+make --no-print-directory -C "$ROOT" -f scripts/data.mk BIN="$BIN" B="$WORK/mk" URLS="$WORK/mk.urls" \
+  DOWNLOAD_FLAGS="--wait 0 -q" "$WORK/mk/web.jsonl.zst" > "$WORK/mk.log" 2>&1
+if [ -e "$WORK/mk/warc/.complete" ] && [ "$(zstd -dc "$WORK/mk/web.jsonl.zst" 2>/dev/null | grep -c '/page/m')" = 3 ]; then
+  pass download_make_data_urls; else fail download_make_data_urls "$(tail -5 "$WORK/mk.log")"; fi
+
 # Usage errors.
 expect_exit download_needs_output 2 "$D" "$WORK/urls.txt"
 stderr_has download_needs_output_says "-o DIR is required"
