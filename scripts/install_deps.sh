@@ -68,6 +68,10 @@ optional=""
 if [ "$mode" = --bench ]; then
   [ -x /usr/bin/time ] || optional="$optional time"
   command -v bc >/dev/null 2>&1 || optional="$optional bc"
+  # download's benchmark: a loopback nginx, and wget / curl as the peers
+  command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || optional="$optional nginx-light"
+  command -v wget >/dev/null 2>&1 || optional="$optional wget"
+  command -v curl >/dev/null 2>&1 || optional="$optional curl"
 fi
 missing=$(echo $missing)
 optional=$(echo $optional)
