@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -523,6 +525,16 @@ int main(int argc, char **argv)
         s.log_path = logbuf;
     }
     if (rc == 0 && mkdir(s.dir, 0755) && errno != EEXIST) rc = err_sys(ERR_IO, "%s: cannot make the directory", s.dir);
+    /* one run at a time per output: a second one would interleave its records with ours */
+    int lock_fd = -1;
+    if (rc == 0) {
+        char lp[4200];
+        snprintf(lp, sizeof lp, "%s/.%s.lock", s.dir, s.prefix);
+        lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (lock_fd < 0) rc = err_sys(ERR_IO, "%s: cannot create", lp);
+        else if (flock(lock_fd, LOCK_EX | LOCK_NB))
+            rc = err_set(ERR_USAGE, "%s: another download is writing into %s (its lock %s is held)", s.dir, s.dir, lp);
+    }
     size_t nlists = npos ? (size_t)npos : 1;
     for (int i = 0; rc == 0 && i < (npos ? npos : 1); i++) rc = read_list(&s, npos ? pos[i] : "-");
     free(pos);
@@ -601,6 +613,7 @@ int main(int argc, char **argv)
         if (stopped) fprintf(stderr, "download: interrupted: run the same command again to fetch the rest\n");
     }
     if (rc < 0) fprintf(stderr, "download: %s\n", err_msg());
+    if (lock_fd >= 0) close(lock_fd);
     for (size_t i = 0; i < s.n; i++) free(s.urls[i]);
     for (size_t i = 0; i < s.nrec; i++) free(s.recovered[i]);
     free(s.recovered);

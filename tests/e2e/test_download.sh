@@ -142,7 +142,12 @@ else fail download_kill9_resume "exit $rc: $(tail -3 "$WORK/big.err"; head -c 10
 for i in $(seq 1 3000); do echo "$A/slow/t$i"; done > "$WORK/term.urls"
 "$D" -q -o "$WORK/term" --wait 0 --per-host 4 --no-robots "$WORK/term.urls" 2>/dev/null &
 pid=$!
-sleep 1; kill -TERM $pid; wait $pid; rc=$?
+sleep 1
+# a second run into the same directory meanwhile is refused
+"$D" -q -o "$WORK/term" --no-robots "$WORK/term.urls" 2> "$WORK/lock.err"; lrc=$?
+if [ $lrc = 2 ] && grep -q 'another download is writing' "$WORK/lock.err"; then pass download_one_run_per_dir
+else fail download_one_run_per_dir "exit $lrc: $(cat "$WORK/lock.err")"; fi
+kill -TERM $pid; wait $pid; rc=$?
 left=$(ls "$WORK/term" | grep -c '\.part$')
 "$D" -q -o "$WORK/term" --wait 0 --per-host 4 --no-robots "$WORK/term.urls"
 if [ $rc = 130 ] && [ "$left" = 0 ] &&
