@@ -10,6 +10,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utf8proc.h>
+/* XXH3 inlined here: the signature kernel hashes every shingle (8 bytes) and a call per
+ * shingle cost 7 % of minhash; the values are those of common/hash.c's hash64. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #include "common/err.h"
 #include "common/hash.h"
@@ -89,11 +93,13 @@ long mh_shingles_raw(const mh_params *p, const char *text, size_t n, uint64_t **
         size_t cnt = n >= g ? n - g + 1 : 1;
         if (reserve(out, cap, cnt)) return ERR_NOMEM;
         if (n < g) (*out)[m++] = hash64(s, n, 0x73686f7274ull) | 1ull << 63; /* the whole text */
-        else if (g <= 7) {
-            for (size_t i = 0; i + g <= n; i++) {
-                uint64_t v = 0;
-                for (size_t k = 0; k < g; k++) v = (v << 8) | s[i + k];
-                (*out)[m++] = v;
+        else if (g <= 7) { /* the g bytes as a big-endian integer, rolled one byte at a time */
+            uint64_t v = 0, mask = (1ull << (8 * g)) - 1;
+            for (size_t k = 0; k + 1 < g; k++) v = (v << 8) | s[k];
+            uint64_t *o = *out;
+            for (size_t i = g - 1; i < n; i++) {
+                v = ((v << 8) | s[i]) & mask;
+                o[m++] = v;
             }
         } else {
             for (size_t i = 0; i + g <= n; i++) (*out)[m++] = hash64(s + i, g, 0);
@@ -133,25 +139,63 @@ long mh_shingles_raw(const mh_params *p, const char *text, size_t n, uint64_t **
     return (long)m;
 }
 
-/* The inner loop over the K hash functions vectorises; build it for AVX-512
- * (64-bit multiplies), AVX2 and baseline, picked at run time. */
+/* The signature kernel: shingles hashed once, in blocks of MH_BLOCK; for each
+ * block, the K functions in chunks of MH_CHUNK whose minima stay in vector
+ * registers over the whole block (a, b of the chunk too). Built for AVX-512
+ * (x86-64-v4: 64-bit multiplies, 8 lanes), AVX2 and baseline, picked at run time
+ * by the CPU's features (not its model: AMD's AVX-512 parts count). The values
+ * are those of the plain definition (mhsig.h), tested equal in test_mhsig. */
+#define MH_BLOCK 256
+#define MH_CHUNK 32
+#define MH_MAX_CHUNKED 1024 /* more functions than this: the plain loop */
 #ifdef __clang__ /* no optimize attribute; the fuzz build is -O1 anyway */
-__attribute__((target_clones("arch=skylake-avx512", "avx2", "default")))
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
 #else
-__attribute__((target_clones("arch=skylake-avx512", "avx2", "default"), optimize("O3")))
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), optimize("O3")))
 #endif
 void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
 {
     uint32_t K = h->p.num_perm;
-    for (uint32_t k = 0; k < K; k++) sig[k] = UINT32_MAX;
     const uint64_t *restrict a = h->a, *restrict b = h->b;
-    for (size_t i = 0; i < n; i++) {
-        uint64_t x = hash64(&sh[i], 8, h->p.seed);
-        for (uint32_t k = 0; k < K; k++) {
-            uint32_t v = (uint32_t)((a[k] * x + b[k]) >> 32);
-            sig[k] = v < sig[k] ? v : sig[k];
+    /* hi32 is monotonic: the minimum of hi32(a x + b) is hi32 of the minimum of a x + b, so the
+     * minima are kept as 64-bit values (a min instruction, no shift or pack per shingle) */
+    uint64_t mm[MH_MAX_CHUNKED];
+    if (K > MH_MAX_CHUNKED) {
+        for (uint32_t k = 0; k < K; k++) sig[k] = UINT32_MAX;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t x = XXH3_64bits_withSeed(&sh[i], 8, h->p.seed);
+            for (uint32_t k = 0; k < K; k++) {
+                uint32_t v = (uint32_t)((a[k] * x + b[k]) >> 32);
+                sig[k] = v < sig[k] ? v : sig[k];
+            }
         }
+        return;
     }
+    for (uint32_t k = 0; k < K; k++) mm[k] = UINT64_MAX;
+    uint64_t xs[MH_BLOCK];
+    for (size_t i0 = 0; i0 < n; i0 += MH_BLOCK) {
+        size_t bn = n - i0 < MH_BLOCK ? n - i0 : MH_BLOCK;
+        for (size_t i = 0; i < bn; i++) xs[i] = XXH3_64bits_withSeed(&sh[i0 + i], 8, h->p.seed);
+        uint32_t k0 = 0;
+        for (; k0 + MH_CHUNK <= K; k0 += MH_CHUNK) {
+            uint64_t ca[MH_CHUNK], cb[MH_CHUNK], m[MH_CHUNK];
+            for (int j = 0; j < MH_CHUNK; j++) { ca[j] = a[k0 + j]; cb[j] = b[k0 + j]; m[j] = mm[k0 + j]; }
+            for (size_t i = 0; i < bn; i++) {
+                uint64_t x = xs[i];
+                for (int j = 0; j < MH_CHUNK; j++) {
+                    uint64_t v = ca[j] * x + cb[j];
+                    m[j] = v < m[j] ? v : m[j];
+                }
+            }
+            for (int j = 0; j < MH_CHUNK; j++) mm[k0 + j] = m[j];
+        }
+        for (size_t i = 0; i < bn; i++) /* K not a multiple of the chunk: the rest */
+            for (uint32_t k = k0; k < K; k++) {
+                uint64_t v = a[k] * xs[i] + b[k];
+                mm[k] = v < mm[k] ? v : mm[k];
+            }
+    }
+    for (uint32_t k = 0; k < K; k++) sig[k] = (uint32_t)(mm[k] >> 32);
 }
 
 uint64_t mh_exact_hash(const char *text, size_t n)
@@ -161,15 +205,39 @@ uint64_t mh_exact_hash(const char *text, size_t n)
     size_t o = 0, i = 0;
     int space = 0, started = 0;
     uint64_t h = 0x6578616374ull;
+    const unsigned char *u = (const unsigned char *)text;
     while (i < n) {
+        if (o + 40 > sizeof buf) { h = hash64(buf, o, h); o = 0; }
+        unsigned char c = u[i];
+        if (c < 0x80) { /* ASCII: its case folding is A-Z -> a-z, its White_Space 9-13 and 32 */
+            i++;
+            if (c == ' ' || (c >= 9 && c <= 13)) { space = started; continue; }
+            if (space) buf[o++] = ' ';
+            space = 0;
+            started = 1;
+            buf[o++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
+            /* the rest of an ASCII word, without the checks above */
+            /* as the loop above would: bytes go in while o + 40 <= sizeof buf before each */
+            size_t lim = o + 39 < sizeof buf ? sizeof buf - 39 - o : 0;
+            if (lim > n - i) lim = n - i;
+            const unsigned char *q = u + i;
+            size_t k = 0;
+            for (; k < lim; k++) {
+                unsigned char d = q[k];
+                if (d <= ' ' || d >= 0x80) break;
+                buf[o + k] = (char)(d >= 'A' && d <= 'Z' ? d + 32 : d);
+            }
+            o += k;
+            i += k;
+            continue;
+        }
         uint32_t cp;
-        int l = utf8_decode((const unsigned char *)text + i, n - i, &cp);
+        int l = utf8_decode(u + i, n - i, &cp);
         i += l < 0 ? 1 : (size_t)l;
         if (utf8_is_white_space(cp)) { space = started; continue; }
         utf8proc_int32_t folded[8];
         utf8proc_ssize_t nf = utf8proc_decompose_char((utf8proc_int32_t)cp, folded, 8, UTF8PROC_CASEFOLD, NULL);
         if (nf < 1 || nf > 8) { folded[0] = (utf8proc_int32_t)cp; nf = 1; }
-        if (o + 40 > sizeof buf) { h = hash64(buf, o, h); o = 0; }
         if (space) buf[o++] = ' ';
         space = 0;
         started = 1;

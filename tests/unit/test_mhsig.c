@@ -1,12 +1,17 @@
 /* test_mhsig.c - unit tests of dedup/mhsig: exact Jaccard with each denominator
  * (on sets and on the character 5-gram shingles of real strings), and the choice
- * of LSH bands and rows against datasketch's _optimal_param. */
+ * of LSH bands and rows against datasketch's _optimal_param; the vectorised signature
+ * kernel, the exact-duplicate hash's ASCII path and the rolling shingles against their
+ * definitions. */
 #include "common/err.h"
+#include "common/hash.h"
+#include "common/utf8.h"
 #include "dedup/mhsig.h"
 #include "tests/unit/check.h"
 
 #include <math.h>
 #include <stdlib.h>
+#include <utf8proc.h>
 
 static int near(double a, double b) { return fabs(a - b) < 1e-12; }
 
@@ -137,10 +142,125 @@ static void test_optimal_bands(void)
     }
 }
 
+
+/* The vectorised kernel (mhsig.c: blocks of shingles, chunks of functions, 64-bit minima;
+ * the AVX-512, AVX2 or baseline clone this CPU picks) against the definition in mhsig.h,
+ * for shingle counts around the block size and function counts around the chunk size,
+ * including more than the chunked path takes. */
+static void test_signature_reference(void)
+{
+    static const size_t ns[] = {0, 1, 2, 255, 256, 257, 1000, 4099};
+    static const uint32_t ks[] = {1, 7, 31, 32, 33, 128, 200, 1025};
+    uint64_t *sh = malloc(4099 * sizeof *sh);
+    uint32_t *sig = malloc(1025 * 4), *ref = malloc(1025 * 4);
+    rng_state r;
+    rng_seed(&r, 42);
+    for (size_t i = 0; i < 4099; i++) sh[i] = rng_next(&r) >> (i % 3 ? 24 : 0);
+    for (size_t a = 0; a < sizeof ks / sizeof *ks; a++) {
+        mh_params p = {ks[a], MH_CHAR, 5, 1 + a};
+        mh_hasher h;
+        CHECK_EQ_INT(mh_hasher_init(&h, &p), 0);
+        for (size_t b = 0; b < sizeof ns / sizeof *ns; b++) {
+            size_t n = ns[b];
+            for (uint32_t k = 0; k < p.num_perm; k++) ref[k] = UINT32_MAX;
+            for (size_t i = 0; i < n; i++) {
+                uint64_t x = hash64(&sh[i], 8, p.seed);
+                for (uint32_t k = 0; k < p.num_perm; k++) {
+                    uint32_t v = (uint32_t)((h.a[k] * x + h.b[k]) >> 32);
+                    if (v < ref[k]) ref[k] = v;
+                }
+            }
+            mh_signature(&h, sh, n, sig);
+            if (memcmp(sig, ref, p.num_perm * 4)) {
+                printf("  K %u, %zu shingles: signature differs from the definition\n", p.num_perm, n);
+                CHECK(0);
+            }
+        }
+        mh_hasher_free(&h);
+    }
+    free(sh);
+    free(sig);
+    free(ref);
+}
+
+/* The exact-duplicate hash's ASCII fast path against the code-point-at-a-time definition
+ * (case folding by utf8proc, White_Space collapsed), on texts that cross its 4 KiB chunks. */
+static uint64_t exact_reference(const char *text, size_t n)
+{
+    char buf[4096];
+    size_t o = 0, i = 0;
+    int space = 0, started = 0;
+    uint64_t h = 0x6578616374ull;
+    while (i < n) {
+        uint32_t cp;
+        int l = utf8_decode((const unsigned char *)text + i, n - i, &cp);
+        i += l < 0 ? 1 : (size_t)l;
+        if (utf8_is_white_space(cp)) { space = started; continue; }
+        utf8proc_int32_t folded[8];
+        utf8proc_ssize_t nf = utf8proc_decompose_char((utf8proc_int32_t)cp, folded, 8, UTF8PROC_CASEFOLD, NULL);
+        if (nf < 1 || nf > 8) { folded[0] = (utf8proc_int32_t)cp; nf = 1; }
+        if (o + 40 > sizeof buf) { h = hash64(buf, o, h); o = 0; }
+        if (space) buf[o++] = ' ';
+        space = 0;
+        started = 1;
+        for (utf8proc_ssize_t k = 0; k < nf; k++) o += (size_t)utf8_encode((uint32_t)folded[k], buf + o);
+    }
+    return hash64(buf, o, h);
+}
+
+static void test_exact_hash_reference(void)
+{
+    static const char *const pieces[] = {"The ", "QUICK", " brown\t\n", "fox ", "Stra\xc3\x9f" "e ", "\xce\xa3\xce\xbf\xcf\x86",
+                                         "  ", "\xe2\x80\x83", "x", "\x01", "\xff", "Zebra-Crossing.", "\xc3\x89T\xc3\x89 "};
+    size_t np = sizeof pieces / sizeof *pieces;
+    rng_state r;
+    rng_seed(&r, 7);
+    char *t = malloc(20000);
+    for (int round = 0; round < 200; round++) {
+        size_t n = 0, want = rng_below(&r, 12000);
+        while (n < want) {
+            const char *p = pieces[rng_below(&r, np)];
+            size_t l = strlen(p);
+            if (n + l >= 20000) break;
+            memcpy(t + n, p, l);
+            n += l;
+        }
+        if (mh_exact_hash(t, n) != exact_reference(t, n)) {
+            printf("  round %d (%zu bytes): exact hash differs from the definition\n", round, n);
+            CHECK(0);
+            break;
+        }
+    }
+    CHECK(mh_exact_hash("Hello  World", 12) == mh_exact_hash(" hello world\n", 13));
+    free(t);
+}
+
+/* Rolling character shingles against the n-gram definition. */
+static void test_shingles_reference(void)
+{
+    const char *t = "abcdefghij klmnop";
+    for (uint32_t g = 1; g <= 7; g++) {
+        mh_params p = {8, MH_CHAR, g, 1};
+        uint64_t *out = NULL;
+        size_t cap = 0;
+        long m = mh_shingles_raw(&p, t, strlen(t), &out, &cap);
+        CHECK_EQ_INT(m, (long)(strlen(t) - g + 1));
+        for (long i = 0; i < m; i++) {
+            uint64_t v = 0;
+            for (uint32_t k = 0; k < g; k++) v = v << 8 | (unsigned char)t[i + k];
+            if (out[i] != v) { CHECK(0); break; }
+        }
+        free(out);
+    }
+}
+
 int main(void)
 {
     RUN(test_jaccard_sets);
     RUN(test_jaccard_shingles);
     RUN(test_optimal_bands);
+    RUN(test_signature_reference);
+    RUN(test_exact_hash_reference);
+    RUN(test_shingles_reference);
     return check_total_failed ? 1 : 0;
 }
