@@ -222,6 +222,16 @@ uint64_t mh_exact_hash(const char *text, size_t n)
             if (lim > n - i) lim = n - i;
             const unsigned char *q = u + i;
             size_t k = 0;
+            /* eight bytes at a time while all are printable ASCII (0x21-0x7f): A-Z lowered */
+            for (; k + 8 <= lim; k += 8) {
+                uint64_t x;
+                memcpy(&x, q + k, 8);
+                const uint64_t hi = 0x8080808080808080ull, ones = 0x0101010101010101ull;
+                if ((x & hi) || ((x - 0x21 * ones) & ~x & hi)) break; /* a byte >= 0x80 or <= 0x20 */
+                uint64_t upper = (x + 0x3f * ones) & ~(x + 0x25 * ones) & hi; /* 0x41 <= byte <= 0x5a */
+                x |= upper >> 2;
+                memcpy(buf + o + k, &x, 8);
+            }
             for (; k < lim; k++) {
                 unsigned char d = q[k];
                 if (d <= ' ' || d >= 0x80) break;

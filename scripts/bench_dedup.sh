@@ -5,3 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/bench_lib.sh; bench_python bench_dedup datasketch
 BIN=${BIN:-bin} "$PY" scripts/bench_dedup.py
+# the signature step alone beside rensa's Rust kernel (issue 42)
+"$PY" -c "import rensa" 2>/dev/null || { echo "bench_dedup: rensa missing in $PY; run scripts/install_deps.sh --bench" >&2; exit 1; }
+BIN=${BIN:-bin} "$PY" scripts/bench_minhash.py "${BIN:-bin}"
