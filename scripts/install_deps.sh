@@ -178,8 +178,9 @@ if [ "$mode" = --bench ]; then
   # scripts/check_hf_export.py: convert_checkpoint's output loaded by GPT2LMHeadModel).
   pip_install tiktoken=tiktoken==0.14.0 ftfy=ftfy==6.3.1 langdetect=langdetect==1.0.9 \
     datasketch=datasketch==2.0.0 rensa=rensa==0.5.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 transformers=transformers==5.23.0 || rc=1
-  # extract's peers: trafilatura, resiliparse (DCLM's extractor) and fastwarc (its WARC reader)
-  pip_install lxml_html_clean=lxml_html_clean==0.4.6 trafilatura=trafilatura==2.3.1 resiliparse=resiliparse==2.0.1 fastwarc=fastwarc==2.0.1 || rc=1
+  # extract's peers: trafilatura, resiliparse (DCLM's extractor) and fastwarc (its WARC reader); newspaper3k (OpenWebText's)
+  pip_install lxml_html_clean=lxml_html_clean==0.4.6 trafilatura=trafilatura==2.3.1 resiliparse=resiliparse==2.0.1 fastwarc=fastwarc==2.0.1 \
+    newspaper=newspaper3k==0.2.8 || rc=1
   exit $rc
 fi
 if [ "$mode" = --fixtures ]; then
