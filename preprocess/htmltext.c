@@ -579,6 +579,55 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int 
 
 /* Readability's score of every paragraph, given to its parent and half to its
  * grandparent; the best candidate after the link-density penalty. */
+#define ANCESTOR_LEVELS 5
+/* Readability's start of a candidate's score: by its tag, and +-25 by words of its class and id */
+static int has_sub(const char *s, size_t n, const char *const *subs)
+{
+    for (int i = 0; subs[i]; i++) {
+        size_t k = strlen(subs[i]);
+        for (size_t j = 0; j + k <= n; j++)
+            if (!strncasecmp(s + j, subs[i], k))
+                return 1;
+    }
+    return 0;
+}
+static float class_weight(const char *s, size_t n)
+{
+    static const char *const neg[] = {"-ad-", "banner", "combx", "comment", "com-", "contact", "footer", "gdpr",
+                                      "masthead", "media", "meta", "outbrain", "promo", "related", "scroll", "share",
+                                      "shoutbox", "sidebar", "skyscraper", "sponsor", "shopping", "tags", "widget", NULL};
+    static const char *const pos[] = {"article", "body", "content", "entry", "hentry", "h-entry", "main", "page",
+                                      "pagination", "post", "text", "blog", "story", NULL};
+    if (!s || !n)
+        return 0;
+    return (has_sub(s, n, neg) ? -25.0f : 0.0f) + (has_sub(s, n, pos) ? 25.0f : 0.0f);
+}
+static float initial_score(lxb_dom_node_t *n)
+{
+    float v = 0;
+    switch (lxb_dom_node_tag_id(n)) {
+    case LXB_TAG_DIV: v = 5; break;
+    case LXB_TAG_PRE: case LXB_TAG_TD: case LXB_TAG_BLOCKQUOTE: v = 3; break;
+    case LXB_TAG_ADDRESS: case LXB_TAG_OL: case LXB_TAG_UL: case LXB_TAG_DL: case LXB_TAG_DD: case LXB_TAG_DT:
+    case LXB_TAG_LI: case LXB_TAG_FORM: v = -3; break;
+    case LXB_TAG_H1: case LXB_TAG_H2: case LXB_TAG_H3: case LXB_TAG_H4: case LXB_TAG_H5: case LXB_TAG_H6:
+    case LXB_TAG_TH: v = -5; break;
+    default: break;
+    }
+    size_t lc = 0, li = 0;
+    const char *c = attr(n, "class", &lc), *id = attr(n, "id", &li);
+    return v + class_weight(c, lc) + class_weight(id, li);
+}
+/* a <div> with no block child is a paragraph (Readability turns it into a <p>) */
+static int div_paragraph(lxb_dom_node_t *n)
+{
+    if (n->type != LXB_DOM_NODE_TYPE_ELEMENT || lxb_dom_node_tag_id(n) != LXB_TAG_DIV)
+        return 0;
+    for (lxb_dom_node_t *c = n->first_child; c; c = c->next)
+        if (c->type == LXB_DOM_NODE_TYPE_ELEMENT && is_block(lxb_dom_node_tag_id(c)))
+            return 0;
+    return 1;
+}
 static lxb_dom_node_t *best_candidate(htmltext *h, lxb_dom_node_t *body)
 {
     lxb_dom_node_t *n = body, *best = NULL;
@@ -586,29 +635,63 @@ static lxb_dom_node_t *best_candidate(htmltext *h, lxb_dom_node_t *body)
     while (n) {
         ninfo *in = info_of(n);
         int descend = n->type == LXB_DOM_NODE_TYPE_ELEMENT && !in->skip;
-        if (descend && in->para && in->text >= 25 && n != body) {
+        if (descend && (in->para || div_paragraph(n)) && in->text >= 25 && n != body) {
             float s = 1.0f + (float)in->commas + (in->text / 100.0f > 3 ? 3 : in->text / 100.0f);
+            /* to the parent whole, the grandparent half, then up to five levels a third of the
+             * level each (Readability's dividers) */
             lxb_dom_node_t *p = n->parent;
-            if (p && p->user) {
-                info_of(p)->score += s;
-                if (p != body && p->parent && p->parent->user)
-                    info_of(p->parent)->score += s / 2;
+            for (int level = 0; level < ANCESTOR_LEVELS && p && p->user; level++, p = p->parent) {
+                info_of(p)->score += s / (level == 0 ? 1.0f : level == 1 ? 2.0f : (float)level * 3.0f);
+                if (p == body)
+                    break;
             }
         }
         NEXT_SKIPPING(n, body, descend);
     }
+    /* the five best, after the link-density penalty */
+    lxb_dom_node_t *top[5] = {0};
+    float ts[5] = {0};
     for (n = body; n;) {
         ninfo *in = info_of(n);
         int descend = n->type == LXB_DOM_NODE_TYPE_ELEMENT && !in->skip;
         if (descend && in->score > 0) {
             float ld = in->text ? (float)in->links / (float)in->text : 0;
-            float s = in->score * (1 - ld);
-            if (s > bscore) {
-                bscore = s;
-                best = n;
-            }
+            float s = (in->score + initial_score(n)) * (1 - ld);
+            for (int i = 0; i < 5; i++)
+                if (s > ts[i]) {
+                    memmove(top + i + 1, top + i, (size_t)(4 - i) * sizeof *top);
+                    memmove(ts + i + 1, ts + i, (size_t)(4 - i) * sizeof *ts);
+                    top[i] = n;
+                    ts[i] = s;
+                    break;
+                }
         }
         NEXT_SKIPPING(n, body, descend);
+    }
+    best = top[0];
+    bscore = ts[0];
+    /* Readability: when three or more of the others score within 75 % of the best, their
+     * nearest common ancestor with it (holding at least three of them) is the content */
+    int alt = 0;
+    for (int i = 1; i < 5; i++)
+        alt += top[i] && ts[i] >= 0.75f * bscore;
+    if (best && alt >= 3) {
+        for (lxb_dom_node_t *q = best->parent; q && q != body; q = q->parent) {
+            int under = 0;
+            for (int i = 1; i < 5; i++) {
+                if (!top[i] || ts[i] < 0.75f * bscore)
+                    continue;
+                for (lxb_dom_node_t *a = top[i]->parent; a; a = a->parent)
+                    if (a == q) {
+                        under++;
+                        break;
+                    }
+            }
+            if (under >= 3) {
+                best = q;
+                break;
+            }
+        }
     }
     return best;
 }
@@ -794,11 +877,61 @@ static char *collapse(const unsigned char *s, size_t n)
 
 /* The main content of an annotated body into o (htmltext.h's rules 2 and 3). */
 #define MAIN_MIN_TEXT 500
+/* Does the element's text hold a full stop followed by a space, or end with one? */
+static int ends_sentence(lxb_dom_node_t *n)
+{
+    int last_dot = 0, found = 0;
+    lxb_dom_node_t *r = n;
+    for (lxb_dom_node_t *x = n->first_child; x && !found;) {
+        if (x->type == LXB_DOM_NODE_TYPE_TEXT) {
+            lxb_dom_text_t *tx = lxb_dom_interface_text(x);
+            const unsigned char *t = tx->char_data.data.data;
+            size_t k = tx->char_data.data.length;
+            for (size_t i = 0; i < k; i++) {
+                if (isspace(t[i])) {
+                    if (last_dot) { found = 1; break; }
+                    continue;
+                }
+                last_dot = t[i] == '.';
+            }
+        }
+        NEXT_SKIPPING(x, r, x->type == LXB_DOM_NODE_TYPE_ELEMENT);
+    }
+    return found || last_dot;
+}
+
+static int only_element_child(lxb_dom_node_t *c)
+{
+    for (lxb_dom_node_t *s = c->parent->first_child; s; s = s->next)
+        if (s != c && s->type == LXB_DOM_NODE_TYPE_ELEMENT && !(s->user && info_of(s)->skip))
+            return 0;
+    return 1;
+}
+
 static void main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
 {
     lxb_dom_node_t *c = semantic_container(body);
-    if (!c)
+    if (!c) {
         c = best_candidate(h, body);
+        if (c && c != body) {
+            /* Readability: a parent scoring higher than the candidate (its score going up a
+             * step or two up the tree: more content lurks in other children) is taken instead;
+             * then, while the candidate is an only child, its parent */
+            float last = info_of(c)->score, floor_ = last / 3;
+            for (lxb_dom_node_t *q = c->parent; q && q != body && q->user; q = q->parent) {
+                float ps = info_of(q)->score;
+                if (ps < floor_)
+                    break;
+                if (ps > last) {
+                    c = q;
+                    break;
+                }
+                last = ps;
+            }
+            while (c->parent && c->parent != body && c->parent->user && only_element_child(c))
+                c = c->parent;
+        }
+    }
     if (!c) {
         render(body, o);
         return;
@@ -817,10 +950,17 @@ static void main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
         ninfo *si = info_of(s);
         if (s->type != LXB_DOM_NODE_TYPE_ELEMENT || si->skip)
             continue;
-        int take = s == c || si->score >= lim;
+        /* a sibling of the candidate's class gets a fifth of its score as a bonus (Readability) */
+        float bonus = 0;
+        size_t l1 = 0, l2 = 0;
+        const char *c1 = attr(c, "class", &l1), *c2 = s != c ? attr(s, "class", &l2) : NULL;
+        if (c1 && c2 && l1 && l1 == l2 && !memcmp(c1, c2, l1))
+            bonus = top * 0.2f;
+        int take = s == c || si->score + bonus >= lim;
         if (!take && lxb_dom_node_tag_id(s) == LXB_TAG_P && favor != HTMLTEXT_PRECISION) {
             float ld = si->text ? (float)si->links / (float)si->text : 0;
-            take = (si->text > 80 && ld < 0.25f) || (favor == HTMLTEXT_RECALL && si->text > 0);
+            take = (si->text > 80 && ld < 0.25f) || (favor == HTMLTEXT_RECALL && si->text > 0) ||
+                   (si->text > 0 && si->text <= 80 && si->links == 0 && ends_sentence(s));
         }
         if (take)
             render(s, o);
