@@ -394,7 +394,7 @@ static const char *const boiler_words[] = {
     "sharing", "social*", "related*", "recommend*", "advert*", "ad", "ads", "adsense", "sponsor*", "promo*", "banner*",
     "cookie*", "consent", "gdpr", "newsletter*", "subscri*", "popup*", "modal", "pagination", "pager", "widget*",
     "tags", "tagcloud", "signup", "login", "disqus", "outbrain", "taboola", "toolbar", "skip", "print", "rss", "yarpp",
-    "teaser*", "morelinks", "most", "popular", "trending", "readmore", "author-box", "authorbox", "byline",
+    "teaser*", "morelinks", "most", "popular", "trending", "readmore", "author*", "byline",
     "caption", "credit*", "copyright", "disclosure*", "disclaimer*", "lightbox*", "overlay*", "dialog*", "tooltip*",
     "popover*", "offcanvas*", "dropdown*", "flyout*", NULL};
 /* ... unless they also name content (Readability's "maybe candidates"). */
@@ -808,6 +808,22 @@ static void o_text(out_t *o, const unsigned char *s, size_t n, int pre, int in_l
 }
 
 /* Write the text under root (skipping what pass 1 marked); NULL root: nothing. */
+/* A short heading (h2-h6) after which its parent holds no more text: the title of a box that
+ * was dropped. */
+static int orphan_heading(lxb_dom_node_t *n)
+{
+    ninfo *in = info_of(n);
+    if (!is_heading(lxb_dom_node_tag_id(n)) || in->text > 80)
+        return 0;
+    /* nothing after it in its parent, nor after its parent in the grandparent (a heading
+     * wrapped alone in a <div> still titles what follows) */
+    for (int up = 0; up < 2 && n; up++, n = n->parent)
+        for (lxb_dom_node_t *s = n->next; s; s = s->next)
+            if (s->user && !info_of(s)->skip && info_of(s)->text > 0)
+                return 0;
+    return 1;
+}
+
 static void render(lxb_dom_node_t *root, out_t *o)
 {
     lxb_dom_node_t *n = root;
@@ -818,6 +834,9 @@ static void render(lxb_dom_node_t *root, out_t *o)
         if (n->type == LXB_DOM_NODE_TYPE_TEXT) {
             lxb_dom_text_t *tx = lxb_dom_interface_text(n);
             o_text(o, tx->char_data.data.data, tx->char_data.data.length, pre, link);
+        } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root && !in->skip && o->mode == HTMLTEXT_MAIN &&
+                   orphan_heading(n)) {
+            in->skip = 1; /* "Related articles" over a list that was dropped: nothing after it */
         } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && (!in->skip || n == root)) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
             if (t == LXB_TAG_BR)
