@@ -490,7 +490,11 @@ static void link_block(lxb_dom_node_t *n, ninfo *ci, ninfo *pi, int favor)
           t == LXB_TAG_TABLE || t == LXB_TAG_P))
         return;
     double lim = favor == HTMLTEXT_PRECISION ? 0.35 : favor == HTMLTEXT_RECALL ? 0.85 : 0.55;
-    if (!ci->text || (double)ci->links / (double)ci->text <= lim || ci->text > 3000)
+    int cards = 0; /* <article> children: a list of teasers of other pages */
+    for (lxb_dom_node_t *c = n->first_child; c; c = c->next)
+        cards += c->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_node_tag_id(c) == LXB_TAG_ARTICLE;
+    double ld = ci->text ? (double)ci->links / (double)ci->text : 0;
+    if (!ci->text || (ld <= lim && (cards < 2 || ld < 0.15)) || ci->text > 3000)
         return;
     ci->skip = 1;
     lxb_dom_node_t *prev = n->prev;
