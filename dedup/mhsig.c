@@ -155,6 +155,10 @@ __attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), optimize("O3"
 #endif
 void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
 {
+    if (h->p.scheme == MH_OPH) {
+        mh_signature_oph(h, sh, n, sig);
+        return;
+    }
     uint32_t K = h->p.num_perm;
     const uint64_t *restrict a = h->a, *restrict b = h->b;
     /* hi32 is monotonic: the minimum of hi32(a x + b) is hi32 of the minimum of a x + b, so the
@@ -196,6 +200,42 @@ void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *si
             }
     }
     for (uint32_t k = 0; k < K; k++) sig[k] = (uint32_t)(mm[k] >> 32);
+}
+
+void mh_signature_oph(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
+{
+    uint32_t K = h->p.num_perm;
+    uint8_t filled[4096];
+    for (uint32_t k = 0; k < K; k++) {
+        sig[k] = UINT32_MAX;
+        filled[k] = 0;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = XXH3_64bits_withSeed(&sh[i], 8, h->p.seed);
+        uint32_t bin = (uint32_t)(((x >> 32) * (uint64_t)K) >> 32), v = (uint32_t)x;
+        filled[bin] = 1;
+        sig[bin] = v < sig[bin] ? v : sig[bin];
+    }
+    if (!n)
+        return;
+    /* optimal densification: an empty bin takes the value of the first filled bin of its own
+     * probe sequence (the same for every document, so equal bins stay equal) */
+    uint32_t out[4096];
+    for (uint32_t k = 0; k < K; k++) {
+        out[k] = sig[k];
+        if (filled[k])
+            continue;
+        for (uint64_t attempt = 1;; attempt++) {
+            uint64_t z = h->p.seed ^ ((uint64_t)k << 32) ^ attempt * 0x9e3779b97f4a7c15ull;
+            z = hash_mix64(z);
+            uint32_t j = (uint32_t)(((z >> 32) * (uint64_t)K) >> 32);
+            if (filled[j]) {
+                out[k] = sig[j];
+                break;
+            }
+        }
+    }
+    memcpy(sig, out, K * sizeof *sig);
 }
 
 uint64_t mh_exact_hash(const char *text, size_t n)
@@ -314,10 +354,11 @@ int mh_writer_open(mh_writer **out, const char *path, const mh_params *p)
     int rc = io_writer_open(&m->w, path, &o);
     if (rc) { free(m); return rc; }
     uint8_t h[HDR] = {0};
-    uint32_t v[4] = {MHSIG_VERSION, p->num_perm, p->kind, p->ngram};
+    uint32_t v[4] = {p->scheme == MH_OPH ? MHSIG_VERSION_OPH : MHSIG_VERSION, p->num_perm, p->kind, p->ngram};
     memcpy(h, MAGIC, 8);
     memcpy(h + 8, v, 16);
     memcpy(h + 24, &p->seed, 8);
+    if (p->scheme == MH_OPH) memcpy(h + 32, &p->scheme, 4);
     rc = io_write(m->w, h, HDR);
     if (rc) { mh_writer_abort(m); return rc; }
     *out = m;
@@ -397,17 +438,23 @@ int mh_file_open(mh_file *f, const char *path, const mh_params *want)
     if (memcmp(f->map, MAGIC, 8) != 0) BAD("%s: not a minhash signature file (bad magic)", path);
     uint32_t v[4];
     memcpy(v, f->map + 8, 16);
-    if (v[0] != MHSIG_VERSION) BAD("%s: signature file version %u, this build reads version %u", path, v[0], MHSIG_VERSION);
+    if (v[0] != MHSIG_VERSION && v[0] != MHSIG_VERSION_OPH)
+        BAD("%s: signature file version %u, this build reads versions %u and %u", path, v[0], MHSIG_VERSION,
+            MHSIG_VERSION_OPH);
     f->p.num_perm = v[1];
     f->p.kind = v[2];
     f->p.ngram = v[3];
     memcpy(&f->p.seed, f->map + 24, 8);
-    if (!f->p.num_perm || f->p.num_perm > 4096 || f->p.kind > 1 || !f->p.ngram) BAD("%s: corrupt header", path);
+    f->p.scheme = MH_CLASSIC;
+    if (v[0] == MHSIG_VERSION_OPH) memcpy(&f->p.scheme, f->map + 32, 4);
+    if (!f->p.num_perm || f->p.num_perm > 4096 || f->p.kind > 1 || !f->p.ngram || f->p.scheme > MH_OPH)
+        BAD("%s: corrupt header", path);
     if (want && (want->num_perm != f->p.num_perm || want->kind != f->p.kind || want->ngram != f->p.ngram ||
-                 want->seed != f->p.seed))
-        BAD("%s: made with other parameters (num_perm %u, %s %u-grams, seed %llu) than %s (num_perm %u, %s %u-grams, "
-            "seed %llu): signatures are not comparable", path, f->p.num_perm, f->p.kind ? "word" : "char", f->p.ngram,
-            (unsigned long long)f->p.seed, "the first file", want->num_perm, want->kind ? "word" : "char", want->ngram,
+                 want->seed != f->p.seed || want->scheme != f->p.scheme))
+        BAD("%s: made with other parameters (%s, num_perm %u, %s %u-grams, seed %llu) than %s (%s, num_perm %u, %s "
+            "%u-grams, seed %llu): signatures are not comparable", path, f->p.scheme ? "oph" : "minhash", f->p.num_perm,
+            f->p.kind ? "word" : "char", f->p.ngram, (unsigned long long)f->p.seed, "the first file",
+            want->scheme ? "oph" : "minhash", want->num_perm, want->kind ? "word" : "char", want->ngram,
             (unsigned long long)want->seed);
     const uint8_t *t = f->map + f->size - TRAILER;
     if (memcmp(t, TMAGIC, 8) != 0) BAD("%s: no end marker: the file is truncated or still being written", path);

@@ -25,14 +25,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MHSIG_VERSION 1
+#define MHSIG_VERSION 1     /* files of the classic scheme (as before version 2 existed) */
+#define MHSIG_VERSION_OPH 2 /* files of one-permutation hashing: u32 scheme (1) at byte 32 */
 enum { MH_CHAR = 0, MH_WORD = 1 };
+/* MH_CLASSIC: K hash functions, the minimum of each over the shingles (above).
+ * MH_OPH: one permutation hashing with optimal densification (Shrivastava, ICML 2017): each
+ * shingle's one hash x picks bin (hi32(x) * K) >> 32 and competes there with lo32(x); a bin no
+ * shingle fell in copies the bin that a probe sequence shared by every document finds first
+ * filled (h(bin, attempt) mod K). Pr[sig_A[k] == sig_B[k]] is still the Jaccard similarity,
+ * at one hash per shingle instead of K. */
+enum { MH_CLASSIC = 0, MH_OPH = 1 };
 
 typedef struct {
     uint32_t num_perm;
     uint32_t kind;
     uint32_t ngram;
     uint64_t seed;
+    uint32_t scheme; /* MH_CLASSIC (0, the default) or MH_OPH */
 } mh_params;
 
 typedef struct {
@@ -48,8 +57,9 @@ void mh_hasher_free(mh_hasher *h);
 long mh_shingles(const mh_params *p, const char *text, size_t n, uint64_t **out, size_t *cap);
 /* The same shingles in text order, with repeats (enough for a signature). */
 long mh_shingles_raw(const mh_params *p, const char *text, size_t n, uint64_t **out, size_t *cap);
-/* Signature from a shingle set (repeats allowed). */
+/* Signature from a shingle set (repeats allowed), by h->p.scheme. */
 void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig);
+void mh_signature_oph(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig);
 /* Hash of the normalised text for exact duplicates: case-folded (utf8proc),
  * runs of white space collapsed to one space, trimmed. */
 uint64_t mh_exact_hash(const char *text, size_t n);

@@ -73,7 +73,7 @@ static int grow_batch(batch *b, size_t need, uint32_t K)
 
 int main(int argc, char **argv)
 {
-    const char *out = NULL, *id_field = "url", *text_field = "text";
+    const char *out = NULL, *id_field = "url", *text_field = "text", *scheme = "minhash";
     long long num_perm = 128, ngram = 5, seed = 1, workers = 0;
     int word = 0;
     const arg_opt opts[] = {
@@ -84,6 +84,9 @@ int main(int argc, char **argv)
         { "ngram", 'n', ARG_INT, &ngram, "N", "shingle size: N bytes, or N words with --word-ngrams (default 5)" },
         { "word-ngrams", 0, ARG_FLAG, &word, NULL, "shingles are word N-grams instead of character N-grams" },
         { "seed", 's', ARG_INT, &seed, "N", "hash seed (default 1); files to compare need the same" },
+        { "scheme", 0, ARG_STR, &scheme, "S", "minhash (default): K hash functions per shingle; oph: one\n"
+          "                                permutation hashing with optimal densification, one hash per\n"
+          "                                shingle, the same Jaccard estimate (signature file version 2)" },
         { "workers", 'j', ARG_INT, &workers, "N", "threads (default: all CPUs); the file is the same for any N" },
         { NULL, 0, 0, NULL, NULL, NULL },
     };
@@ -104,8 +107,10 @@ int main(int argc, char **argv)
     int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
     if (rc >= 0) return rc;
     rc = 0;
-    if (!out || num_perm < 1 || num_perm > 4096 || ngram < 1 || ngram > 64 || workers < 0) {
-        fprintf(stderr, "minhash: %s\n", !out ? "-o SIGFILE is required" : "bad --num-perm (1..4096), --ngram (1..64) or --workers");
+    if (!out || num_perm < 1 || num_perm > 4096 || ngram < 1 || ngram > 64 || workers < 0 ||
+        (strcmp(scheme, "minhash") && strcmp(scheme, "oph"))) {
+        fprintf(stderr, "minhash: %s\n", !out ? "-o SIGFILE is required"
+                                             : "bad --num-perm (1..4096), --ngram (1..64), --workers or --scheme (minhash, oph)");
         free(pos);
         return 2;
     }
@@ -114,7 +119,8 @@ int main(int argc, char **argv)
     if (!npos) rc = fs_expand(&files, "-", sfx);
     for (int i = 0; i < npos && !rc; i++) rc = fs_expand(&files, pos[i], sfx);
     free(pos);
-    mh_params prm = {(uint32_t)num_perm, word ? MH_WORD : MH_CHAR, (uint32_t)ngram, (uint64_t)seed};
+    mh_params prm = {(uint32_t)num_perm, word ? MH_WORD : MH_CHAR, (uint32_t)ngram, (uint64_t)seed,
+                     strcmp(scheme, "oph") ? MH_CLASSIC : MH_OPH};
     mh_hasher h = {0};
     mh_writer *w = NULL;
     size_t parts = workers ? (size_t)workers : (size_t)pool_cpu_count();
@@ -192,8 +198,8 @@ int main(int argc, char **argv)
         for (int s = 0; s < ST_N; s++) total += count[s];
         double dt = progress_now() - t0;
         fprintf(stderr, "minhash: %" PRIu64 " documents (%.1f MB) in %.2f s (%.0f docs/s, %.1f MB/s): %" PRIu64
-                " signed into %s (%u perms, %s %u-grams)\n", total, bytes / 1e6, dt, dt > 0 ? total / dt : 0,
-                dt > 0 ? bytes / 1e6 / dt : 0, count[ST_OK], out, prm.num_perm, word ? "word" : "char", prm.ngram);
+                " signed into %s (%s, %u perms, %s %u-grams)\n", total, bytes / 1e6, dt, dt > 0 ? total / dt : 0,
+                dt > 0 ? bytes / 1e6 / dt : 0, count[ST_OK], out, scheme, prm.num_perm, word ? "word" : "char", prm.ngram);
         fprintf(stderr, "  skipped: %" PRIu64 " empty, %" PRIu64 " bad-json, %" PRIu64 " missing-id (\"%s\"), %" PRIu64
                 " missing-text (\"%s\"), %" PRIu64 " duplicate-id\n", count[ST_EMPTY], count[ST_BAD_JSON],
                 count[ST_NO_ID], id_field, count[ST_NO_TEXT], text_field, count[ST_DUP_ID]);

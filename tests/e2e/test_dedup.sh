@@ -19,6 +19,21 @@ awk -v r="$recall" 'BEGIN { exit !(r >= 0.98) }' && pass recall_at_0.8 || fail r
 [ "$precision" = 1.0000 ] && pass precision_at_0.8 || fail precision_at_0.8 "$precision"
 awk -v d="$maxdiff" 'BEGIN { exit !(d < 0.000002) }' && pass jaccard_equals_python || fail jaccard_equals_python "$maxdiff"
 
+# --scheme oph (one permutation hashing with optimal densification): the same planted pairs
+# found at 0.8, exact Jaccard verified as before; a version-2 file; mixing schemes is refused.
+"$MH" -q --scheme oph "$PL" -o "$WORK/o.mh" -j 2
+"$FD" -q "$WORK/o.mh" -o "$WORK/opairs.jsonl" --threshold 0.8 -j 2
+awk -v min=0.8 -f "$AWK" "$WORK/opairs.jsonl" | LC_ALL=C sort > "$WORK/oours.tsv"
+read -r orecall oprecision < <(awk -F'\t' 'NR==FNR { e[$1 FS $2] = 1; ne++; next }
+  { no++; if (($1 FS $2) in e) hit++ } END { printf "%.4f %.4f\n", hit / ne, (no ? hit / no : 0) }' "$WORK/exp.tsv" "$WORK/oours.tsv")
+echo "planted corpus at 0.8, --scheme oph: recall $orecall, precision $oprecision"
+awk -v r="$orecall" -v c="$recall" 'BEGIN { exit !(r >= 0.98 && r >= c - 0.005) }' && pass oph_recall_at_0.8 || fail oph_recall_at_0.8 "$orecall (minhash: $recall)"
+[ "$oprecision" = 1.0000 ] && pass oph_precision_at_0.8 || fail oph_precision_at_0.8 "$oprecision"
+[ "$(od -An -tu4 -j8 -N4 "$WORK/o.mh" | tr -d ' ')" = 2 ] && [ "$(od -An -tu4 -j8 -N4 "$WORK/p.mh" | tr -d ' ')" = 1 ] &&
+  pass oph_file_version_2 || fail oph_file_version_2 "$(od -An -tu4 -j8 -N4 "$WORK/o.mh")"
+expect_exit oph_mixed_refused 1 "$FD" -q "$WORK/p.mh" "$WORK/o.mh" -o "$WORK/mixed.jsonl"
+stderr_has oph_mixed_refused_says "signatures are not comparable"
+
 # Same output whatever the threads, the sharding, the band split.
 "$MH" -q "$PL" -o "$WORK/p1.mh" -j 1
 check same_signatures_any_threads cmp "$WORK/p.mh" "$WORK/p1.mh"
@@ -66,9 +81,9 @@ stderr_has other_params_message "other.mh: made with other parameters"
 head -c 200 "$WORK/p.mh" > "$WORK/cut.mh"
 expect_exit truncated_sigfile 1 "$FD" "$WORK/cut.mh"
 stderr_has truncated_sigfile_message "cut.mh: no end marker"
-cp "$WORK/bad.mh" "$WORK/v2.mh"; printf '\x02' | dd of="$WORK/v2.mh" bs=1 seek=8 conv=notrunc 2>/dev/null
-expect_exit other_version_refused 1 "$FD" "$WORK/v2.mh"
-stderr_has other_version_message "signature file version 2, this build reads version 1"
+cp "$WORK/bad.mh" "$WORK/v3.mh"; printf '\x03' | dd of="$WORK/v3.mh" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect_exit other_version_refused 1 "$FD" "$WORK/v3.mh"
+stderr_has other_version_message "signature file version 3, this build reads versions 1 and 2"
 expect_exit not_a_sigfile 1 "$FD" "$PL"
 expect_exit missing_groups 2 "$RD" "$PL"
 no_tmp_left "$WORK" no_tmp_left

@@ -157,7 +157,7 @@ static void test_signature_reference(void)
     rng_seed(&r, 42);
     for (size_t i = 0; i < 4099; i++) sh[i] = rng_next(&r) >> (i % 3 ? 24 : 0);
     for (size_t a = 0; a < sizeof ks / sizeof *ks; a++) {
-        mh_params p = {ks[a], MH_CHAR, 5, 1 + a};
+        mh_params p = {ks[a], MH_CHAR, 5, 1 + a, MH_CLASSIC};
         mh_hasher h;
         CHECK_EQ_INT(mh_hasher_init(&h, &p), 0);
         for (size_t b = 0; b < sizeof ns / sizeof *ns; b++) {
@@ -240,7 +240,7 @@ static void test_shingles_reference(void)
 {
     const char *t = "abcdefghij klmnop";
     for (uint32_t g = 1; g <= 7; g++) {
-        mh_params p = {8, MH_CHAR, g, 1};
+        mh_params p = {8, MH_CHAR, g, 1, MH_CLASSIC};
         uint64_t *out = NULL;
         size_t cap = 0;
         long m = mh_shingles_raw(&p, t, strlen(t), &out, &cap);
@@ -254,6 +254,59 @@ static void test_shingles_reference(void)
     }
 }
 
+
+/* One permutation hashing with optimal densification against the classic K functions: on
+ * pairs of sets with a known Jaccard similarity (sizes below, near and above K = 128), the
+ * mean estimate over 400 seeds is the true value within 0.01 (about four standard errors)
+ * for both, and OPH's spread is no more than a quarter above the classic one's. */
+static void test_oph_estimator(void)
+{
+    static const size_t sizes[] = {20, 100, 1000};
+    static const double js[] = {0.5, 0.8};
+    uint64_t *a = malloc(2000 * sizeof *a), *b = malloc(2000 * sizeof *b);
+    uint32_t sa[128], sb[128];
+    for (size_t si = 0; si < 3; si++)
+        for (size_t ji = 0; ji < 2; ji++) {
+            size_t n = sizes[si];
+            /* |A| = |B| = n sharing c: J = c / (2n - c) */
+            size_t c = (size_t)(2.0 * n * js[ji] / (1.0 + js[ji]) + 0.5);
+            double J = (double)c / (double)(2 * n - c);
+            double sum[2] = {0}, sq[2] = {0};
+            const int trials = 400;
+            for (int t = 0; t < trials; t++) {
+                rng_state r;
+                rng_seed(&r, 1000 + (uint64_t)t * 7919 + n);
+                for (size_t i = 0; i < n; i++) a[i] = rng_next(&r);
+                for (size_t i = 0; i < n; i++) b[i] = i < c ? a[i] : rng_next(&r);
+                for (int scheme = 0; scheme < 2; scheme++) {
+                    mh_params p = {128, MH_CHAR, 5, (uint64_t)t + 1, (uint32_t)scheme};
+                    mh_hasher h;
+                    mh_hasher_init(&h, &p);
+                    mh_signature(&h, a, n, sa);
+                    mh_signature(&h, b, n, sb);
+                    mh_hasher_free(&h);
+                    int eq = 0;
+                    for (int k = 0; k < 128; k++) eq += sa[k] == sb[k];
+                    double e = eq / 128.0 - J;
+                    sum[scheme] += e;
+                    sq[scheme] += e * e;
+                }
+            }
+            double mean[2], sd[2];
+            for (int q = 0; q < 2; q++) {
+                mean[q] = sum[q] / trials;
+                sd[q] = sqrt(sq[q] / trials - mean[q] * mean[q]);
+            }
+            printf("  n %4zu, J %.3f: bias minhash %+.4f oph %+.4f; spread minhash %.4f oph %.4f\n", n, J, mean[0],
+                   mean[1], sd[0], sd[1]);
+            CHECK(fabs(mean[0]) < 0.01);
+            CHECK(fabs(mean[1]) < 0.01);
+            CHECK(sd[1] <= 1.25 * sd[0] + 0.005);
+        }
+    free(a);
+    free(b);
+}
+
 int main(void)
 {
     RUN(test_jaccard_sets);
@@ -262,5 +315,6 @@ int main(void)
     RUN(test_signature_reference);
     RUN(test_exact_hash_reference);
     RUN(test_shingles_reference);
+    RUN(test_oph_estimator);
     return check_total_failed ? 1 : 0;
 }
