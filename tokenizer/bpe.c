@@ -15,6 +15,10 @@
 #include "pretok.h"
 #include "bpe_int.h"
 #include <utf8proc.h>
+/* XXH3 inlined: a token lookup per piece is the tokenizer's hottest path (the same values as
+ * common/hash.c's hash64) */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
 
 #define NO_RANK UINT32_MAX
 #define SHORT_PIECE 96 /* bytes; longer pieces use the heap */
@@ -78,7 +82,21 @@ long bpe_unmap(const char *s, size_t n, char *out)
 
 /* ---- hash tables --------------------------------------------------------- */
 
-static inline uint64_t tok_hash(const char *s, size_t n) { return hash64(s, n, 0x6270652d746f6bull); }
+static inline uint64_t tok_hash(const char *s, size_t n) { return XXH3_64bits_withSeed(s, n, 0x6270652d746f6bull); }
+
+/* Equal bytes? Tokens are short: eight at a time, inline, no call to memcmp. */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+    }
+    for (; n; n--)
+        if (*a++ != *b++) return 0;
+    return 1;
+}
 
 /* A slot holds (the hash's high half << 32) | (id + 1): a probe that meets
  * another token's slot is told apart without touching the token tables. */
@@ -92,7 +110,7 @@ int64_t bpe_lookup(const bpe *b, const char *s, size_t n)
         if (!v) return -1;
         if ((uint32_t)(v >> 32) == tag) {
             uint32_t id = (uint32_t)v - 1;
-            if (b->tok_len[id] == n && memcmp(b->arena + b->tok_off[id], s, n) == 0) return id;
+            if (b->tok_len[id] == n && same_bytes(b->arena + b->tok_off[id], s, n)) return id;
         }
         i = (i + 1) & b->tok_mask;
     }
@@ -854,9 +872,9 @@ int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
         if (!(c->pcache = calloc(PCACHE_SLOTS, sizeof *c->pcache))) return err_set(ERR_NOMEM, "out of memory");
         c->pcache_mask = PCACHE_SLOTS - 1;
     }
-    uint64_t h = hash64(s, n, 0x70636163686521ull);
+    uint64_t h = XXH3_64bits_withSeed(s, n, 0x70636163686521ull);
     pcache_ent *e = &c->pcache[h & c->pcache_mask];
-    if (e->h == h && e->len == n && !memcmp(e->s, s, n)) {
+    if (e->h == h && e->len == n && same_bytes((const char *)e->s, (const char *)s, n)) {
         int rc = ids_reserve(out, e->nids);
         if (rc) return rc;
         memcpy(out->v + out->n, e->ids, e->nids * sizeof *e->ids);
