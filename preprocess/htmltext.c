@@ -9,6 +9,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
+#include <utf8proc.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1068,6 +1069,23 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
         }
     }
     o.s[o.n] = '\0';
+    /* Unicode NFC, as trafilatura writes its text (and as cleanup's fix_text would make it):
+     * a page's precomposed and decomposed forms of one letter read the same */
+    size_t k = 0;
+    while (k < o.n && (unsigned char)o.s[k] < 0x80)
+        k++;
+    if (k < o.n) {
+        utf8proc_uint8_t *nfc = NULL;
+        utf8proc_ssize_t nl = utf8proc_map((const utf8proc_uint8_t *)o.s, (utf8proc_ssize_t)o.n, &nfc,
+                                           UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+        if (nl >= 0 && nfc) {
+            free(o.s);
+            o.s = (char *)nfc;
+            o.n = (size_t)nl;
+        } else {
+            free(nfc); /* not valid UTF-8 (never: the text was made valid) or out of memory: kept as is */
+        }
+    }
     doc->text = o.s;
     doc->len = o.n;
     return 0;

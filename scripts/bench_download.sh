@@ -36,7 +36,6 @@ CONF
   server="nginx $("$NGINX" -v 2>&1 | sed 's/.*nginx\///'), one worker"
 else
   echo "bench_download: nginx not found (scripts/install_deps.sh --bench installs it): Python's http.server instead, much slower" >&2
-  for h in 1 2 3 4; do :; done
   PYS=${PY:-build/venv/bin/python3}
   "$PYS" tests/e2e/http_faults.py --host 127.0.0.1 --port-file "$W/port" --robots 404 --lifetime 600 & SRV=$!
   for _ in $(seq 100); do [ -s "$W/port" ] && break; sleep 0.05; done; PORT=$(cat "$W/port")
