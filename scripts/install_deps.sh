@@ -44,6 +44,9 @@ for p in $pairs; do
 done
 # The public suffix list data for blacklist_urls (libpsl's compiled-in copy is the fallback).
 [ -e /usr/share/publicsuffix/public_suffix_list.dat ] || missing="$missing publicsuffix"
+# download's https: libcurl verifies certificates against Debian's CA bundle (libcurl only
+# recommends the package, so a minimal system may lack it and every https URL would fail).
+[ -e /etc/ssl/certs/ca-certificates.crt ] || missing="$missing ca-certificates"
 # CLD2 (language identification for cleanup) has no pkg-config file.
 [ -e /usr/include/cld2/public/compact_lang_det.h ] || missing="$missing libcld2-dev"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
@@ -58,6 +61,7 @@ if [ -n "$mode" ]; then
   # make test: the zstd command (fixtures), python3 with venv, clang + libFuzzer.
   command -v zstd >/dev/null 2>&1 || missing="$missing zstd"
   command -v pgrep >/dev/null 2>&1 || missing="$missing procps"
+  command -v openssl >/dev/null 2>&1 || missing="$missing openssl" # a self-signed certificate: download's https test
   command -v man >/dev/null 2>&1 || missing="$missing man-db" # man -l on the generated pages
   [ -x /usr/bin/time ] || missing="$missing time" # GNU time: peak resident sizes in test_memory.sh
   command -v python3 >/dev/null 2>&1 || missing="$missing python3 python3-venv"

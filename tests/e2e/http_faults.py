@@ -4,7 +4,7 @@ a crawler meets: redirects and a redirect loop, 404/500/429 with Retry-After, a
 slow drip, a body past the size limit, a connection reset mid-body, gzip, a wrong
 Content-Length, robots.txt, non-UTF-8 pages.
 
-    http_faults.py --host 127.0.0.1 --port-file F [--robots MODE] [--lifetime S]
+    http_faults.py --host 127.0.0.1 --port-file F [--robots MODE] [--lifetime S] [--tls CERT KEY]
 
 Listens on the given loopback address only (refuses any other), on a free port
 written to --port-file. Ends after --lifetime seconds or --max-requests requests,
@@ -194,10 +194,16 @@ def main():
     ap.add_argument("--robots", default="disallow", choices=["disallow", "404", "5xx", "reset"])
     ap.add_argument("--lifetime", type=float, default=300)
     ap.add_argument("--max-requests", type=int, default=1000000)
+    ap.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve HTTPS with this certificate")
     a = ap.parse_args()
     if not ipaddress.ip_address(a.host).is_loopback:
         sys.exit("http_faults.py: %s is not a loopback address" % a.host)
     srv = Server((a.host, 0), Handler)
+    if a.tls:
+        import ssl
+        ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        ctx.load_cert_chain(a.tls[0], a.tls[1])
+        srv.socket = ctx.wrap_socket(srv.socket, server_side=True)
     srv.robots = a.robots
     srv.requests = 0
     srv.after_429 = {}

@@ -154,6 +154,24 @@ if [ $rc = 130 ] && [ "$left" = 0 ] &&
    (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/term" "$WORK/term/download.log.jsonl" "$WORK/term.urls" --all-fetched) > "$WORK/check4" 2>&1
 then pass download_sigterm; else fail download_sigterm "exit $rc, $left .part; $(head -c 600 "$WORK/check4")"; fi
 
+# HTTPS (a self-signed certificate made here): refused as "tls" by default, fetched with
+# --no-check-certificate, the payload as sent.
+if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$WORK/key.pem" -out "$WORK/cert.pem" -days 2 \
+     -subj /CN=127.0.0.5 > /dev/null 2>&1; then
+  pf="$WORK/port.tls"
+  "$PY" "$ROOT/tests/e2e/http_faults.py" --host 127.0.0.5 --port-file "$pf" --robots 404 --lifetime 120 \
+    --tls "$WORK/cert.pem" "$WORK/key.pem" > "$WORK/server.tls.log" 2>&1 &
+  SERVERS+=($!)
+  for _ in $(seq 200); do [ -s "$pf" ] && break; sleep 0.05; done
+  T=https://127.0.0.5:$(cat "$pf")
+  printf '%s\n' "$T/page/s1" "$T/gzip/s2" > "$WORK/tls.urls"
+  "$D" -q -o "$WORK/tls1" --wait 0 "$WORK/tls.urls"
+  "$D" -q -o "$WORK/tls2" --wait 0 --no-check-certificate "$WORK/tls.urls"
+  if [ "$(grep -c '"reason":"tls"' "$WORK/tls1/download.log.jsonl")" = 2 ] &&
+     (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/tls2" "$WORK/tls2/download.log.jsonl" "$WORK/tls.urls" --all-fetched) > "$WORK/check5" 2>&1
+  then pass download_https; else fail download_https "$(cat "$WORK/tls1/download.log.jsonl" "$WORK/check5" | head -c 800)"; fi
+else fail download_https "openssl could not make a certificate (scripts/install_deps.sh --test installs openssl)"; fi
+
 # make data's first step (scripts/data.mk URLS=...): blacklist_urls, download, extract.
 for i in 1 2 3; do echo "$A/page/m$i"; done > "$WORK/mk.urls"; echo "$A/photo.jpg" >> "$WORK/mk.urls"
 make --no-print-directory -C "$ROOT" -f scripts/data.mk BIN="$BIN" B="$WORK/mk" URLS="$WORK/mk.urls" \
