@@ -46,20 +46,32 @@ fi
 if [ "$mode" = "--gpu-only" ]; then
   :
 elif [ "${HAVE_FUZZ:-no}" = yes ]; then
+  # the targets run side by side, one per core (each is one thread); results in name order
+  fdir=$(mktemp -d); jobs_max=$(nproc 2>/dev/null || echo 1); mkdir -p build/fuzz/crashes
   for f in build/fuzz/fuzz_*; do
     [ -x "$f" ] || continue
-    name=$(basename "$f"); corpus=tests/fuzz/corpus_${name#fuzz_}; work=$(mktemp -d)
-    echo "== $f (${FUZZ_SECONDS}s)"
-    # a crash's input goes to build/fuzz/crashes/ (never the working directory: libFuzzer's default)
-    mkdir -p build/fuzz/crashes
-    if "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 \
-        -artifact_prefix=build/fuzz/crashes/"${name#fuzz_}"- "$work" "$corpus" > "$log" 2>&1; then
-      echo "PASS $name ($(grep -o 'DONE.*\|Done [0-9]* runs' "$log" | tail -1))"; passed=$((passed + 1))
-    else
-      echo "FAIL $name"; grep -E 'ERROR|SUMMARY|Test unit written' "$log" | head -5 | sed 's/^/    /'; failed=$((failed + 1))
-    fi
-    rm -rf "$work"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do wait -n 2>/dev/null || true; done
+    name=$(basename "$f"); corpus=tests/fuzz/corpus_${name#fuzz_}
+    (
+      work=$(mktemp -d)
+      # a crash's input goes to build/fuzz/crashes/ (never the working directory: libFuzzer's default)
+      "$f" -max_total_time="$FUZZ_SECONDS" -rss_limit_mb=2048 -timeout=10 -print_final_stats=0 \
+        -artifact_prefix=build/fuzz/crashes/"${name#fuzz_}"- "$work" "$corpus" > "$fdir/$name.log" 2>&1
+      echo $? > "$fdir/$name.rc"; rm -rf "$work"
+    ) &
   done
+  wait
+  for f in build/fuzz/fuzz_*; do
+    [ -x "$f" ] || continue
+    name=$(basename "$f")
+    echo "== $f (${FUZZ_SECONDS}s)"
+    if [ "$(cat "$fdir/$name.rc" 2>/dev/null)" = 0 ]; then
+      echo "PASS $name ($(grep -o 'DONE.*\|Done [0-9]* runs' "$fdir/$name.log" | tail -1))"; passed=$((passed + 1))
+    else
+      echo "FAIL $name"; grep -E 'ERROR|SUMMARY|Test unit written' "$fdir/$name.log" | head -5 | sed 's/^/    /'; failed=$((failed + 1))
+    fi
+  done
+  rm -rf "$fdir"
 elif [ "${HAVE_FUZZ:-no}" = san ]; then
   echo "(fuzz targets not rerun: they are ASan+UBSan builds already and run in the plain 'make test')"
 else
