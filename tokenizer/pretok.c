@@ -268,6 +268,19 @@ static size_t o2_alt2(const unsigned char *s, size_t n, size_t p)
 
 size_t pretok_o200k_next(const unsigned char *s, size_t n, size_t i)
 {
+    /* The common piece first: an ASCII word, with one space before it or none. Its letters
+     * are [A-Z]*[a-z]+ (the first alternative) or else [A-Z]+ (the second), as the general
+     * path below finds; a byte past 0x7F after it (a letter or a mark may go on) takes that
+     * path instead. */
+    {
+        size_t p = s[i] == ' ' ? i + 1 : i, j = p;
+        while (j < n && s[j] >= 'A' && s[j] <= 'Z') j++;
+        while (j < n && s[j] >= 'a' && s[j] <= 'z') j++;
+        if (j > p && (j == n || s[j] < 0x80)) {
+            if (j < n && s[j] == '\'') j += contraction(s, n, j);
+            return j;
+        }
+    }
     pthread_once(&bmp_once, bmp_init);
     pthread_once(&o2_once, o2_init);
     size_t k;
