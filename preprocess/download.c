@@ -58,12 +58,10 @@ typedef struct {
     char *esc;
     size_t esc_cap;
     /* counts of this run */
-    uint64_t fetched, failed, skipped, before, bytes, todo;
+    uint64_t fetched, failed, skipped, before, bytes, to_fetch; /* to_fetch: URLs this run fetches */
     reason_count fail_r[MAX_REASONS], skip_r[MAX_REASONS];
     double t0;
     int show;
-    char **recovered; /* URLs in the WARC files without a log line (resume) */
-    size_t nrec;
 } dl_state;
 
 static volatile sig_atomic_t stop_flag;
@@ -182,12 +180,12 @@ static void on_tick(void *ctx, size_t active)
     double rate = el > 0 ? (double)ended / el : 0;
     char bb[32], eta[32] = "?";
     args_fmt_bytes(el > 0 ? (double)s->bytes / el : 0, bb, sizeof bb);
-    if (rate > 0 && s->todo >= ended) {
-        double left = (double)(s->todo - ended) / rate;
+    if (rate > 0 && s->to_fetch >= ended) {
+        double left = (double)(s->to_fetch - ended) / rate;
         snprintf(eta, sizeof eta, "%dh%02dm%02ds", (int)(left / 3600), (int)(left / 60) % 60, (int)left % 60);
     }
     fprintf(stderr, "\rdownload: %" PRIu64 "/%" PRIu64 " URLs, %.1f pages/s, %s/s, %" PRIu64 " failed, %zu in flight, ETA %s\x1b[K",
-            ended, s->todo, (double)s->fetched / (el > 0 ? el : 1), bb, s->failed, active, eta);
+            ended, s->to_fetch, (double)s->fetched / (el > 0 ? el : 1), bb, s->failed, active, eta);
 }
 
 /* ---- reading the URL lists ---------------------------------------------------------------- */
@@ -246,7 +244,6 @@ static int read_list(dl_state *s, const char *path)
         }
         rc = add_url(s, u, n);
     }
-    if (rc == 0) rc = 0;
     free(buf);
     io_reader_close(r);
     return rc;
@@ -255,9 +252,15 @@ static int read_list(dl_state *s, const char *path)
 /* ---- resuming ------------------------------------------------------------------------------- */
 
 typedef struct {
-    dl_state *s;
+    char *url, *file;
+    int status;
+    uint64_t bytes;
+} prior_rec; /* a response record an earlier run wrote */
+
+typedef struct {
+    prior_rec *v;
+    size_t n, cap;
     const char *file;
-    strset *logged;
     int rc;
 } scan_ctx;
 
@@ -266,40 +269,31 @@ static void on_record(void *ctx, const char *url, const char *final_url, int sta
     (void)final_url;
     scan_ctx *c = ctx;
     if (c->rc) return;
-    int added = strset_add(c->s->done, url, strlen(url));
-    if (added < 0) { c->rc = added; return; }
-    if (added == 1 && c->logged && !strset_has(c->logged, url, strlen(url))) {
-        /* fetched, but the run ended before its log line: write one */
-        dl_state *s = c->s;
-        s->line_len = 0;
-        int rc = line_add(s, "{", 1);
-        if (rc == 0) rc = line_str(s, "url", url);
-        if (rc == 0) rc = line_str(s, "status", "fetched");
-        if (rc == 0) rc = line_num(s, "http", "%.0f", status);
-        if (rc == 0) rc = line_num(s, "bytes", "%.0f", (double)payload_len);
-        if (rc == 0) rc = line_str(s, "warc", c->file);
-        if (rc == 0) rc = line_str(s, "note", "recovered from the WARC file after an interrupted run");
-        if (rc == 0) rc = line_add(s, "}\n", 2);
-        if (rc == 0) {
-            char **nr = realloc(s->recovered, (s->nrec + 1) * sizeof *nr);
-            char *l = malloc(s->line_len + 1);
-            if (!nr || !l) { free(l); if (nr) s->recovered = nr; rc = err_set(ERR_NOMEM, "out of memory"); }
-            else {
-                memcpy(l, s->line, s->line_len);
-                l[s->line_len] = 0;
-                s->recovered = nr;
-                s->recovered[s->nrec++] = l;
-            }
-        }
-        s->line_len = 0;
-        c->rc = rc;
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 1024;
+        prior_rec *nv = realloc(c->v, cap * sizeof *nv);
+        if (!nv) { c->rc = err_set(ERR_NOMEM, "out of memory"); return; }
+        c->v = nv;
+        c->cap = cap;
     }
+    prior_rec *r = &c->v[c->n];
+    r->url = strdup(url);
+    r->file = strdup(c->file);
+    r->status = status;
+    r->bytes = payload_len;
+    if (!r->url || !r->file) {
+        free(r->url);
+        free(r->file);
+        c->rc = err_set(ERR_NOMEM, "out of memory");
+        return;
+    }
+    c->n++;
 }
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-/* The WARC files of earlier runs (.part ones salvaged), the done set, the log
- * made to agree with them. *next: the number for the next file. */
+/* The WARC files of earlier runs (.part ones salvaged, each file read once), the done set, the
+ * log made to agree with them. *next: the number for the next file. */
 static int resume(dl_state *s, unsigned *next)
 {
     DIR *d = opendir(s->dir);
@@ -325,40 +319,40 @@ static int resume(dl_state *s, unsigned *next)
     closedir(d);
     if (rc) return rc;
     if (nn) qsort(names, nn, sizeof *names, cmp_str);
-    /* the log of earlier runs: its whole lines; failed and skipped URLs are done */
-    strset *logged = strset_new();
-    char **keep = NULL;
-    size_t nkeep = 0;
-    if (!logged) rc = err_set(ERR_NOMEM, "out of memory");
-    char *lbuf = NULL;
-    size_t lcap = 0;
-    FILE *f = rc == 0 ? fopen(s->log_path, "r") : NULL;
-    /* pass 1 over the WARC files: the URLs they hold */
-    strset *inwarc = strset_new();
-    scan_ctx c0 = {s, NULL, NULL, 0};
-    strset *done_saved = s->done;
-    s->done = inwarc;
+    /* the response records of every file: a .part file cut after its last whole record and
+     * renamed into place (or removed when nothing is left) */
+    scan_ctx sc = {0};
+    strset *inwarc = strset_new(), *logged = strset_new();
+    if (!inwarc || !logged) rc = err_set(ERR_NOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < nn; i++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", s->dir, names[i]);
-        int part = strlen(names[i]) > 5 && !strcmp(names[i] + strlen(names[i]) - 5, ".part");
-        c0.file = names[i];
-        long k = warcw_scan(path, part, on_record, &c0);
+        size_t ln = strlen(names[i]);
+        int part = ln > 5 && !strcmp(names[i] + ln - 5, ".part");
+        if (part) names[i][ln - 5] = 0; /* the name the records will have */
+        sc.file = names[i];
+        size_t before = sc.n;
+        long k = warcw_scan(path, part, on_record, &sc);
         if (k < 0) { rc = (int)k; break; }
-        if (c0.rc) { rc = c0.rc; break; }
+        if ((rc = sc.rc)) break;
         if (part) {
             char to[4096];
-            snprintf(to, sizeof to, "%.*s", (int)(strlen(path) - 5), path);
+            snprintf(to, sizeof to, "%s/%s", s->dir, names[i]);
             if (k == 0 ? unlink(path) : rename(path, to)) rc = err_sys(ERR_IO, "%s: cannot finish", path);
-            else if (k) {
-                names[i][strlen(names[i]) - 5] = 0;
+            else if (k)
                 fprintf(stderr, "download: %s: an interrupted run's file: %ld whole records kept, renamed into place\n",
                         to, k);
-            }
         }
+        for (size_t j = before; rc == 0 && j < sc.n; j++)
+            if (strset_add(inwarc, sc.v[j].url, strlen(sc.v[j].url)) < 0) rc = err_set(ERR_NOMEM, "out of memory");
     }
-    s->done = done_saved;
-    if (!inwarc && rc == 0) rc = err_set(ERR_NOMEM, "out of memory");
+    /* the log of earlier runs, its whole lines: failed and skipped URLs are done; a fetched
+     * line whose record was lost is dropped */
+    char **keep = NULL;
+    size_t nkeep = 0;
+    char *lbuf = NULL;
+    size_t lcap = 0;
+    FILE *f = rc == 0 ? fopen(s->log_path, "r") : NULL;
     while (rc == 0 && f) {
         ssize_t k = getline(&lbuf, &lcap, f);
         if (k <= 0) break;
@@ -372,44 +366,65 @@ static int resume(dl_state *s, unsigned *next)
             continue;
         }
         int fetched_line = strstr(lbuf, "\"status\":\"fetched\"") != NULL;
-        if (fetched_line && !strset_has(inwarc, u, ul)) { free(u); continue; } /* its record was lost */
-        if (!fetched_line && strset_add(s->done, u, ul) < 0) rc = err_set(ERR_NOMEM, "out of memory");
-        if (strset_add(logged, u, ul) < 0) rc = err_set(ERR_NOMEM, "out of memory");
+        if (fetched_line && !strset_has(inwarc, u, ul)) { free(u); continue; }
+        if ((!fetched_line && strset_add(s->done, u, ul) < 0) || strset_add(logged, u, ul) < 0)
+            rc = err_set(ERR_NOMEM, "out of memory");
         free(u);
-        char **nk = realloc(keep, (nkeep + 1) * sizeof *nk);
-        if (!nk) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
+        char **nk = rc ? NULL : realloc(keep, (nkeep + 1) * sizeof *nk);
+        if (!nk || !(nk[nkeep] = strdup(lbuf))) {
+            if (nk) keep = nk;
+            if (!rc) rc = err_set(ERR_NOMEM, "out of memory");
+            break;
+        }
         keep = nk;
-        if (!(keep[nkeep] = strdup(lbuf))) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
         nkeep++;
     }
     if (f) fclose(f);
     free(lbuf);
-    /* pass 2: every URL of the WARC files is done; those without a log line get one */
-    for (size_t i = 0; rc == 0 && i < nn; i++) {
-        if (strlen(names[i]) > 5 && !strcmp(names[i] + strlen(names[i]) - 5, ".part")) continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", s->dir, names[i]);
-        scan_ctx c = {s, names[i], logged, 0};
-        long k = warcw_scan(path, 0, on_record, &c);
-        if (k < 0) rc = (int)k;
-        else rc = c.rc;
+    /* every URL of the WARC files is done; one without a log line (the run ended between its
+     * record and its line) gets one */
+    for (size_t j = 0; rc == 0 && j < sc.n; j++) {
+        prior_rec *r = &sc.v[j];
+        int added = strset_add(s->done, r->url, strlen(r->url));
+        if (added < 0) { rc = added; break; }
+        if (!added || strset_has(logged, r->url, strlen(r->url))) continue;
+        s->line_len = 0;
+        rc = line_add(s, "{", 1);
+        if (rc == 0) rc = line_str(s, "url", r->url);
+        if (rc == 0) rc = line_str(s, "status", "fetched");
+        if (rc == 0) rc = line_num(s, "http", "%.0f", r->status);
+        if (rc == 0) rc = line_num(s, "bytes", "%.0f", (double)r->bytes);
+        if (rc == 0) rc = line_str(s, "warc", r->file);
+        if (rc == 0) rc = line_str(s, "note", "recovered from the WARC file after an interrupted run");
+        if (rc == 0) rc = line_add(s, "}\n", 2);
+        char **nk = rc ? NULL : realloc(keep, (nkeep + 1) * sizeof *nk);
+        char *l = nk ? malloc(s->line_len + 1) : NULL;
+        if (nk) keep = nk;
+        if (!l) { if (!rc) rc = err_set(ERR_NOMEM, "out of memory"); break; }
+        memcpy(l, s->line, s->line_len);
+        l[s->line_len] = 0;
+        keep[nkeep++] = l;
+        s->line_len = 0;
     }
     /* the log, rewritten to agree (atomically) */
-    if (rc == 0 && (nkeep || s->nrec)) {
+    if (rc == 0 && nkeep) {
         char tmp[4200];
         snprintf(tmp, sizeof tmp, "%s.tmp", s->log_path);
         FILE *o = fopen(tmp, "w");
         if (!o) rc = err_sys(ERR_IO, "%s: cannot create", tmp);
         for (size_t i = 0; rc == 0 && i < nkeep; i++)
             if (fputs(keep[i], o) < 0) rc = err_sys(ERR_IO, "%s: write", tmp);
-        for (size_t i = 0; rc == 0 && i < s->nrec; i++)
-            if (fputs(s->recovered[i], o) < 0) rc = err_sys(ERR_IO, "%s: write", tmp);
         if (o && (fflush(o) || fsync(fileno(o))) && rc == 0) rc = err_sys(ERR_IO, "%s: write", tmp);
         if (o && fclose(o) && rc == 0) rc = err_sys(ERR_IO, "%s: close", tmp);
         if (rc == 0 && rename(tmp, s->log_path)) rc = err_sys(ERR_IO, "rename %s -> %s", tmp, s->log_path);
     }
     for (size_t i = 0; i < nkeep; i++) free(keep[i]);
     free(keep);
+    for (size_t j = 0; j < sc.n; j++) {
+        free(sc.v[j].url);
+        free(sc.v[j].file);
+    }
+    free(sc.v);
     for (size_t i = 0; i < nn; i++) free(names[i]);
     free(names);
     strset_free(logged);
@@ -425,9 +440,9 @@ static void summary(const dl_state *s, size_t nlists, unsigned files)
     args_fmt_bytes((double)s->bytes, bb, sizeof bb);
     fprintf(stderr,
             "download: %" PRIu64 " URLs from %zu list%s in %.1f s: %" PRIu64 " fetched (%s into %s/, %u WARC file%s), %" PRIu64
-            " failed, %" PRIu64 " skipped, %" PRIu64 " done by an earlier run%s\n",
+            " failed, %" PRIu64 " skipped, %" PRIu64 " done by an earlier run\n",
             s->lines, nlists, nlists == 1 ? "" : "s", progress_now() - s->t0, s->fetched, bb, s->dir, files,
-            files == 1 ? "" : "s", s->failed, s->skipped + s->malformed, s->before, s->malformed ? "" : "");
+            files == 1 ? "" : "s", s->failed, s->skipped + s->malformed, s->before);
     for (int i = 0; i < MAX_REASONS && s->fail_r[i].name; i++)
         fprintf(stderr, "  failed   %-20s %10" PRIu64 "\n", s->fail_r[i].name, s->fail_r[i].n);
     for (int i = 0; i < MAX_REASONS && s->skip_r[i].name; i++)
@@ -552,7 +567,7 @@ int main(int argc, char **argv)
         if (strset_has(s.done, s.urls[i], ul)) { s.before++; continue; }
         int fresh = strset_add(s.seen, s.urls[i], ul);
         if (fresh < 0) { rc = fresh; break; }
-        if (fresh) { s.want[i] = 1; s.todo++; continue; }
+        if (fresh) { s.want[i] = 1; s.to_fetch++; continue; }
         fetch_result r = {0};
         r.idx = i;
         r.url = s.urls[i];
@@ -615,8 +630,6 @@ int main(int argc, char **argv)
     if (rc < 0) fprintf(stderr, "download: %s\n", err_msg());
     if (lock_fd >= 0) close(lock_fd);
     for (size_t i = 0; i < s.n; i++) free(s.urls[i]);
-    for (size_t i = 0; i < s.nrec; i++) free(s.recovered[i]);
-    free(s.recovered);
     free(s.urls);
     free(s.want);
     free(s.line);

@@ -120,6 +120,24 @@ if [ "$nf" -ge 3 ] && grep -q 'urls.jsonl.zst:41: no "url" string' "$WORK/rot.er
    (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/rot" "$WORK/rot/download.log.jsonl" "$WORK/rot.urls" --all-fetched) > "$WORK/check2" 2>&1
 then pass download_jsonl_rotation; else fail download_jsonl_rotation "$nf files; $(cat "$WORK/rot.err" "$WORK/check2" | head -c 800)"; fi
 
+# The log made to agree with the WARC files on a restart: three lines lost (the run ended
+# between records and their lines) come back as recovered lines, nothing fetched again; a WARC
+# file lost takes its URLs' fetched lines with it and they are fetched again, once.
+head -n -3 "$WORK/rot/download.log.jsonl" > "$WORK/rot.log" && printf '{"url": "cut' >> "$WORK/rot.log"
+mv "$WORK/rot.log" "$WORK/rot/download.log.jsonl"
+"$D" -o "$WORK/rot" --wait 0 --warc-max-size 4k "$WORK/urls.jsonl.zst" 2> "$WORK/rot2.err"
+nrec=$(grep -c '"note":"recovered' "$WORK/rot/download.log.jsonl")
+if [ "$nrec" = 3 ] && grep -q ': 0 fetched' "$WORK/rot2.err" &&
+   (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/rot" "$WORK/rot/download.log.jsonl" "$WORK/rot.urls" --all-fetched) > "$WORK/check6" 2>&1
+then pass download_log_recovered; else fail download_log_recovered "$nrec recovered; $(cat "$WORK/rot2.err" "$WORK/check6" | head -c 600)"; fi
+lost=$(ls "$WORK/rot"/*.warc.gz | tail -1)
+nlost=$("$PY" -c 'import sys; from warcio.archiveiterator import ArchiveIterator; print(sum(r.rec_type == "response" for r in ArchiveIterator(open(sys.argv[1], "rb"))))' "$lost")
+rm "$lost"
+"$D" -o "$WORK/rot" --wait 0 --warc-max-size 4k "$WORK/urls.jsonl.zst" 2> "$WORK/rot3.err"
+if [ "$nlost" -ge 1 ] && grep -q ": $nlost fetched" "$WORK/rot3.err" &&
+   (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/rot" "$WORK/rot/download.log.jsonl" "$WORK/rot.urls" --all-fetched) > "$WORK/check7" 2>&1
+then pass download_lost_file_refetched; else fail download_lost_file_refetched "$nlost lost; $(cat "$WORK/rot3.err" "$WORK/check7" | head -c 600)"; fi
+
 # kill -9 at random moments of a run over 10,000 URLs (three hosts), then a run to the end:
 # every page exactly once in WARC files warcio reads, every URL once in the log.
 for i in $(seq 1 10000); do case $((i % 3)) in 0) echo "$A/slow/k$i" ;; 1) echo "$B/slow/k$i" ;; *) echo "$C/slow/k$i" ;; esac; done > "$WORK/big.urls"
