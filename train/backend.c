@@ -13,9 +13,9 @@
 
 /* ---- CPU: train/model on train/cpu, data parallelism through ddp ---------- */
 
-static float cpu_forward(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T)
+static int cpu_forward(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T, float *loss)
 {
-    return gpt_forward(b->m, in, tg, B, T);
+    return gpt_forward(b->m, in, tg, B, T, loss);
 }
 static void cpu_backward(train_backend *b, float scale) { gpt_backward(b->m, scale); }
 static void cpu_zero_grad(train_backend *b) { ddp_zero_grads(b->dp, b->m); }
@@ -46,11 +46,12 @@ const train_backend_ops train_backend_cpu = {"cpu",          cpu_forward,   cpu_
 
 /* ---- CUDA: train/cuda on one GPU, data parallelism through NCCL ------------ */
 #ifdef WEBTEXT_CUDA
-static float cuda_forward(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T)
+static int cuda_forward(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T, float *loss)
 {
     (void)B;
-    (void)T; /* the shape given at gpt_cuda_create */
-    return gpt_cuda_forward(b->gpu, in, tg);
+    (void)T; /* the shape given at gpt_cuda_create (its buffers allocated there) */
+    *loss = gpt_cuda_forward(b->gpu, in, tg);
+    return 0;
 }
 static void cuda_backward(train_backend *b, float scale) { gpt_cuda_backward(b->gpu, scale); }
 static void cuda_zero_grad(train_backend *b) { gpt_cuda_zero_grad(b->gpu); }

@@ -25,8 +25,9 @@ typedef struct train_backend train_backend;
 
 typedef struct {
     const char *name; /* "cpu", "cuda" */
-    /* Forward of inputs [B, T]; with targets the mean loss, else -1; below -1.5: out of memory. */
-    float (*forward)(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T);
+    /* Forward of inputs [B, T]; *loss the mean loss with targets, else -1. Returns 0 or an
+     * ERR_* code (gpt_forward's). */
+    int (*forward)(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T, float *loss);
     /* grads += d(loss * scale)/dparams of the last forward. */
     void (*backward)(train_backend *b, float scale);
     void (*zero_grad)(train_backend *b);

@@ -216,8 +216,9 @@ int gen_run(gpt_model *m, int32_t *ids, int n, int max_new, int eod, const gen_o
     }
     for (int k = 0; k < max_new; k++) {
         int start = n > maxT ? n - maxT : 0, T = n - start;
-        if (gpt_forward(m, ids + start, NULL, 1, T) < -1.5f)
-            return ERR_NOMEM;
+        int rc = gpt_forward(m, ids + start, NULL, 1, T, NULL);
+        if (rc)
+            return rc;
         int tok = gen_pick(m->logits + (size_t)(T - 1) * Vp, V, o, &rng, NULL);
         ids[n++] = tok;
         if (emit)

@@ -119,8 +119,8 @@ int main(int argc, char **argv)
             rc = err_set(ERR_USAGE, "--logits-out: the prompt has %d tokens; need 1..%d", n, cfg.max_seq_len);
         for (int i = 0; !rc && i < n; i++)
             in[i] = (int32_t)ids.v[i];
-        if (!rc && gpt_forward(&m, in, NULL, 1, n) < -1.5f)
-            rc = ERR_NOMEM;
+        if (!rc)
+            rc = gpt_forward(&m, in, NULL, 1, n, NULL);
         if (!rc && !(f = fault_fopen(logits_out, "wb")))
             rc = err_set(ERR_IO, "%s: %s", logits_out, strerror(errno));
         for (int i = 0; !rc && i < n; i++)

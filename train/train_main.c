@@ -157,7 +157,8 @@ int main(int argc, char **argv)
         "  train ... --data-path 0.7 a_text_document 0.3 b_text_document\n"
         "  OMP_NUM_THREADS=4 mpirun -np 8 train ... --use-distributed-optimizer   # 8 data-parallel ranks\n"
         "Exit status: 0 done (or stopped by a signal after saving), 1 bad data or training diverged,\n"
-        "2 usage or mismatched checkpoint, 3 I/O error, 4 out of memory."};
+        "2 usage or mismatched checkpoint (also a shape the model refuses), 3 I/O error, 4 out of memory,\n"
+        "5 internal error (a failed collective, an invariant broken; the message says which)."};
     char **pos = NULL;
     int npos = 0;
     args_set_version_extra(train_build_info);

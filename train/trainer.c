@@ -216,9 +216,9 @@ static int stage_forward(run *r, int split, uint64_t first, int slot, const floa
         rc = gpt_use_slot(&r->m, slot);
     if (rc)
         return rc;
-    float l = gpt_forward_stage(&r->m, r->in, r->tg, first_virtual(r) ? NULL : x_in, mbs, L);
-    if (l < -1.5f)
-        return ERR_NOMEM;
+    float l;
+    if ((rc = gpt_forward_stage(&r->m, r->in, r->tg, first_virtual(r) ? NULL : x_in, mbs, L, &l)))
+        return rc;
     if (last_virtual(r))
         *loss += l / div; /* div: micro-batches of the global batch, as without a pipeline */
     return 0;
@@ -266,9 +266,9 @@ static int evaluate(run *r, int split, uint64_t *pos, double *loss)
         if (r->d.pp == 1) {
             if ((rc = get_batch(r, split, f, mbs)))
                 return rc;
-            float l = r->be.ops->forward(&r->be, r->in, r->tg, mbs, L);
-            if (l < -1.5f)
-                return ERR_NOMEM;
+            float l;
+            if ((rc = r->be.ops->forward(&r->be, r->in, r->tg, mbs, L, &l)))
+                return rc;
             s += l;
             continue;
         }
@@ -1061,11 +1061,9 @@ int trainer_run(train_args *a)
             rc = get_batch(r, GPTDATA_TRAIN, first, mbs);
             if (rc)
                 goto out_fail;
-            float l = r->be.ops->forward(&r->be, r->in, r->tg, mbs, L);
-            if (l < -1.5f) {
-                rc = ERR_NOMEM;
+            float l;
+            if ((rc = r->be.ops->forward(&r->be, r->in, r->tg, mbs, L, &l)))
                 goto out_fail;
-            }
             loss += l / (double)nmicro;
             r->be.ops->backward(&r->be, (float)(lscale / (double)nmicro));
         }

@@ -203,6 +203,9 @@ stderr_has token_out_of_vocab_message "outside the vocabulary of 50257"
 expect_exit heads_not_dividing 2 "$BIN/train" ${M/--num-attention-heads 2/--num-attention-heads 3} --train-iters 3 --data-path "$D/a"
 expect_exit gbs_not_multiple 2 "$BIN/train" ${M/--global-batch-size 4/--global-batch-size 5} --train-iters 3 --data-path "$D/a"
 expect_exit seq_too_long 2 "$BIN/train" $M --max-position-embeddings 8 --train-iters 3 --data-path "$D/a"
+# the exit status tells the kinds of failure apart: out of memory 4, an internal error 5
+ASAN_OPTIONS=allocator_may_return_null=1 expect_exit out_of_memory 4 "$BIN/train" ${M/--hidden-size 32/--hidden-size 1048576} --train-iters 3 --data-path "$D/a"
+WEBTEXT_TRAIN_FAIL_AT=0:2 expect_exit internal_error 5 "$BIN/train" $M --train-iters 5 --data-path "$D/a"
 expect_exit no_train_iters 2 "$BIN/train" $M --data-path "$D/a"
 if nvidia-smi -L >/dev/null 2>&1; then  # a GPU here: tests/gpu covers --device cuda
   expect_exit device_cuda_runs 0 "$BIN/train" $M --train-iters 3 --data-path "$D/a" --device cuda

@@ -376,7 +376,11 @@ static void test_model(int prec, const char *P, double tol, int attention)
         }
         char nm[96];
         gpt_zero_grad(&cm);
-        float lc = gpt_forward(&cm, in.data(), tg.data(), B, Tn);
+        float lc = 0;
+        if (gpt_forward(&cm, in.data(), tg.data(), B, Tn, &lc)) {
+            printf("FAIL cuda %s model: forward: %s\n", P, err_msg());
+            failures++;
+        }
         gpt_backward(&cm, 1.0f);
         gpt_cuda_zero_grad(h);
         float lg = gpt_cuda_forward(h, in.data(), tg.data());

@@ -329,7 +329,10 @@ static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params, 
         tg[i] = (i * 53 + 7) % 300;
     }
     gpt_zero_grad(&m);
-    *loss = gpt_forward(&m, in.data(), tg.data(), 2, 32);
+    if (gpt_forward(&m, in.data(), tg.data(), 2, 32, loss)) {
+        printf("FAIL ops_cuda model forward: %s\n", err_msg());
+        failures++;
+    }
     gpt_backward(&m, 1.0f);
     *norm = gpt_grad_norm(&m);
     gpt_adamw(&m, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);

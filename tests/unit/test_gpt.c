@@ -59,6 +59,14 @@ static double max_err(const float *a, const st_tensor *b, int64_t n, int rel)
     return rel ? e / (mx > 0 ? mx : 1) : e;
 }
 
+/* gpt_forward that must succeed: its loss (-1 without targets). */
+static float fwd(gpt_model *m, const int32_t *in, const int32_t *tg, int b, int t)
+{
+    float loss = NAN;
+    CHECK_EQ_INT(gpt_forward(m, in, tg, b, t, &loss), 0);
+    return loss;
+}
+
 static void get_batch(int s, int32_t *in, int32_t *tg)
 {
     const st_tensor *i = st_find(&gold, "inputs"), *t = st_find(&gold, "targets");
@@ -73,7 +81,7 @@ static void test_forward_backward(void)
     load_params(&m, "param");
     int32_t in[4096], tg[4096];
     get_batch(0, in, tg);
-    float loss = gpt_forward(&m, in, tg, B, T);
+    float loss = fwd(&m, in, tg, B, T);
     double el = max_err(m.logits, st_find(&gold, "logits0"), (int64_t)B * T * cfg.padded_vocab_size, 0);
     double want = st_get(st_find(&gold, "losses"), 0);
     printf("  logits max abs err %.2e, loss %.7f vs torch %.7f\n", el, loss, want);
@@ -93,7 +101,7 @@ static void test_forward_backward(void)
     }
     printf("  gradients: worst relative error %.2e\n", worst);
     /* Same forward again: bit-identical loss. */
-    float loss2 = gpt_forward(&m, in, tg, B, T);
+    float loss2 = fwd(&m, in, tg, B, T);
     CHECK(memcmp(&loss, &loss2, sizeof loss) == 0);
     gpt_free(&m);
 }
@@ -114,7 +122,7 @@ static void run_steps(int micro)
         gpt_zero_grad(&m);
         double loss = 0;
         for (int k = 0; k < micro; k++) {
-            loss += gpt_forward(&m, in + k * mb * T, tg + k * mb * T, mb, T) / micro;
+            loss += fwd(&m, in + k * mb * T, tg + k * mb * T, mb, T) / micro;
             gpt_backward(&m, 1.0f / micro);
         }
         double norm = gpt_grad_norm(&m);
@@ -371,10 +379,10 @@ static void test_units(void)
     b.params = b.grads = NULL; /* ZeRO-3: the model holds no parameters or gradients of its own */
     int32_t in[4096], tg[4096];
     get_batch(0, in, tg);
-    float la = gpt_forward(&a, in, tg, B, T);
+    float la = fwd(&a, in, tg, B, T);
     gpt_zero_grad(&a);
     gpt_backward(&a, 1.0f);
-    float lb = gpt_forward(&b, in, tg, B, T);
+    float lb = fwd(&b, in, tg, B, T);
     CHECK_EQ_INT(x.gathers, nu); /* each unit once; the embedding kept for the logits */
     gpt_backward(&b, 1.0f);
     CHECK_EQ_INT(x.gathers, 2 * nu);
@@ -383,7 +391,7 @@ static void test_units(void)
     CHECK(memcmp(&la, &lb, sizeof la) == 0);
     CHECK(memcmp(a.grads, x.flat_g, a.num_params * 4) == 0);
     /* and a forward alone (evaluation) releases what it gathered */
-    gpt_forward(&b, in, NULL, B, T);
+    CHECK(fwd(&b, in, NULL, B, T) == -1.0f);
     CHECK_EQ_INT(x.gathers, x.releases);
     for (int u = 0; u < nu; u++) {
         free(x.pbuf[u]);
@@ -393,6 +401,36 @@ static void test_units(void)
     free(x.flat_g);
     gpt_free(&a);
     gpt_free(&b);
+}
+
+/* The forward's failures come back as codes, each its own: a shape outside the
+ * model's is a usage error, activations that cannot be had are out of memory. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void) { return "allocator_may_return_null=1"; }
+
+static void test_forward_errors(void)
+{
+    gpt_config c = {.max_seq_len = 1024, .vocab_size = 100, .padded_vocab_size = 128, .num_layers = 1,
+                    .num_heads = 2, .channels = 32};
+    gpt_model m;
+    CHECK_EQ_INT(gpt_alloc(&m, &c), 0);
+    gpt_init_weights(&m, 1, 0.02f);
+    int32_t in[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    float loss = 123;
+    CHECK_EQ_INT(gpt_forward(&m, in, in, 1, 1025, &loss), ERR_USAGE);
+    CHECK(strstr(err_msg(), "sequence length 1025") != NULL);
+    CHECK_EQ_INT(gpt_forward(&m, in, in, 0, 8, &loss), ERR_USAGE);
+    /* 2^30 x 1024 tokens: 2^47 bytes for the first activation alone, more than any
+     * address space (nothing is read from in: the allocation comes first) */
+    CHECK_EQ_INT(gpt_forward(&m, in, in, 1 << 30, 1024, &loss), ERR_NOMEM);
+    CHECK(strstr(err_msg(), "out of memory for activations") != NULL);
+    CHECK(loss == 0.0f); /* nothing half-computed comes back */
+    /* and the model still works after the failures */
+    CHECK_EQ_INT(gpt_forward(&m, in, in, 1, 8, &loss), 0);
+    CHECK(loss > 4.0f && loss < 5.2f); /* ~ln(100) at initialisation */
+    CHECK_EQ_INT(gpt_forward(&m, in, NULL, 1, 8, &loss), 0);
+    CHECK(loss == -1.0f);
+    gpt_free(&m);
 }
 
 int main(void)
@@ -408,6 +446,7 @@ int main(void)
                        .padded_vocab_size = meta_int("Vp"), .num_layers = meta_int("L"),
                        .num_heads = meta_int("NH"), .channels = meta_int("C")};
     RUN(test_forward_backward);
+    RUN(test_forward_errors);
     RUN(test_adamw_steps);
     RUN(test_grad_accumulation);
     RUN(test_units);

@@ -123,7 +123,7 @@ static void step_on(const gpt_ops *ops, float *loss, double *norm, float *params
         tg[i] = (i * 11 + 5) % 70;
     }
     gpt_zero_grad(&m);
-    *loss = gpt_forward(&m, in, tg, 2, 8);
+    CHECK_EQ_INT(gpt_forward(&m, in, tg, 2, 8, loss), 0);
     gpt_backward(&m, 1.0f);
     *norm = gpt_grad_norm(&m);
     gpt_adamw(&m, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);

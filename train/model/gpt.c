@@ -706,9 +706,9 @@ static void unit_grads_done(gpt_model *m, int u)
     m->zg[u] = NULL;
 }
 
-float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T)
+int gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T, float *loss)
 {
-    return gpt_forward_stage(m, inputs, targets, NULL, B, T);
+    return gpt_forward_stage(m, inputs, targets, NULL, B, T, loss);
 }
 
 const float *gpt_stage_output(const gpt_model *m)
@@ -721,26 +721,28 @@ const float *gpt_stage_input_grad(const gpt_model *m)
     return m->acts->dres;
 }
 
-static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B,
-                           int T);
+static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T);
 
-float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T)
+int gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T,
+                      float *loss)
 {
-    float loss = forward_stage(m, inputs, targets, x_in, B, T);
+    int rc = forward_stage(m, inputs, targets, x_in, B, T);
     for (int u = 0; m->hooks && u < gpt_num_units(m); u++)
         unit_release(m, u); /* stage 3: the embedding and the final LayerNorm (also on an early return) */
-    return loss;
+    if (loss)
+        *loss = rc ? 0.0f : m->mean_loss;
+    return rc;
 }
 
-static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B,
-                           int T)
+/* Sets m->mean_loss (the last stage with targets; -1 without, 0 on the other stages). */
+static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T)
 {
     const gpt_config *c = &m->cfg;
     int C = c->channels, L = chunk_layers(m), lo = m->chunk * L, Vp = c->padded_vocab_size, V = c->vocab_size;
     int first = is_first(m), last = is_last(m);
     if (T < 1 || T > c->max_seq_len || B < 1) {
-        err_set(ERR_USAGE, "sequence length %d outside 1..%d", T, c->max_seq_len);
-        return -2;
+        return err_set(ERR_USAGE, "forward: sequence length %d outside 1..%d, or batch %d under 1", T,
+                       c->max_seq_len, B);
     }
     size_t BT = (size_t)B * T, batt = BT * T;
     tp_dims d = dims_of(m);
@@ -758,8 +760,7 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
         if (m->slots && k < m->nslots)
             m->slots[k] = a;
         if (!a) {
-            err_set(ERR_NOMEM, "out of memory for activations (B=%d, T=%d)", B, T);
-            return -2;
+            return err_set(ERR_NOMEM, "out of memory for activations (B=%d, T=%d)", B, T);
         }
     }
     m->B = B;
@@ -834,7 +835,7 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
     m->logits = a->logits;
     if (!targets) {
         m->mean_loss = -1;
-        return -1;
+        return 0;
     }
     o->upload(a->targets, targets, BT * sizeof(int32_t));
     if (!tpar) {
@@ -845,8 +846,7 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
         float *gmax = a->tpcol, *sum = a->tpcol + BT, *tl = a->tpcol + 2 * BT;
         o->crossentropy_vp_max(gmax, a->logits, BT, nv, Vl);
         if (comm_allreduce(m->tp_comm, gmax, BT, COMM_MAX)) {
-            err_set(ERR_INTERNAL, "tensor-parallel max: %s", err_msg());
-            return -2;
+            return err_set(ERR_INTERNAL, "tensor-parallel max: %s", err_msg());
         }
         o->crossentropy_vp_sum(sum, tl, a->logits, gmax, a->targets, BT, nv, Vl, v0);
         tp_sum(m, sum, 2 * BT);
@@ -858,7 +858,7 @@ static float forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *t
     o->download(&total, a->total, sizeof total);
     o->sync();
     m->mean_loss = (float)(total / (double)BT);
-    return m->mean_loss;
+    return 0;
 }
 
 void gpt_backward(gpt_model *m, float loss_scale)

@@ -205,9 +205,11 @@ int gpt_use_slot(gpt_model *m, int k);
  * and backward. */
 int gpt_use_chunk(gpt_model *m, int c);
 /* One pipeline stage's forward: the first stage embeds inputs, the others
- * start from x_in [B, T, C]; the last computes the loss (returned; 0 on the
- * other stages, -2 on error). gpt_stage_output: the activations to send on. */
-float gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T);
+ * start from x_in [B, T, C]; the last computes the loss into *loss (0 on the
+ * other stages). Returns 0 or an ERR_* code as gpt_forward. gpt_stage_output:
+ * the activations to send on. */
+int gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T,
+                      float *loss);
 const float *gpt_stage_output(const gpt_model *m);
 /* One stage's backward of the slot's forward: the last stage starts from the
  * loss, the others from dout [B, T, C]; gpt_stage_input_grad: the gradient of
@@ -239,10 +241,12 @@ void gpt_drop(gpt_model *m, int what);
 static inline float *gpt_tensor(const gpt_model *m, int t) { return m->params + m->offsets[t]; }
 static inline float *gpt_grad(const gpt_model *m, int t) { return m->grads + m->offsets[t]; }
 
-/* Forward pass over inputs [B, T] (T <= maxT). With targets, returns the mean
- * cross-entropy (also m->mean_loss); without, returns -1. Logits in m->logits.
- * Returns NAN-free -2 and sets an error on allocation failure. */
-float gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T);
+/* Forward pass over inputs [B, T] (T <= maxT). With targets, *loss is the mean
+ * cross-entropy (also m->mean_loss); without, -1 (loss may be NULL). Logits in
+ * m->logits. Returns 0, or with an error set: ERR_USAGE (a shape outside the
+ * model's), ERR_NOMEM (activations) or ERR_INTERNAL (a tensor-parallel
+ * collective failed). */
+int gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T, float *loss);
 /* Backward pass of the last forward (which had targets), adding
  * d(loss * loss_scale)/d(params) into m->grads. */
 void gpt_backward(gpt_model *m, float loss_scale);
