@@ -63,7 +63,7 @@ HAVE_FUZZ := $(or $(CONF_HAVE_FUZZ),no)
 COMMON_SRC := $(wildcard common/*.c)
 PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c \
   preprocess/warc.c preprocess/htmltext.c preprocess/warcwrite.c preprocess/robots.c preprocess/fetch.c
-TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
+TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/hfjson.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
 TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \
   tokenizer/merge_datasets.c tokenizer/inspect_dataset.c tokenizer/train_bpe.c)))
@@ -153,9 +153,9 @@ $(BUILD)/train/cuda/cudnn_attention.o: train/cuda/cudnn_attention.cpp $(CONFIG)
 	$(CXX) -std=gnu++17 -O1 -g0 -Wall -Wextra -I. -isystem $(CUDNN_FE_INC) -isystem $(CUDA_HOME)/include -MMD -MP -c $< -o $@
 GPU_TEST_SRC := $(wildcard tests/gpu/test_*.cu)
 GPU_TEST_BINS := $(if $(filter yes,$(BUILD_CUDA)),$(GPU_TEST_SRC:tests/gpu/%.cu=$(BUILD)/tests/gpu/%))
-$(BUILD)/train/trainer.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o $(BUILD)/train/build_info.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) \
+$(BUILD)/train/trainer.o $(BUILD)/train/trainer_setup.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o $(BUILD)/train/build_info.o: ALL_CFLAGS += $(if $(filter yes,$(BUILD_CUDA)),-DWEBTEXT_CUDA) \
   $(if $(filter yes,$(BUILD_NCCL)),-DWEBTEXT_NCCL)
-$(BUILD)/train/trainer.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o $(BUILD)/train/build_info.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
+$(BUILD)/train/trainer.o $(BUILD)/train/trainer_setup.o $(BUILD)/train/backend.o $(BUILD)/train/parallel/comm.o $(BUILD)/train/build_info.o: $(BUILD)/.cuda-$(BUILD_CUDA)-nccl-$(BUILD_NCCL)
 $(BUILD)/.cuda-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.cuda-*

@@ -204,7 +204,7 @@ void bpe_free(bpe *b)
     for (int i = 0; i < b->n_re; i++) pcre2_code_free(b->re[i]), free(b->re_src[i]);
     for (size_t i = 0; i < b->n_sp; i++) free(b->sp[i].s);
     free(b->sp);
-    spm_free(b->spm);
+    if (b->fam && b->fam->free_model) b->fam->free_model(b);
     free(b);
 }
 
@@ -597,7 +597,7 @@ void bpe_ctx_free(bpe_ctx *c)
     free(c->heap);
     free(c->pcache);
     free(c->nfc);
-    spm_scratch_free(c->spm_scratch);
+    if (c->family_scratch && c->b->fam && c->b->fam->free_scratch) c->b->fam->free_scratch(c->family_scratch);
     if (c->md) pcre2_match_data_free(c->md);
     if (c->mctx) pcre2_match_context_free(c->mctx);
     if (c->jit) pcre2_jit_stack_free(c->jit);
@@ -996,7 +996,9 @@ static int encode_segment(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids 
     case PRE_GPT2: return gpt2_split(c, s, n, out);
     case PRE_TIKTOKEN: return c->force_regex ? regex_split(c, 0, s, n, out) : tiktoken_split(c, s, n, out);
     case PRE_REGEX: return regex_split(c, 0, s, n, out);
-    default: return spm_encode(c, (const char *)s, n, out);
+    default:
+        if (c->b->fam && c->b->fam->encode) return c->b->fam->encode(c, (const char *)s, n, out);
+        return err_set(ERR_INTERNAL, "%s: no pre-tokenizer and no family encoder", c->b->file);
     }
 }
 
@@ -1131,7 +1133,7 @@ int bpe_decode(const bpe *b, const uint32_t *ids, size_t n, char **buf, size_t *
 
 int bpe_decode_more(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap)
 {
-    if (b->family == TOKF_SPM) return spm_decode(b, ids, n, continuing, buf, len, cap);
+    if (b->fam && b->fam->decode) return b->fam->decode(b, ids, n, continuing, buf, len, cap);
     for (size_t i = 0; i < n; i++) {
         size_t tl;
         const char *t;

@@ -41,6 +41,18 @@ typedef struct {
 
 typedef struct spm_model spm_model;
 
+/* What a family brings beyond the BPE core, set by its loader: the core calls
+ * through this table and links against no family (as ggml's backends). A NULL
+ * table or member: the core's own path. */
+typedef struct {
+    /* encode text[0..n) (PRE_NONE: the raw text between specials) into out */
+    int (*encode)(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
+    int (*decode)(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap);
+    int (*write_tokenizer_json)(const bpe *b, const char *path);
+    void (*free_model)(bpe *b);     /* what the family hung on b */
+    void (*free_scratch)(void *p);  /* a context's family_scratch */
+} bpe_family;
+
 struct bpe {
     int family;            /* TOKF_* */
     char type[48];         /* Megatron's --tokenizer-type name */
@@ -78,7 +90,8 @@ struct bpe {
     special_tok *sp;       /* matched in text, longest first at a position */
     size_t n_sp;
     uint8_t sp_first[256]; /* first bytes of the specials */
-    spm_model *spm;
+    const bpe_family *fam; /* NULL: the BPE core alone (GPT-2 files, tiktoken, tokenizer.json) */
+    spm_model *spm;        /* SentencePiece's model (spm.c) */
     uint32_t null_vocab;   /* NullTokenizer: ids < null_vocab; EOD = null_vocab */
 };
 
@@ -112,7 +125,7 @@ void bpe_sort_specials(bpe *b);
  * n bytes); the length, or -1 when a character is outside the alphabet. */
 long bpe_unmap(const char *s, size_t n, char *out);
 
-/* tokenizer.json pieces shared by the writers (hfwrite.c, spm.c): a
+/* tokenizer.json pieces shared by the writers (hfwrite.c, spm.c; in hfjson.c): a
  * TemplateProcessing post-processor putting the token bos (id) before the
  * text, and the whole document written atomically. */
 void hfjson_bos_template(cJSON *pp, const char *bos, int64_t id);
@@ -124,13 +137,7 @@ int bpe_slurp(const char *path, char **data, size_t *len);
 /* Family loaders (each in its own file). */
 int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num_special, const char *type);
 int hftok_load(bpe **out, const char *path, const char *type);
-int spm_load(bpe **out, const char *path, const char *type);
-void spm_free(spm_model *m);
-void spm_scratch_free(void *p);
-int spm_write_tokenizer_json(const bpe *b, const char *path);
-/* SentencePiece encode of text[0..n) (raw, not normalised) into out. */
-int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
-int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap);
+int spm_load(bpe **out, const char *path, const char *type); /* sets b->fam to SentencePiece's */
 
 /* A per-thread cache of short pieces' ids: natural text repeats its words, so
  * most pieces are found here without touching the vocabulary's tables (a
@@ -166,8 +173,7 @@ struct bpe_ctx {
     pcre2_match_data *md;
     pcre2_jit_stack *jit;
     pcre2_match_context *mctx;
-    void *spm_scratch;       /* spm.c */
-    size_t spm_scratch_cap;
+    void *family_scratch;    /* the family's own (spm.c's agenda), freed through b->fam */
 };
 
 int bpe_buf_reserve(char **buf, size_t *cap, size_t need);

@@ -19,40 +19,6 @@
 #include "common/io.h"
 #include "common/utf8.h"
 
-void hfjson_bos_template(cJSON *pp, const char *bos, int64_t id)
-{
-    cJSON_AddStringToObject(pp, "type", "TemplateProcessing");
-    cJSON *single = cJSON_AddArrayToObject(pp, "single");
-    cJSON *e1 = cJSON_CreateObject(), *st = cJSON_AddObjectToObject(e1, "SpecialToken");
-    cJSON_AddStringToObject(st, "id", bos);
-    cJSON_AddNumberToObject(st, "type_id", 0);
-    cJSON_AddItemToArray(single, e1);
-    cJSON *e2 = cJSON_CreateObject(), *sq = cJSON_AddObjectToObject(e2, "Sequence");
-    cJSON_AddStringToObject(sq, "id", "A");
-    cJSON_AddNumberToObject(sq, "type_id", 0);
-    cJSON_AddItemToArray(single, e2);
-    cJSON_AddArrayToObject(pp, "pair");
-    cJSON *one = cJSON_AddObjectToObject(cJSON_AddObjectToObject(pp, "special_tokens"), bos);
-    cJSON_AddStringToObject(one, "id", bos);
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "ids"), cJSON_CreateNumber((double)id));
-    cJSON_AddItemToArray(cJSON_AddArrayToObject(one, "tokens"), cJSON_CreateString(bos));
-}
-
-int hfjson_write(cJSON *root, const char *path)
-{
-    char *text = cJSON_PrintUnformatted(root);
-    if (!text) return err_set(ERR_NOMEM, "out of memory");
-    io_writer *w;
-    int rc = io_writer_open(&w, path, NULL);
-    if (!rc) {
-        rc = io_write(w, text, strlen(text));
-        if (!rc) rc = io_writer_commit(w);
-        else io_writer_abort(w);
-    }
-    free(text);
-    return rc;
-}
-
 static char *to_bytelevel(const char *s, size_t n)
 {
     char *o = malloc(n * 2 + 1);
@@ -77,7 +43,7 @@ static int merge_cmp(const void *a, const void *b)
 
 int bpe_write_tokenizer_json(const bpe *b, const char *path)
 {
-    if (b->family == TOKF_SPM) return spm_write_tokenizer_json(b, path);
+    if (b->fam && b->fam->write_tokenizer_json) return b->fam->write_tokenizer_json(b, path);
     if (b->family != TOKF_GPT2 && b->family != TOKF_TIKTOKEN && b->family != TOKF_HF)
         return err_set(ERR_USAGE, "%s: a NullTokenizer has no tokenizer.json", b->file);
     int rc = 0;

@@ -61,7 +61,7 @@ struct spm_model {
     int word_split;      /* no piece holds a non-space character followed by "▁" */
 };
 
-void spm_free(spm_model *m)
+static void spm_free(spm_model *m)
 {
     if (!m) return;
     free(m->score);
@@ -134,6 +134,8 @@ static int user_cmp(const void *a, const void *b)
     return x < y ? 1 : x > y ? -1 : 0;
 }
 
+static const bpe_family spm_family; /* at the end: what the core calls for SentencePiece */
+
 int spm_load(bpe **out, const char *path, const char *type)
 {
     char *data = NULL;
@@ -143,6 +145,7 @@ int spm_load(bpe **out, const char *path, const char *type)
     bpe *b = bpe_new(TOKF_SPM, type ? type : "SentencePieceTokenizer", path);
     spm_model *m = calloc(1, sizeof *m);
     if (!b || !m) { free(data); bpe_free(b); free(m); return err_set(ERR_NOMEM, "out of memory"); }
+    b->fam = &spm_family;
     b->spm = m;
     b->pre = PRE_NONE;
     m->add_dummy_prefix = m->remove_extra_ws = m->escape_ws = 1;
@@ -439,7 +442,7 @@ typedef struct {
     size_t ag_n, ag_cap;
 } spm_scratch;
 
-void spm_scratch_free(void *p)
+static void spm_scratch_free(void *p)
 {
     spm_scratch *w = p;
     if (!w) return;
@@ -556,7 +559,8 @@ static int spm_segment(bpe_ctx *c, spm_scratch *w, const char *t, size_t nl, bpe
 
 static inline int is_space_sym(const char *t) { return !memcmp(t, SPACE_SYM, 3); }
 
-int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
+/* SentencePiece encode of text[0..n) (raw, not normalised) into out. */
+static int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
 {
     const bpe *b = c->b;
     const spm_model *m = b->spm;
@@ -564,11 +568,11 @@ int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
     int rc = normalize(c, m, (const unsigned char *)text, n, &nl);
     if (rc || nl == 0) return rc;
     const char *t = c->nfc;
-    if (!c->spm_scratch) {
-        c->spm_scratch = calloc(1, sizeof(spm_scratch));
-        if (!c->spm_scratch) return err_set(ERR_NOMEM, "out of memory");
+    if (!c->family_scratch) {
+        c->family_scratch = calloc(1, sizeof(spm_scratch));
+        if (!c->family_scratch) return err_set(ERR_NOMEM, "out of memory");
     }
-    spm_scratch *w = c->spm_scratch;
+    spm_scratch *w = c->family_scratch;
     int prev_unk = 0;
     if (!m->word_split || (!c->pcache && (c->pieces_seen += nl) < PCACHE_AFTER * 16))
         return spm_segment(c, w, t, nl, out, &prev_unk);
@@ -622,7 +626,7 @@ int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
 
 /* ---- decoding ------------------------------------------------------------ */
 
-int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap)
+static int spm_decode(const bpe *b, const uint32_t *ids, size_t n, int continuing, char **buf, size_t *len, size_t *cap)
 {
     const spm_model *m = b->spm;
     int first = !continuing, rc;
@@ -700,7 +704,7 @@ static int spm_merge_cmp(const void *a, const void *b)
     return x->r < y->r ? -1 : x->r > y->r;
 }
 
-int spm_write_tokenizer_json(const bpe *b, const char *path)
+static int spm_write_tokenizer_json(const bpe *b, const char *path)
 {
     const spm_model *m = b->spm;
     if (m->trie || m->remove_extra_ws || !m->escape_ws)
@@ -832,3 +836,17 @@ out:
     cJSON_Delete(root);
     return rc;
 }
+
+static void spm_free_model(bpe *b)
+{
+    spm_free(b->spm);
+    b->spm = NULL;
+}
+
+static const bpe_family spm_family = {
+    .encode = spm_encode,
+    .decode = spm_decode,
+    .write_tokenizer_json = spm_write_tokenizer_json,
+    .free_model = spm_free_model,
+    .free_scratch = spm_scratch_free,
+};

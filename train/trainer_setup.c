@@ -1,0 +1,654 @@
+/* trainer_setup.c - everything a run does before its first iteration, on
+ * every rank: the flags checked, the ranks and their communicators, the model
+ * (initialised from the seed, or loaded from a checkpoint in any layout), the
+ * data (Megatron's sample index), the device, the start-up banner; and the
+ * teardown. */
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+#include "common/err.h"
+#include "common/progress.h"
+#include "tokenizer/tokcli.h"
+#include "train/cpu/blas.h"
+#include "train/cpu/precision.h"
+#include "train/cuda/gpt_cuda.h" /* declarations only: the functions exist with WEBTEXT_CUDA */
+#include "train/run.h"
+#ifdef WEBTEXT_NCCL
+#include "train/parallel/nccl.h"
+#endif
+
+/* Peak fp32 FLOP/s of this CPU: threads x clock x FLOP/cycle (2 FMA units of
+ * the widest vector: 64 with AVX-512, 32 with AVX2, 8 otherwise). */
+static double cpu_peak_tflops(int threads, char *desc, size_t n)
+{
+    double mhz = 0;
+    int flops = 8;
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[4096];
+    while (f && fgets(line, sizeof line, f)) {
+        if (!mhz && !strncmp(line, "cpu MHz", 7)) {
+            char *c = strchr(line, ':');
+            if (c)
+                mhz = atof(c + 1);
+        }
+        if (!strncmp(line, "flags", 5)) {
+            if (strstr(line, " avx512f"))
+                flops = 64;
+            else if (strstr(line, " avx2") && strstr(line, " fma") && flops < 32)
+                flops = 32;
+        }
+    }
+    if (f)
+        fclose(f);
+    if (mhz <= 0)
+        mhz = 2000;
+    snprintf(desc, n, "%d threads x %.2f GHz x %d FLOP/cycle", threads, mhz / 1000, flops);
+    return threads * mhz * 1e6 * flops / 1e12;
+}
+
+/* Parse --data-path: "a" or "w1 a w2 b ...". */
+static int parse_data_path(const train_args *a, const char ***paths, double **weights, int *n)
+{
+    int k = a->n_data_path;
+    if (k == 0)
+        return err_set(ERR_USAGE, "--data-path is required (a prefix of PREFIX.bin/PREFIX.idx, e.g. data/build/corpus_text_document)");
+    char *end;
+    strtod(a->data_path[0], &end);
+    int weighted = *end == 0 && end != a->data_path[0] && k > 1;
+    if (weighted && k % 2)
+        return err_set(ERR_USAGE, "--data-path: weighted form is 'W1 PREFIX1 W2 PREFIX2 ...', got %d items", k);
+    *n = weighted ? k / 2 : k;
+    *paths = calloc((size_t)*n, sizeof **paths);
+    *weights = calloc((size_t)*n, sizeof **weights);
+    if (!*paths || !*weights) /* (weights freed below when not given) */
+        return err_set(ERR_NOMEM, "out of memory");
+    if (!weighted) { /* no weights: Megatron blends by the datasets' sizes (or uses the one dataset) */
+        free(*weights);
+        *weights = NULL;
+    }
+    for (int i = 0; i < *n; i++) {
+        if (weighted) {
+            double w = strtod(a->data_path[2 * i], &end);
+            if (*end || !(w > 0))
+                return err_set(ERR_USAGE, "--data-path: '%s' is not a positive weight", a->data_path[2 * i]);
+            (*weights)[i] = w;
+            (*paths)[i] = a->data_path[2 * i + 1];
+        } else {
+            (*paths)[i] = a->data_path[i];
+        }
+    }
+    return 0;
+}
+
+/* The flags, checked (usage errors), with the defaults that depend on the layout filled in. */
+static int check_args(run *r, train_args *a)
+{
+    if (!a->device) {
+        a->device = "cpu";
+#ifdef WEBTEXT_CUDA
+        char name[256];
+        size_t mem;
+        double pk;
+        if (r->d.world_size == 1 && gpt_cuda_device(name, sizeof name, &mem, &pk) == 0)
+            a->device = "cuda";
+#endif
+    }
+    /* "checked" (tests): the CPU kernels behind the device interface, faulting on host
+     * access to device memory (train/cpu/ops_checked.c) */
+    if (strcmp(a->device, "cpu") && strcmp(a->device, "cuda") && strcmp(a->device, "checked"))
+        return err_set(ERR_USAGE, "--device %s: expected cpu, cuda or checked (a test)", a->device);
+    r->cuda = !strcmp(a->device, "cuda");
+    r->ops = !strcmp(a->device, "checked") ? &gpt_ops_checked : &gpt_ops_cpu;
+    /* Tensor / pipeline parallelism and ZeRO on GPUs run the parallel model on the CUDA
+     * operation table; the single-GPU model (gpt_cuda.cu) stays the default elsewhere
+     * until the table has been proven on a GPU (scripts/gpu_suite.sh). */
+    long long zero = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
+    /* Ranks sharing a GPU (more ranks on this node than GPUs) cannot use NCCL, which the
+     * single-GPU path's data parallelism needs: they take the table too, whose
+     * communicators stage through the host. */
+    int shared_gpu = 0;
+#ifdef WEBTEXT_CUDA
+    if (r->cuda && r->d.world_size > 1) {
+        int lsize = 1, ngpu = 0;
+        dist_local_rank(&lsize);
+        if (gpt_ops_cuda_count(&ngpu) == 0 && ngpu > 0 && lsize > ngpu)
+            shared_gpu = 1;
+    }
+#endif
+    if (r->cuda && (r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model || shared_gpu)) {
+#ifdef WEBTEXT_CUDA
+        if (a->cpu_offload)
+            return err_set(ERR_USAGE, "--device cuda with tensor / pipeline parallelism, ZeRO, ranks sharing a GPU or "
+                                      "--cuda-parallel-model runs the parallel model on the CUDA operation table, "
+                                      "which keeps the optimizer on the GPU: drop --cpu-offload");
+        if (shared_gpu && r->d.world_rank == 0 && !(r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model))
+            fprintf(stderr, "note: %d ranks share this node's GPUs: data parallelism runs the parallel model on the "
+                            "CUDA operation table with staged communicators (NCCL takes one GPU per rank)\n",
+                    r->d.world_size);
+        if (gpt_ops_cuda_select(dist_local_rank(NULL)) < 0)
+            return ERR_USAGE;
+        r->cuda = 0;
+        r->cuda_table = 1;
+        r->ops = &gpt_ops_cuda;
+#endif
+    }
+#ifndef WEBTEXT_CUDA
+    if (r->cuda)
+        return err_set(ERR_USAGE, "--device cuda: this build has no CUDA backend (nvcc was not found when it was "
+                                  "built); use --device cpu");
+#endif
+    if (r->cuda && r->d.world_size > 1) {
+#ifndef WEBTEXT_NCCL
+        return err_set(ERR_USAGE, "--device cuda with %d ranks: this build has no NCCL (nccl.h was not found when it "
+                                  "was built); use --device cpu with mpirun", r->d.world_size);
+#endif
+        if (a->cpu_offload)
+            return err_set(ERR_USAGE, "--cpu-offload with several ranks: not in this build (one GPU per run)");
+    }
+    if (!r->cuda && getenv("WEBTEXT_PROFILE") && !strcmp(getenv("WEBTEXT_PROFILE"), "1")) {
+        r->ops = gpt_ops_profiled(r->ops);
+        r->profile = 1;
+    }
+    /* Megatron's --attention-backend names: fused is cuDNN's (Transformer Engine's
+     * FusedAttention), flash our FlashAttention-2 kernels, unfused / local the
+     * batched-GEMM path; --use-flash-attn is Megatron's older flag for flash. */
+    {
+        const char *ab = a->attention_backend ? a->attention_backend : a->use_flash_attn ? "flash" : "auto";
+        static const struct { const char *name; int v; } names[] = {
+            {"auto", GPT_ATTN_AUTO},       {"fused", GPT_ATTN_FUSED}, {"flash", GPT_ATTN_FLASH},
+            {"unfused", GPT_ATTN_UNFUSED}, {"local", GPT_ATTN_UNFUSED}};
+        a->attention = -1;
+        for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+            if (!strcmp(ab, names[i].name))
+                a->attention = names[i].v;
+        if (a->attention < 0)
+            return err_set(ERR_USAGE, "--attention-backend %s: expected auto, fused, flash, unfused or local", ab);
+    }
+    if (a->distributed_backend && strcmp(a->distributed_backend, "nccl") && strcmp(a->distributed_backend, "mpi") &&
+        strcmp(a->distributed_backend, "gloo"))
+        return err_set(ERR_USAGE, "--distributed-backend %s: expected nccl (GPU) or mpi (CPU; gloo is taken as mpi)",
+                       a->distributed_backend);
+    /* --bf16 / --fp16 on the CPU and checked tables: the parallel model's mixed precision
+     * (weights, activations and their gradients rounded to bf16 / fp16 as the GPU rounds
+     * them, computed in fp32; master weights, AdamW and weight gradients in fp32). */
+    if (r->cuda && a->grad_reduce_in_bf16 && r->d.world_rank == 0)
+        fprintf(stderr, "note: --grad-reduce-in-bf16: for the parallel model; the single-GPU path reduces in fp32\n");
+    if (!r->cuda && (a->cpu_offload || a->use_flash_attn) && r->d.world_rank == 0)
+        fprintf(stderr, "note: --%s: for --device cuda; ignored on --device %s\n",
+                a->cpu_offload ? "cpu-offload" : "use-flash-attn", a->device);
+    if (a->num_layers < 1 || a->hidden_size < 1 || a->num_heads < 1 || a->seq_length < 1)
+        return err_set(ERR_USAGE, "--num-layers, --hidden-size, --num-attention-heads and --seq-length are required "
+                                  "and must be positive");
+    if (!a->max_position_embeddings)
+        a->max_position_embeddings = a->seq_length;
+    if (a->seq_length > a->max_position_embeddings)
+        return err_set(ERR_USAGE, "--seq-length %lld exceeds --max-position-embeddings %lld", a->seq_length,
+                       a->max_position_embeddings);
+    if (a->micro_batch_size < 1)
+        return err_set(ERR_USAGE, "--micro-batch-size must be positive");
+    if (!a->global_batch_size)
+        a->global_batch_size = a->micro_batch_size * r->d.dp;
+    if (a->global_batch_size % (a->micro_batch_size * r->d.dp))
+        return err_set(ERR_USAGE,
+                       "--global-batch-size %lld is not a multiple of --micro-batch-size %lld x data-parallel size %d",
+                       a->global_batch_size, a->micro_batch_size, r->d.dp);
+    if (a->zero_stage < 0)
+        a->zero_stage = a->use_distributed_optimizer ? 1 : 0;
+    if (a->sequence_parallel && r->d.tp == 1) {
+        if (r->d.world_rank == 0)
+            fprintf(stderr, "note: --sequence-parallel needs --tensor-model-parallel-size > 1; it is off\n");
+        a->sequence_parallel = 0;
+    }
+    if (a->sequence_parallel && (a->micro_batch_size * a->seq_length) % r->d.tp)
+        return err_set(ERR_USAGE, "--sequence-parallel: micro-batch x seq-length %lld is not divisible by "
+                                  "--tensor-model-parallel-size %d",
+                       a->micro_batch_size * a->seq_length, r->d.tp);
+    if (a->zero_stage > 3)
+        return err_set(ERR_USAGE, "--zero-stage %lld: expected 0 (replicated), 1 (sharded optimizer state, as "
+                                  "--use-distributed-optimizer), 2 (and gradients) or 3 (and parameters)",
+                       a->zero_stage);
+    r->vpp = 1;
+    if (a->layers_per_virtual_stage) {
+        long long per_stage = a->num_layers / r->d.pp;
+        if (r->d.pp < 2)
+            return err_set(ERR_USAGE, "--num-layers-per-virtual-pipeline-stage needs --pipeline-model-parallel-size "
+                                      "of 2 or more");
+        if (a->layers_per_virtual_stage < 0 || a->num_layers % r->d.pp || per_stage % a->layers_per_virtual_stage)
+            return err_set(ERR_USAGE, "--num-layers-per-virtual-pipeline-stage %lld does not divide the %lld layers "
+                                      "of each of the %d pipeline stages",
+                           a->layers_per_virtual_stage, per_stage, r->d.pp);
+        r->vpp = (int)(per_stage / a->layers_per_virtual_stage);
+        long long m = a->global_batch_size / (a->micro_batch_size * r->d.dp);
+        if (r->vpp > 1 && m % r->d.pp)
+            return err_set(ERR_USAGE, "interleaved pipeline: %lld micro-batches per data-parallel rank is not a "
+                                      "multiple of --pipeline-model-parallel-size %d (as Megatron requires)",
+                           m, r->d.pp);
+    }
+    if (a->zero_stage >= 2 && r->d.pp > 1)
+        return err_set(ERR_USAGE, "--zero-stage %lld with --pipeline-model-parallel-size %d: ZeRO stages 2 and 3 do "
+                                  "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
+                       a->zero_stage, r->d.pp);
+    if (a->train_iters < 1)
+        return err_set(ERR_USAGE, "--train-iters is required and must be positive");
+    if (strcmp(a->lr_decay_style, "constant") && strcmp(a->lr_decay_style, "linear") &&
+        strcmp(a->lr_decay_style, "cosine"))
+        return err_set(ERR_USAGE, "--lr-decay-style %s: expected constant, linear or cosine", a->lr_decay_style);
+    if (a->lr < 0 || a->min_lr < 0 || a->min_lr > a->lr)
+        return err_set(ERR_USAGE, "--lr %g / --min-lr %g: need 0 <= min-lr <= lr", a->lr, a->min_lr);
+    if (a->eval_interval < 1 || a->log_interval < 1 || a->eval_iters < 0)
+        return err_set(ERR_USAGE, "--eval-interval and --log-interval must be positive, --eval-iters >= 0");
+    if (a->seed < 0 || a->seed > 0xffffffffLL)
+        return err_set(ERR_USAGE, "--seed %lld: must be in [0, 2^32) (numpy RandomState)", a->seed);
+    if (a->save_interval && !a->save)
+        return err_set(ERR_USAGE, "--save-interval needs --save DIR");
+    if (a->lr_warmup_iters && a->lr_warmup_fraction > 0)
+        return err_set(ERR_USAGE, "give --lr-warmup-iters or --lr-warmup-fraction, not both");
+    /* Vocabulary size from the tokenizer (as Megatron does), padded to a
+     * multiple of --make-vocab-size-divisible-by x tensor-parallel size. */
+    if (a->make_vocab_size_divisible_by < 1 || a->make_vocab_size_divisible_by > 1 << 20)
+        return err_set(ERR_USAGE, "--make-vocab-size-divisible-by %lld: must be in 1..2^20", a->make_vocab_size_divisible_by);
+    tokcli_spec ts = {.type = a->tokenizer_type, .model = a->tokenizer_model, .vocab_file = a->vocab_file,
+                      .merge_file = a->merge_file, .tiktoken_pattern = a->tiktoken_pattern,
+                      .tiktoken_num_special = a->tiktoken_num_special, .vocab_size = a->vocab_size,
+                      .sp_legacy = a->tokenizer_sp_legacy};
+    bpe *tok;
+    int rc = tokcli_open(&tok, &ts);
+    if (rc)
+        return rc;
+    size_t v = bpe_vocab_size(tok);
+    bpe_free(tok);
+    size_t vp = tokcli_padded_vocab(v, a->make_vocab_size_divisible_by, a->tensor_parallel > 0 ? a->tensor_parallel : 1);
+    if (vp > (size_t)1 << 30)
+        return err_set(ERR_USAGE, "a vocabulary of %zu (padded %zu) is too large for the model", v, vp);
+    r->V = (int)v;
+    r->Vp = (int)vp;
+    return 0;
+}
+
+/* The backend on the device flags chose (the CPU table, the checked table, the
+ * CUDA table, or the single-GPU model), described for the banner, and the peak
+ * the MFU is measured against. */
+static int open_device(run *r, char *dev_desc, size_t dn, char *peak_desc, size_t pn)
+{
+    const train_args *a = r->a;
+    int rc = 0;
+    (void)rc;
+    int threads = 1;
+#ifdef _OPENMP
+    threads = omp_get_max_threads();
+#endif
+    snprintf(dev_desc, dn, "%s, %d threads, %s", r->ops->device ? "checked (the CPU kernels behind the "
+             "device interface: a test)" : "cpu", threads,
+             r->m.prec == GPT_PREC_BF16   ? "bf16 mixed precision (rounded as the GPU rounds, computed in fp32)"
+             : r->m.prec == GPT_PREC_FP16 ? "fp16 mixed precision with loss scaling (rounded as the GPU rounds, "
+                                            "computed in fp32)"
+                                          : "fp32");
+#ifdef WEBTEXT_CUDA
+    if (r->cuda_table) {
+        char gpu_name[256] = "";
+        size_t gpu_mem = 0;
+        double gpu_peak = 0;
+        if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
+            return rc;
+        size_t held = 0, fr = 0, tot = 0;
+        gpt_ops_cuda_mem(&held, &fr, &tot);
+        snprintf(dev_desc, dn, "cuda: %s, the parallel model on the CUDA operation table, fp32, GPU "
+                 "memory held %.3f GB by this rank before activations (%.2f GB of %.1f GB in use on the GPU)",
+                 gpu_name, held / 1e9, (tot - fr) / 1e9, tot / 1e9);
+        if (r->peak <= 0) {
+            r->peak = gpu_peak > 0 ? gpu_peak : NAN;
+            snprintf(peak_desc, pn, "%s bf16 dense peak%s", gpu_name,
+                     gpu_peak > 0 ? "" : " unknown: give --peak-tflops");
+        }
+    }
+#endif
+#ifdef WEBTEXT_CUDA
+    if (r->cuda) {
+        char gpu_name[256] = "";
+        size_t gpu_mem = 0;
+        double gpu_peak = 0;
+#ifdef WEBTEXT_NCCL
+        if (r->d.world_size > 1) {
+            char why[160];
+            int dev = dist_local_device(gpt_cuda_device_count(), why, sizeof why);
+            if (dev < 0)
+                return err_set(ERR_USAGE, "--device cuda: %s", why);
+            gpt_cuda_set_device(dev);
+        }
+#endif
+        if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
+            return rc;
+        gpt_cuda_opts go = {.precision = a->bf16 ? GPT_CUDA_BF16 : a->fp16 ? GPT_CUDA_FP16 : GPT_CUDA_FP32,
+                            .B = r->mbs, .T = r->L, .recompute = a->recompute_activations, .epilogues = !a->no_epilogues,
+                            .attention = a->attention, .offload = a->cpu_offload};
+        if ((rc = gpt_cuda_create((gpt_cuda **)&r->be.gpu, &r->m, &go)))
+            return rc;
+        r->be.ops = &train_backend_cuda;
+        size_t tot;
+        size_t held = gpt_cuda_memory(r->be.gpu, &tot);
+        snprintf(dev_desc, dn, "cuda: %s, %s%s, GPU memory held %.2f GB of %.1f GB", gpu_name,
+                 a->bf16 ? "bf16 mixed precision" : a->fp16 ? "fp16 mixed precision with loss scaling" : "fp32",
+                 a->recompute_activations ? ", activations recomputed" : "", held / 1e9, tot / 1e9);
+        if (a->cpu_offload)
+            snprintf(dev_desc + strlen(dev_desc), dn - strlen(dev_desc),
+                     ", optimizer on the CPU (%d threads, %.2f GB of master weights and moments in host memory)", threads,
+                     r->m.num_params * 12.0 / 1e9);
+        snprintf(dev_desc + strlen(dev_desc), dn - strlen(dev_desc), ", attention %s",
+                 gpt_cuda_attention(r->be.gpu));
+#ifdef WEBTEXT_NCCL
+        /* Data parallelism on the GPU: gradients all-reduced by NCCL on the device. With one
+         * rank, --distributed-backend nccl still runs the NCCL path (a group of one). */
+        if (r->d.dp > 1 || (a->distributed_backend && !strcmp(a->distributed_backend, "nccl"))) {
+            if ((rc = dist_nccl_init((dist_nccl **)&r->be.nccl, &r->d, &r->d.data)))
+                return rc;
+            snprintf(dev_desc + strlen(dev_desc), dn - strlen(dev_desc),
+                     ", gradients all-reduced over NCCL %s (data-parallel group of %d)", dist_nccl_version(), r->d.dp);
+        }
+#endif
+        if (r->peak <= 0) {
+            r->peak = gpu_peak > 0 ? gpu_peak : NAN;
+            snprintf(peak_desc, pn, "%s bf16 dense peak%s", gpu_name,
+                     gpu_peak > 0 ? "" : " unknown: give --peak-tflops");
+        }
+    }
+#endif
+    if (!(r->peak > 0) && !r->cuda && !r->cuda_table)
+        r->peak = cpu_peak_tflops(threads, peak_desc, pn);
+    return 0;
+}
+
+/* What the run is: model, data, device, layout, memory and communication per rank. */
+static void print_banner(run *r, const char *dev_desc, const char *peak_desc, double t_data)
+{
+    const train_args *a = r->a;
+    printf("> model: GPT-2, %d layers, hidden %d, %d heads, positions %d, vocab %d (padded %d): %zu parameters\n",
+           r->m.cfg.num_layers, r->m.cfg.channels, r->m.cfg.num_heads, r->m.cfg.max_seq_len, r->m.cfg.vocab_size, r->m.cfg.padded_vocab_size,
+           r->m.num_params);
+    printf("> data: %d dataset(s); samples train %lld, valid %lld, test %lld (seq %d); indices ready in %.2f s\n",
+           r->npaths, (long long)r->data.size[0], (long long)r->data.size[1], (long long)r->data.size[2], r->L,
+           t_data);
+    if (r->d.world_rank == 0) {
+        r->unigram = gptdata_unigram_entropy(&r->data, GPTDATA_TRAIN, r->V);
+        printf("> unigram entropy of the train split: %.4f nats/token (the loss of a model that ignores context)\n",
+               r->unigram);
+    }
+    int dp = r->d.dp;
+    long long nmicro_rank = r->nmicro / dp, gbs = r->gbs;
+    int mbs = r->mbs, L = r->L;
+    printf("> device %s; micro-batch %d x %lld x data-parallel %d = global batch %lld; MFU against a peak "
+           "of %.3f TFLOP/s (%s)\n",
+           dev_desc, mbs, nmicro_rank, dp, gbs, r->peak, peak_desc);
+    if (r->d.world_size > 1 && !r->cuda)
+        printf("> communicators: tensor %s, pipeline %s, data %s, embedding %s\n", comm_name(&r->c_tensor),
+               comm_name(&r->c_pipe), comm_name(&r->c_data), comm_name(&r->c_emb));
+    if (!r->cuda) {
+        /* the CPU backend's matrix products: a slow kernel set is explained, not hidden */
+        char blas[320];
+        int slow = 0;
+        blas_describe(blas, sizeof blas, &slow);
+        printf("> blas: %s\n", blas);
+        if (slow && r->d.world_rank == 0)
+            fprintf(stderr, "note: the BLAS runs kernels narrower than this CPU allows: %s\n", blas);
+    }
+    {
+        char lay[128];
+        dist_describe(&r->d, lay, sizeof lay);
+        printf("> parallel layout: %s", lay);
+        if (r->vpp > 1)
+            printf(", interleaved pipeline: %d model chunks of %lld layers per stage", r->vpp,
+                   a->layers_per_virtual_stage);
+        printf("; ranks (tensor, data, pipeline):");
+        for (int w = 0; w < r->d.world_size && w < 64; w++) {
+            int tpr, dpr, ppr;
+            dist_layout(w, r->d.tp, r->d.pp, dp, &tpr, &dpr, &ppr);
+            printf(" %d=(%d,%d,%d)", w, tpr, dpr, ppr);
+        }
+        printf("\n");
+        double bp, bg, bm;
+        ddp_bytes_per_param(&r->dp, &bp, &bg, &bm);
+        /* mixed precision: the compute copy of the weights beside the fp32 master weights
+         * (held in fp32 storage, rounded to bf16 / fp16, on every table so far) */
+        if (r->m.prec)
+            bp += 4.0;
+        double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&r->m, mbs, L);
+        if (!r->cuda)
+            printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
+                   "state %.1f MB, activations %.2f MB, working buffers %.1f MB; %.3f bytes per parameter (params %.3f + "
+                   "grads %.3f + moments %.3f)\n",
+                   r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, (double)r->dp.work_bytes / 1e6,
+                   bp + bg + bm, bp, bg, bm);
+        /* Ring costs per rank and iteration (Megatron-LM and ZeRO papers): data parallel, an all-reduce of
+         * the rank's N gradients, 2(d-1)/d x 4N (the sharded optimizer's reduce-scatter + all-gather cost
+         * the same; ZeRO-2 reduce-scatters every micro-batch, (m+1)(d-1)/d x 4N; ZeRO-3 all-gathers the
+         * parameters for the forward and the backward of every micro-batch too, 3m(d-1)/d x 4N); tensor
+         * parallel, per micro-batch 4 all-reduces of the [b, s, h] activations per layer (2 forward, 2
+         * backward) and 2 for the embedding and the output layer, 2(t-1)/t x 4bsh each. */
+        int tpn = r->d.tp;
+        double nz = r->dp.zero >= 2 ? (double)r->dp.shard_n * dp : n; /* stages 2, 3: the units padded */
+        double ring = dp > 1 ? (double)(dp - 1) / dp * 4.0 * nz : 0;
+        double expect_dp = r->dp.zero == 3 ? 3.0 * (double)nmicro_rank * ring
+                           : r->dp.zero == 2 ? ((double)nmicro_rank + 1) * ring : 2.0 * ring;
+        const char *how = r->dp.zero == 3   ? "reduce-scattered and parameters all-gathered twice per micro-batch, "
+                                              "3m(d-1)/d"
+                          : r->dp.zero == 2 ? "reduce-scattered per micro-batch + parameters all-gathered, (m+1)(d-1)/d"
+                          : r->dp.zero == 1 ? "reduce-scattered + parameters all-gathered, 2(d-1)/d"
+                                            : "all-reduced, 2(d-1)/d";
+        double expect_tp = tpn > 1 ? (double)nmicro_rank * (4.0 * r->m.cfg.num_layers + 2) * 2.0 * (tpn - 1) / tpn * 4.0 *
+                                         mbs * L * r->m.cfg.channels
+                                   : 0;
+        printf("> communication per iteration and rank: data-parallel gradients %s, %.3f MB (x 4 bytes x %.0f "
+               "parameters); tensor-parallel activations %.3f MB (%lld micro-batches x (4 x %d layers + 2) "
+               "all-reduces of %d x %d x %d floats, 2(t-1)/t each); plus per-token scalars\n",
+               how, expect_dp / 1e6, nz, expect_tp / 1e6, nmicro_rank, r->m.cfg.num_layers, mbs, L, r->m.cfg.channels);
+    }
+    fflush(stdout);
+}
+
+/* The model of this rank, initialised from the seed (the same whole model in
+ * any layout, then sliced) or loaded; then the data-parallel optimizer. */
+static int open_model(run *r)
+{
+    const train_args *a = r->a;
+    if (a->load) {
+        /* As Megatron: a checkpoint's padded vocabulary wins over this run's
+         * rule (it pads by 128 x tp, so a checkpoint saved at another tensor-
+         * parallel size may hold more or fewer padding rows; our vocabulary
+         * split takes any size). */
+        char *lp = NULL;
+        gpt_config lc;
+        ckpt_state ls;
+        if (ckpt_find_latest(a->load, &lp) == 0 && ckpt_read_header(lp, &lc, &ls) == 0 && lc.vocab_size == r->V &&
+            lc.padded_vocab_size != r->Vp)
+            r->Vp = lc.padded_vocab_size;
+        free(lp);
+    }
+    gpt_config cfg = {.max_seq_len = (int)a->max_position_embeddings, .vocab_size = r->V,
+                      .padded_vocab_size = r->Vp, .num_layers = (int)a->num_layers,
+                      .num_heads = (int)a->num_heads, .channels = (int)a->hidden_size};
+    int tp = r->d.tp, pp = r->d.pp, part = tp > 1 || pp > 1, rc;
+    /* A communicator per group on the table's buffers (comm.h chooses mpi, nccl or staged). */
+    const char *fb = a->distributed_backend;
+    if ((rc = comm_init(&r->c_tensor, "tensor", &r->d, &r->d.tensor, r->ops, fb)) ||
+        (rc = comm_init(&r->c_pipe, "pipeline", &r->d, &r->d.pipeline, r->ops, fb)) ||
+        (rc = comm_init(&r->c_data, "data", &r->d, &r->d.data, r->ops, fb)) ||
+        (rc = comm_init(&r->c_emb, "embedding", &r->d, &r->d.embedding, r->ops, fb)))
+        return rc;
+    /* This rank's part of the model (all of it without tensor or pipeline parallelism). */
+    gpt_par par = {.tp = tp, .tp_rank = r->d.tp_rank, .pp = pp, .pp_rank = r->d.pp_rank, .d = &r->d,
+                   .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel, .vpp = r->vpp,
+                   .ops = r->ops, .tp_comm = &r->c_tensor, .recompute = a->recompute_activations,
+                   .prec = r->cuda ? GPT_PREC_FP32 : a->bf16 ? GPT_PREC_BF16 : a->fp16 ? GPT_PREC_FP16 : GPT_PREC_FP32};
+    if ((rc = gpt_alloc_par(&r->m, &cfg, &par)))
+        return rc;
+    r->st.seed = (uint64_t)a->seed;
+    int resumed = 0;
+    if (a->load && (rc = checkpoint_load(r, &resumed)))
+        return rc;
+    if (!resumed && !part)
+        gpt_init_weights(&r->m, (uint64_t)a->seed, (float)a->init_method_std);
+    if (!resumed && part) {
+        /* The same initial model as one process: made whole, then sliced. */
+        gpt_model whole;
+        if ((rc = gpt_alloc(&whole, &cfg)))
+            return rc;
+        gpt_init_weights(&whole, (uint64_t)a->seed, (float)a->init_method_std);
+        gpt_part_slice(&r->m, whole.params, r->m.params);
+        gpt_free(&whole);
+    }
+    /* Data parallelism: every rank holds the same initial (or loaded) model. */
+    gpt_upload(&r->m); /* into the table's buffers (nothing to do on the CPU's) */
+    rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size, &r->c_data);
+    r->be = (train_backend){.ops = &train_backend_cpu, .m = &r->m, .d = &r->d, .dp = &r->dp};
+    if (rc)
+        return rc;
+    r->dp.grad_reduce_prec = a->grad_reduce_in_bf16 ? GPT_PREC_BF16 : GPT_PREC_FP32;
+    if (r->dp.zero) {
+        /* Keep only this rank's part of the moments (loaded, or zero). */
+        ddp_scatter_moments(&r->dp, r->m.adam_m, r->m.adam_v);
+        gpt_drop(&r->m, GPT_DROP_MOMENTS);
+    }
+    r->st.seed = (uint64_t)a->seed;
+    r->st.seq_length = (uint64_t)r->L;
+    r->st.micro_batch = (uint64_t)r->mbs;
+    r->st.global_batch = (uint64_t)r->gbs;
+    /* The layout the checkpoints are saved from (they load into any other). */
+    uint32_t saved_from[6] = {(uint32_t)r->d.tp, (uint32_t)r->d.pp, (uint32_t)r->d.dp, (uint32_t)r->vpp,
+                              (uint32_t)a->zero_stage, (uint32_t)(r->m.sp != 0)};
+    memcpy(r->st.layout, saved_from, sizeof saved_from);
+    return 0;
+}
+
+/* Megatron's sample counts per split; rank 0 builds the index cache, the others
+ * then read it. The batch buffers. */
+static int open_data(run *r)
+{
+    const train_args *a = r->a;
+    int rc, L = r->L, mbs = r->mbs;
+    gptdata_config dc = {.paths = r->paths, .weights = r->weights, .n_paths = r->npaths, .split = a->split,
+                         .seq_length = L, .seed = (uint32_t)a->seed, .cache_dir = a->data_cache_path,
+                         .quiet = a->quiet};
+    dc.num_samples[0] = a->train_iters * r->gbs;
+    dc.num_samples[1] = (a->train_iters / a->eval_interval + 1) * a->eval_iters * r->gbs;
+    dc.num_samples[2] = a->eval_iters * r->gbs;
+    if (r->d.world_rank != 0 && (rc = dist_barrier(&r->d, &r->d.world)))
+        return rc;
+    if ((rc = gptdata_open(&r->data, &dc)))
+        return rc;
+    if (r->d.world_rank == 0 && (rc = dist_barrier(&r->d, &r->d.world)))
+        return rc;
+    r->tok = malloc((size_t)(L + 1) * 4);
+    r->in = malloc((size_t)mbs * L * 4);
+    r->tg = malloc((size_t)mbs * L * 4);
+    size_t stage = gpt_stage_rows(&r->m, (size_t)mbs * L) * (size_t)a->hidden_size * sizeof(float);
+    if (r->d.pp > 1) {
+        r->xrecv = r->ops->alloc(stage);
+        r->grecv = r->ops->alloc(stage);
+    }
+    if (!r->tok || !r->in || !r->tg || (r->d.pp > 1 && (!r->xrecv || !r->grecv)))
+        return err_set(ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+/* The test hooks, read once (see run.h). */
+static void read_test_hooks(train_test_hooks *h)
+{
+    h->fail_rank = h->fail_iter = -1;
+    h->nan_iters[0] = 0;
+    const char *f = getenv("WEBTEXT_TRAIN_FAIL_AT"), *nan = getenv("WEBTEXT_TRAIN_INJECT_NAN");
+    if (f && sscanf(f, "%lld:%lld", &h->fail_rank, &h->fail_iter) != 2)
+        h->fail_rank = -1;
+    if (nan && *nan)
+        snprintf(h->nan_iters, sizeof h->nan_iters, ",%s,", nan);
+}
+
+int run_open(run *r, train_args *a)
+{
+    memset(r, 0, sizeof *r);
+    r->a = a;
+    int rc = dist_init(&r->d, (int)(a->tensor_parallel > 0 ? a->tensor_parallel : 1),
+                       (int)(a->pipeline_parallel > 0 ? a->pipeline_parallel : 1));
+    if (rc)
+        return rc;
+    if (r->d.world_rank != 0) {
+        /* One rank logs (Megatron's last rank; here rank 0): the others print errors only. */
+        if (!freopen("/dev/null", "w", stdout))
+            fprintf(stderr, "note: rank %d: cannot silence stdout\n", r->d.world_rank);
+        a->quiet = 1;
+        a->log_json = NULL;
+    }
+    if ((rc = check_args(r, a)) || (rc = parse_data_path(a, &r->paths, &r->weights, &r->npaths)))
+        return rc;
+    r->L = (int)a->seq_length;
+    r->mbs = (int)a->micro_batch_size;
+    r->gbs = a->global_batch_size;
+    r->nmicro = r->gbs / r->mbs;
+    if ((rc = open_model(r)))
+        return rc;
+    double t0 = progress_now();
+    if ((rc = open_data(r)))
+        return rc;
+    double t_data = progress_now() - t0;
+    char dev_desc[1024], peak_desc[192] = "given by --peak-tflops";
+    r->peak = a->peak_tflops;
+    if ((rc = open_device(r, dev_desc, sizeof dev_desc, peak_desc, sizeof peak_desc)))
+        return rc;
+    r->flops_tok = gpt_flops_per_token(&r->m, r->L);
+    print_banner(r, dev_desc, peak_desc, t_data);
+    const char *json_path = a->log_json;
+    if (!json_path && a->save) {
+        snprintf(r->json_default, sizeof r->json_default, "%s/train_log.jsonl", a->save);
+        if (mkdir(a->save, 0777) != 0 && errno != EEXIST)
+            fprintf(stderr, "note: --save %s: %s\n", a->save, strerror(errno));
+        json_path = r->json_default;
+    }
+    r->json_path = r->d.world_rank == 0 ? json_path : NULL; /* one rank logs */
+    read_test_hooks(&r->hooks);
+    grad_scaler_init(&r->scaler, a->fp16, a->loss_scale, a->initial_loss_scale, a->min_loss_scale,
+                     a->loss_scale_window, a->hysteresis);
+    return 0;
+}
+
+int run_fail(run *r, int rc)
+{
+    char who[32] = "";
+    if (r->d.world_size > 1)
+        snprintf(who, sizeof who, "rank %d: ", r->d.world_rank);
+    fprintf(stderr, "train: %s%s\n", who, err_msg());
+    if (r->d.world_size > 1)
+        dist_abort(&r->d, err_exit_code(rc));
+    return err_exit_code(rc);
+}
+
+int run_close(run *r, int status)
+{
+    if (r->be.ops)
+        r->be.ops->release(&r->be);
+    ddp_free(&r->dp);
+    if (r->json)
+        fclose(r->json);
+    free(r->tok);
+    free(r->in);
+    free(r->tg);
+    if (r->ops) {
+        r->ops->free(r->xrecv);
+        r->ops->free(r->grecv);
+    }
+    comm_free(&r->c_tensor);
+    comm_free(&r->c_pipe);
+    comm_free(&r->c_data);
+    comm_free(&r->c_emb);
+    gptdata_close(&r->data);
+    gpt_free(&r->m);
+    free(r->paths);
+    free(r->weights);
+    dist_finalize(&r->d);
+    return status;
+}
