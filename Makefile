@@ -61,18 +61,18 @@ OMPFLAGS := $(if $(filter yes,$(HAVE_OPENMP)),-fopenmp)
 HAVE_FUZZ := $(or $(CONF_HAVE_FUZZ),no)
 
 COMMON_SRC := $(wildcard common/*.c)
-PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c \
+PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c preprocess/quality_gopher_repetition.c preprocess/quality_gopher_quality.c preprocess/quality_c4.c preprocess/quality_fineweb.c \
   preprocess/warc.c preprocess/htmltext.c preprocess/warcwrite.c preprocess/robots.c preprocess/fetch.c
 TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/hfjson.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
-TOOLS := blacklist_urls shuffle tokenize $(notdir $(basename $(wildcard tokenizer/preprocess_data.c \
-  tokenizer/merge_datasets.c tokenizer/inspect_dataset.c tokenizer/train_bpe.c)))
+# Programs are named *_main.c (a thin main over the library modules beside it).
+TOOLS := blacklist_urls shuffle tokenize preprocess_data merge_datasets inspect_dataset train_bpe
 DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c
 TOOLS += minhash find_duplicates group_duplicates remove_duplicates
 TOOLS += cleanup extract download
-TOOL_SRC_cleanup := preprocess/cleanup.c
-TOOL_SRC_extract := preprocess/extract.c
-TOOL_SRC_download := preprocess/download.c
+TOOL_SRC_cleanup := preprocess/cleanup_main.c
+TOOL_SRC_extract := preprocess/extract_main.c
+TOOL_SRC_download := preprocess/download_main.c
 # lexbor (third_party/lexbor: the HTML5 parser of resiliparse and selectolax, Apache-2.0; its
 # core, dom, html, ns and tag modules, not in Debian) is built with the library, its warnings
 # kept out of ours (-w; its headers are a system include).
@@ -82,17 +82,17 @@ LEXBOR_CFLAGS = -std=gnu11 $(CFLAGS) -w $(SANFLAGS) -DLEXBOR_STATIC -I$(LEXBOR_D
 $(BUILD)/third_party/%.o: third_party/%.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	@$(CC) $(LEXBOR_CFLAGS) -c $< -o $@
-TOOL_SRC_minhash := dedup/minhash.c
-TOOL_SRC_find_duplicates := dedup/find_duplicates.c
-TOOL_SRC_group_duplicates := dedup/group_duplicates.c
-TOOL_SRC_remove_duplicates := dedup/remove_duplicates.c
-TOOL_SRC_blacklist_urls := preprocess/blacklist_urls.c
-TOOL_SRC_shuffle := preprocess/shuffle.c
-TOOL_SRC_tokenize := tokenizer/tokenize.c
-TOOL_SRC_preprocess_data := tokenizer/preprocess_data.c
-TOOL_SRC_merge_datasets := tokenizer/merge_datasets.c
-TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset.c
-TOOL_SRC_train_bpe := tokenizer/train_bpe.c
+TOOL_SRC_minhash := dedup/minhash_main.c
+TOOL_SRC_find_duplicates := dedup/find_duplicates_main.c
+TOOL_SRC_group_duplicates := dedup/group_duplicates_main.c
+TOOL_SRC_remove_duplicates := dedup/remove_duplicates_main.c
+TOOL_SRC_blacklist_urls := preprocess/blacklist_urls_main.c
+TOOL_SRC_shuffle := preprocess/shuffle_main.c
+TOOL_SRC_tokenize := tokenizer/tokenize_main.c
+TOOL_SRC_preprocess_data := tokenizer/preprocess_data_main.c
+TOOL_SRC_merge_datasets := tokenizer/merge_datasets_main.c
+TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset_main.c
+TOOL_SRC_train_bpe := tokenizer/train_bpe_main.c
 
 # The trainer: train/ depends on common/ and tokenizer/ only.
 TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c train/convert_main.c,$(wildcard train/*.c train/*/*.c))

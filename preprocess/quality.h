@@ -76,7 +76,6 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
                const char **reason);
 int quality_fineweb(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **reason);
 
-#endif
 
 /* ---------- command-line glue (cleanup's flags, datatrove's parameter names) ---------- */
 
@@ -144,3 +143,5 @@ typedef struct {
  * 0 or ERR_USAGE (message names the flag). */
 int quality_cli_finish(quality_params *p, quality_cli *s);
 void quality_cli_free(quality_cli *s);
+
+#endif

@@ -1,4 +1,4 @@
-/* extract.c - web pages to documents: WARC / WET / HTML in, JSON lines out
+/* extract_main.c - web pages to documents: WARC / WET / HTML in, JSON lines out
  * (`text`, `id`, `url`, `date`, `content_type`, `charset`, `title`), the first
  * stage before blacklist_urls and cleanup. The WARC reading is preprocess/warc.c,
  * the decoding, parsing and main-content extraction preprocess/htmltext.c; this

@@ -1,0 +1,207 @@
+/* quality_c4.c - datatrove's C4QualityFilter (c4_filters.py), line by line
+ * as quality.c says; one of the four quality filters of cleanup --filters. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/err.h"
+#include "common/hash.h"
+#include "common/utf8.h"
+#include "preprocess/quality_int.h"
+
+/* CITATION_REGEX.sub("", line): \[\d*]|\[edit]|\[citation needed] (\d: Unicode Nd) */
+static size_t remove_citations(const char *s, size_t n, char *out)
+{
+    size_t o = 0, i = 0;
+    while (i < n) {
+        if (s[i] == '[') {
+            size_t j = i + 1;
+            while (j < n) {
+                uint32_t cp;
+                int k = utf8_decode((const unsigned char *)s + j, n - j, &cp);
+                if (k < 0 || !py_isdecimal_cp(cp)) break;
+                j += (size_t)k;
+            }
+            size_t m = 0;
+            if (j < n && s[j] == ']') m = j + 1 - i;
+            else if (q_starts_with(s + i, n - i, "[edit]")) m = 6;
+            else if (q_starts_with(s + i, n - i, "[citation needed]")) m = 17;
+            if (m) {
+                i += m;
+                continue;
+            }
+        }
+        out[o++] = s[i++];
+    }
+    return o;
+}
+
+/* line.lower(), enough to find ASCII phrases: ASCII folded, U+0130 and U+212A as
+ * Python lowers them, every other character copied (it cannot match ASCII) */
+static size_t lower_for_ascii(const char *s, size_t n, char *out)
+{
+    size_t o = 0, i = 0;
+    while (i < n) {
+        unsigned char b = (unsigned char)s[i];
+        if (b < 0x80) {
+            out[o++] = (char)(b >= 'A' && b <= 'Z' ? b + 32 : b);
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+        if (k < 0) k = 1;
+        const char *l = k > 1 ? py_lower_special(cp) : NULL;
+        if (l) {
+            size_t ll = strlen(l);
+            memcpy(out + o, l, ll);
+            o += ll;
+        } else {
+            memcpy(out + o, s + i, (size_t)k);
+            o += (size_t)k;
+        }
+        i += (size_t)k;
+    }
+    return o;
+}
+
+static int has_sub(const char *s, size_t n, const char *sub) { return memmem(s, n, sub, strlen(sub)) != NULL; }
+
+int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **out, size_t *out_len,
+               const char **reason)
+{
+    int rc;
+    /* lines = text.q_splitlines() if split_paragraph else split_into_sentences(text) */
+    if (p->c4_split_paragraph) {
+        if ((rc = q_splitlines(t, n, &q->parts))) return rc;
+    } else {
+        if ((rc = spacy_tokenize(q->sp, t, n, &q->toks))) return rc;
+        q->ends.n = 0;
+        if (spacy_sentences(t, &q->toks, &q->ends) == SIZE_MAX) return ERR_NOMEM;
+        q->parts.n = 0;
+        if (q->ends.n == 0) {
+            if ((rc = q_spans_push(&q->parts, 0, n))) return rc;
+        } else {
+            size_t a = 0;
+            for (size_t i = 0; i < q->ends.n; i++) {
+                size_t b = i + 1 < q->ends.n ? q->ends.t[i].off : n;
+                if ((rc = q_spans_push(&q->parts, a, b - a))) return rc;
+                a = b;
+            }
+        }
+    }
+    /* room: the kept lines and a lowered copy of one line (lower() grows U+0130 by one byte) */
+    if (q->out_cap < 2 * n + 1) { /* sentences joined by " " can outgrow the text: "a.b." -> "a. b." */
+        char *no = realloc(q->out, 2 * n + 1);
+        if (!no) return ERR_NOMEM;
+        q->out = no;
+        q->out_cap = 2 * n + 1;
+    }
+    if (q->low_cap < 2 * n + 1) {
+        char *nl = realloc(q->low, 2 * n + 1);
+        if (!nl) return ERR_NOMEM;
+        q->low = nl;
+        q->low_cap = 2 * n + 1;
+    }
+    static const char *const policy[] = {"terms of use", "privacy policy", "cookie policy",
+                                         "uses cookies", "use of cookies", "use cookies"};
+    long long num_sentences = 0;
+    size_t olen = 0, kept = 0, kept_words = 0;
+    /* the sentences of an unchanged line come from the document's tokens (one tokenization) */
+    int slice = p->c4_split_paragraph && p->c4_min_num_sentences != -1;
+    if (slice && (rc = q_get_words(q, t, n))) return rc;
+    for (size_t li = 0; li < q->parts.n; li++) {
+        const char *line = t + q->parts.v[li].off;
+        size_t ll = q->parts.v[li].len;
+        utf8_strip_pyspace(&line, &ll); /* line = line.strip() */
+        /* words = line.split(): the count, and any word over max_word_length */
+        size_t nwords = 0, longest = 0, i = 0, cur = 0;
+        int in_word = 0;
+        while (i < ll) {
+            uint32_t cp;
+            int k = utf8_decode((const unsigned char *)line + i, ll - i, &cp);
+            if (k < 0) k = 1, cp = 0xFFFD;
+            if (utf8_is_pyspace(cp)) {
+                in_word = 0;
+            } else {
+                if (!in_word) nwords++, cur = 0;
+                in_word = 1;
+                if (++cur > longest) longest = cur;
+            }
+            i += (size_t)k;
+        }
+        if (p->c4_max_word_length != -1 && (long long)longest > p->c4_max_word_length) continue;
+        /* the line after citation removal goes where the kept lines go */
+        char *l = q->out + olen + (kept ? 1 : 0);
+        size_t line_off = (size_t)(line - t), line_len = ll;
+        if (p->c4_remove_citations) ll = remove_citations(line, ll, l);
+        else memmove(l, line, ll);
+        if (p->c4_filter_no_terminal_punct) {
+            int term = ll && (l[ll - 1] == '.' || l[ll - 1] == '?' || l[ll - 1] == '!' || l[ll - 1] == '"' ||
+                              l[ll - 1] == '\'');
+            if (!term || q_ends_with(l, ll, "...")) continue;
+        }
+        if ((long long)nwords < p->c4_min_words_per_line) continue;
+        size_t lowl = lower_for_ascii(l, ll, q->low);
+        if (p->c4_filter_lorem_ipsum && has_sub(q->low, lowl, "lorem ipsum")) {
+            *reason = "lorem_ipsum";
+            return 0;
+        }
+        if (p->c4_filter_javascript && has_sub(q->low, lowl, "javascript")) continue;
+        if (p->c4_filter_curly_bracket && memchr(l, '{', ll)) {
+            *reason = "curly_bracket";
+            return 0;
+        }
+        if (p->c4_filter_policy) {
+            int hit = 0;
+            for (size_t k = 0; k < sizeof policy / sizeof *policy && !hit; k++) hit = has_sub(q->low, lowl, policy[k]);
+            if (hit) continue;
+        }
+        if (p->c4_min_num_sentences != -1) {
+            if (p->c4_split_paragraph) {
+                /* len(split_into_sentences(line)): the sentencizer's count, at least one part */
+                size_t ns;
+                if (ll == line_len) { /* unchanged: its stretch of the document's tokens */
+                    size_t lo = 0, hi = q->all.n;
+                    while (lo < hi) {
+                        size_t mid = (lo + hi) / 2;
+                        if (q->all.t[mid].off < line_off) lo = mid + 1;
+                        else hi = mid;
+                    }
+                    size_t e = lo;
+                    while (e < q->all.n && q->all.t[e].off < line_off + line_len) e++;
+                    ns = spacy_sentences_range(t, q->all.t + lo, e - lo, NULL);
+                    for (size_t k = lo; k < e; k++) kept_words += !spacy_is_space_token(t, &q->all.t[k]);
+                } else {
+                    if ((rc = spacy_tokenize(q->sp, l, ll, &q->toks))) return rc;
+                    ns = spacy_sentences(l, &q->toks, NULL);
+                    for (size_t k = 0; k < q->toks.n; k++) kept_words += !spacy_is_space_token(l, &q->toks.t[k]);
+                }
+                num_sentences += ns ? (long long)ns : 1;
+            } else num_sentences += 1;
+        }
+        if (kept) q->out[olen] = p->c4_split_paragraph ? '\n' : ' ';
+        olen += (kept ? 1 : 0) + ll;
+        kept++;
+    }
+    if (num_sentences < p->c4_min_num_sentences) {
+        *reason = "too_few_sentences";
+        return 0;
+    }
+    /* "\n".join(kept_lines).strip() */
+    const char *o = q->out;
+    size_t on = olen;
+    utf8_strip_pyspace(&o, &on);
+    *out = o;
+    *out_len = on;
+    /* the words of "\n".join(kept_lines) are the kept lines' words (a line break is a
+     * whitespace token: no token or special case joins two lines) */
+    q->c4_out = o;
+    q->c4_on = on;
+    q->c4_words = kept_words;
+    q->c4_valid = slice;
+    return 1;
+}

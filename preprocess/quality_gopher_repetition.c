@@ -1,0 +1,234 @@
+/* quality_gopher_repetition.c - datatrove's GopherRepetitionFilter (gopher_repetition_filter.py), line by line
+ * as quality.c says; one of the four quality filters of cleanup --filters. */
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/err.h"
+#include "common/hash.h"
+#include "common/utf8.h"
+#include "preprocess/quality_int.h"
+
+#define POLY_B 0x100000001B3ull
+#define POLY_B_INV 0xCE965057AFF6957Bull /* POLY_B * POLY_B_INV == 1 mod 2^64 */
+
+/* "".join(words[a:a+n]) == "".join(words[b:b+n]) (equal byte lengths known) */
+static int concat_eq(const char *t, const sp_token *w, size_t a, size_t b, size_t n)
+{
+    size_t ia = a, ib = b, oa = 0, ob = 0, ea = a + n, eb = b + n;
+    while (ia < ea && ib < eb) {
+        size_t la = w[ia].len - oa, lb = w[ib].len - ob, l = la < lb ? la : lb;
+        if (memcmp(t + w[ia].off + oa, t + w[ib].off + ob, l)) return 0;
+        oa += l;
+        ob += l;
+        if (oa == w[ia].len) ia++, oa = 0;
+        if (ob == w[ib].len) ib++, ob = 0;
+    }
+    return 1;
+}
+
+static int ng_reset(quality_ctx *q, size_t expect)
+{
+    size_t want = 16;
+    while (want < expect + expect / 2 + 16) want *= 2;
+    if (want > q->ngcap) {
+        free(q->ng);
+        q->ng = malloc(want * sizeof *q->ng);
+        if (!q->ng) {
+            q->ngcap = 0;
+            return ERR_NOMEM;
+        }
+        q->ngcap = want;
+    }
+    q->ngmask = want - 1;
+    memset(q->ng, 0, want * sizeof *q->ng);
+    return 0;
+}
+
+int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **reason)
+{
+    if (n == 0) { /* if not text */
+        *reason = "empty";
+        return 0;
+    }
+    double len_text = (double)q_cplen(t, n);
+    size_t dup, dupc;
+    int rc;
+    /* paragraphs = re.split(r"\n{2,}", text.strip()) */
+    const char *s = t;
+    size_t sn = n;
+    utf8_strip_pyspace(&s, &sn);
+    q->parts.n = 0;
+    {
+        size_t start = 0, i = 0;
+        while (i < sn) {
+            if (s[i] == '\n' && i + 1 < sn && s[i + 1] == '\n') {
+                size_t j = i;
+                while (j < sn && s[j] == '\n') j++;
+                if ((rc = q_spans_push(&q->parts, (size_t)(s - t) + start, i - start))) return rc;
+                start = i = j;
+            } else i++;
+        }
+        if ((rc = q_spans_push(&q->parts, (size_t)(s - t) + start, sn - start))) return rc;
+    }
+    if ((rc = q_find_duplicates(q, t, &q->parts, &dup, &dupc))) return rc;
+    if (p->dup_para_frac && (double)dup / (double)q->parts.n > p->dup_para_frac) {
+        *reason = "dup_para_frac";
+        return 0;
+    }
+    if (p->dup_para_char_frac && (double)dupc / len_text > p->dup_para_char_frac) {
+        *reason = "dup_para_char_frac";
+        return 0;
+    }
+    /* lines = re.split("\n+", text) */
+    q->lines.n = 0;
+    {
+        size_t start = 0, i = 0;
+        while (i < n) {
+            if (t[i] == '\n') {
+                size_t j = i;
+                while (j < n && t[j] == '\n') j++;
+                if ((rc = q_spans_push(&q->lines, start, i - start))) return rc;
+                start = i = j;
+            } else i++;
+        }
+        if ((rc = q_spans_push(&q->lines, start, n - start))) return rc;
+    }
+    if ((rc = q_find_duplicates(q, t, &q->lines, &dup, &dupc))) return rc;
+    if (p->dup_line_frac && (double)dup / (double)q->lines.n > p->dup_line_frac) {
+        *reason = "dup_line_frac";
+        return 0;
+    }
+    if (p->dup_line_char_frac && (double)dupc / len_text > p->dup_line_char_frac) {
+        *reason = "dup_line_char_frac";
+        return 0;
+    }
+    if ((rc = q_get_words(q, t, n))) return rc;
+    size_t nw = q->words.n;
+    const sp_token *w = q->words.t;
+    if (p->n_top > 0 || p->n_dup > 0) {
+        /* intern the words: equal " ".join(n-grams) <=> equal word sequences (no word holds a space) */
+        if (q_sset_reset(&q->set, nw)) return ERR_NOMEM;
+        uint32_t next = 0;
+        for (size_t i = 0; i < nw; i++) {
+            int created;
+            sent *e = q_sset_get(&q->set, t, w[i].off, w[i].len, &created);
+            if (created < 0) return ERR_NOMEM;
+            if (created) e->val = next++;
+            q->wid[i] = e->val;
+        }
+    }
+    /* prefix sums, so that each n-gram's bytes, characters and hashes come in O(1):
+     * pb bytes, pc characters, ph the polynomial hash of the concatenated bytes, pp and
+     * pip POLY_B and its inverse to the power of the bytes, pid a polynomial hash of the ids */
+    if (nw + 1 > q->precap) {
+        uint64_t *np = realloc(q->pre, 6 * (nw + 1) * sizeof *np);
+        if (!np) return ERR_NOMEM;
+        q->pre = np;
+        q->precap = nw + 1;
+    }
+    uint64_t *pb = q->pre, *pc = pb + (nw + 1), *ph = pc + (nw + 1), *pp = ph + (nw + 1), *pip = pp + (nw + 1),
+             *pid = pip + (nw + 1);
+    pb[0] = pc[0] = ph[0] = pid[0] = 0;
+    pp[0] = pip[0] = 1;
+    for (size_t i = 0; i < nw; i++) {
+        uint64_t h = ph[i], pw = pp[i], ipw = pip[i];
+        const unsigned char *x = (const unsigned char *)t + w[i].off;
+        for (uint32_t j = 0; j < w[i].len; j++) {
+            h = h * POLY_B + x[j];
+            pw *= POLY_B;
+            ipw *= POLY_B_INV;
+        }
+        ph[i + 1] = h;
+        pp[i + 1] = pw;
+        pip[i + 1] = ipw;
+        pb[i + 1] = pb[i] + w[i].len;
+        pc[i + 1] = pc[i] + q->wcp[i];
+        pid[i + 1] = pid[i] * POLY_B + (uint64_t)q->wid[i] + 1;
+    }
+    /* top n-grams: find_top_duplicate(get_n_grams(words, n)); an n-gram is its words' ids */
+    for (int k = 0; k < p->n_top; k++) {
+        size_t gn = (size_t)p->top_n[k];
+        if (gn == 0 || nw < gn) continue; /* if not n_grams: continue */
+        size_t m = nw - gn + 1;
+        if ((rc = ng_reset(q, m))) return rc;
+        uint64_t bn = 1;
+        for (size_t j = 0; j < gn; j++) bn *= POLY_B;
+        if (m > q->cntcap) {
+            uint32_t *nc = realloc(q->cnt, m * sizeof *nc);
+            if (!nc) return ERR_NOMEM;
+            q->cnt = nc;
+            q->cntcap = m;
+        }
+        size_t best_count = 0, best_first = SIZE_MAX;
+        for (size_t i = 0; i < m; i++) {
+            uint64_t h = hash_mix64(pid[i + gn] - pid[i] * bn);
+            uint32_t tag = (uint32_t)(h >> 32), first = (uint32_t)i;
+            for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
+                ngent *e = &q->ng[x];
+                if (!e->pos1) {
+                    *e = (ngent){tag, (uint32_t)i + 1};
+                    q->cnt[i] = 0;
+                    break;
+                }
+                if (e->tag == tag && !memcmp(q->wid + (e->pos1 - 1), q->wid + i, gn * sizeof *q->wid)) {
+                    first = e->pos1 - 1;
+                    break;
+                }
+            }
+            size_t cn = ++q->cnt[first];
+            if (cn > best_count || (cn == best_count && first < best_first)) {
+                best_count = cn;
+                best_first = first;
+            }
+        }
+        size_t chars = gn - 1 + (size_t)(pc[best_first + gn] - pc[best_first]);
+        if ((double)(chars * best_count) / len_text > p->top_frac[k]) {
+            *reason = p->top_reason[k];
+            return 0;
+        }
+    }
+    /* duplicated n-grams: find_all_duplicate(words, n) on "".join(n-gram): the key is the
+     * concatenated bytes, hashed as one polynomial (any split of the same bytes hashes
+     * alike); equal hashes are compared byte for byte */
+    for (int k = 0; k < p->n_dup; k++) {
+        size_t gn = (size_t)p->dup_n[k];
+        size_t repeated = 0;
+        if (gn > 0 && nw >= gn) {
+            size_t m = nw - gn + 1;
+            if ((rc = ng_reset(q, m))) return rc;
+            size_t idx = 0;
+            while (idx < m) {
+                /* hash(a..b) = ph[b] - ph[a] * POLY_B^(bytes a..b) */
+                uint64_t h = hash_mix64(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx]));
+                uint32_t tag = (uint32_t)(h >> 32);
+                uint64_t bytes = pb[idx + gn] - pb[idx];
+                int found = 0;
+                for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
+                    ngent *e = &q->ng[x];
+                    if (!e->pos1) {
+                        *e = (ngent){tag, (uint32_t)idx + 1};
+                        break;
+                    }
+                    size_t o = e->pos1 - 1;
+                    if (e->tag == tag && pb[o + gn] - pb[o] == bytes && concat_eq(t, w, o, idx, gn)) {
+                        found = 1;
+                        break;
+                    }
+                }
+                if (found) {
+                    repeated += (size_t)(pc[idx + gn] - pc[idx]);
+                    idx += gn;
+                } else idx++;
+            }
+        }
+        if ((double)repeated / len_text > p->dup_frac[k]) {
+            *reason = p->dup_reason[k];
+            return 0;
+        }
+    }
+    return 1;
+}

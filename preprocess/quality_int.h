@@ -1,0 +1,82 @@
+/* quality_int.h - what the quality filters (quality_*.c, one per filter)
+ * share with quality.c: the per-document context (its word split done once
+ * and kept for every filter of the document), spans of lines or paragraphs,
+ * a set of byte strings, and Python's string helpers on UTF-8. Not for use
+ * outside preprocess/quality*.c. */
+#ifndef PREPROCESS_QUALITY_INT_H
+#define PREPROCESS_QUALITY_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "preprocess/quality.h"
+#include "preprocess/spacy_tok.h"
+
+typedef struct { uint32_t off, len; } span;
+typedef struct {
+    span *v;
+    size_t n, cap;
+} spans;
+
+typedef struct {
+    uint64_t h; /* 0: empty slot */
+    uint32_t off, len;
+    uint32_t val;
+} sent;
+typedef struct {
+    sent *e;
+    size_t mask, cap, used;
+} sset;
+
+typedef struct {
+    uint32_t tag;  /* the hash's high half */
+    uint32_t pos1; /* first position + 1; 0: empty */
+} ngent;
+
+/* The context of quality_ctx_new (quality.h). */
+struct quality_ctx {
+    spacy_ctx *sp;
+    sp_tokens all, words, toks, ends; /* all: the document's tokens, whitespace ones too */
+    /* c4_quality's output and its word count (the kept lines' words), for fineweb_quality */
+    const char *c4_out;
+    size_t c4_on, c4_words;
+    int c4_valid;
+    const char *wt; /* the text the words are of */
+    size_t wn;
+    int have_words;
+    uint32_t *wcp, *wid; /* per word: code points, interned id */
+    uint64_t *pre; /* prefix sums over the words (gopher_repetition): 6 arrays of nw + 1 */
+    size_t precap;
+    size_t wcap;
+    ngent *ng; /* n-gram table */
+    size_t ngmask, ngcap;
+    uint32_t *cnt; /* top n-grams: count by first position */
+    size_t cntcap;
+    spans parts, lines;
+    sset set;
+    char *out, *low;
+    size_t out_cap, low_cap;
+};
+
+/* Python's semantics on UTF-8 (quality.c): len() in code points, the last code
+ * point, str.endswith / startswith, str.count, the length of the line break at
+ * i (splitlines' boundaries; 0: none), str.splitlines() into spans. */
+size_t q_cplen(const char *s, size_t n);
+uint32_t q_last_cp(const char *s, size_t n);
+int q_ends_with(const char *s, size_t n, const char *suf);
+int q_starts_with(const char *s, size_t n, const char *pre);
+size_t q_count_sub(const char *s, size_t n, const char *sub);
+size_t q_line_break_at(const char *s, size_t n, size_t i);
+int q_spans_push(spans *a, size_t off, size_t len);
+int q_splitlines(const char *s, size_t n, spans *out);
+/* The set: reset for about `expect` strings; get base[off..off+len), *created
+ * 1 when new, 0 when seen, -1 out of memory. */
+int q_sset_reset(sset *s, size_t expect);
+int q_sset_grow(sset *s);
+sent *q_sset_get(sset *s, const char *base, uint32_t off, uint32_t len, int *created);
+/* datatrove's split_into_words(text), once per document (q->words, q->wcp). */
+int q_get_words(quality_ctx *q, const char *t, size_t n);
+/* find_duplicates(x): (elements seen before, their characters) */
+int q_find_duplicates(quality_ctx *q, const char *t, const spans *x, size_t *dup, size_t *dup_chars);
+
+#endif
