@@ -28,6 +28,7 @@
 #include "train/ops.h"
 #include "train/parallel/comm.h"
 #include "train/parallel/dist.h"
+#include "train/model/gpt_int.h"
 
 const char *const gpt_tensor_names[GPT_NUM_TENSORS] = {
     "wte", "wpe", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb",
@@ -56,54 +57,6 @@ size_t gpt_num_params(const gpt_config *c)
 {
     size_t Vp = (size_t)c->padded_vocab_size, C = (size_t)c->channels, L = (size_t)c->num_layers;
     return Vp * C + (size_t)c->max_seq_len * C + L * (12 * C * C + 13 * C) + 2 * C;
-}
-
-/* Tensor-parallel split of tensor t, viewed as [outer, S, inner] with S cut
- * into tp runs of Sl = ceil(S / tp) (rank r: [r*Sl, (r+1)*Sl) of S, rows past S
- * zero). S = 0: not split (replicated). */
-typedef struct {
-    size_t outer, S, inner;
-} tp_split;
-
-/* The split over L layers (a pipeline stage passes its own count). */
-static tp_split split_of(const gpt_config *c, int t, size_t L)
-{
-    size_t C = (size_t)c->channels, Vp = (size_t)c->padded_vocab_size;
-    switch (t) {
-    case GPT_WTE: return (tp_split){1, Vp, C};
-    case GPT_QKVW: return (tp_split){L * 3, C, C};    /* q, k, v rows of this rank's heads */
-    case GPT_QKVB: return (tp_split){L * 3, C, 1};
-    case GPT_ATTPROJW: return (tp_split){L * C, C, 1}; /* columns */
-    case GPT_FCW: return (tp_split){L, 4 * C, C};
-    case GPT_FCB: return (tp_split){L, 4 * C, 1};
-    case GPT_FCPROJW: return (tp_split){L * C, 4 * C, 1}; /* columns */
-    default: return (tp_split){0, 0, 0};
-    }
-}
-
-static size_t split_local(size_t S, int tp) { return (S + (size_t)tp - 1) / (size_t)tp; }
-
-/* Tensors stacked over layers (a pipeline stage holds some layers of each). */
-static int per_layer(int t) { return t >= GPT_LN1W && t <= GPT_FCPROJB; }
-
-/* Which tensors this stage holds: wte on the first and last (tied), wpe on the
- * first, lnf on the last, the layer tensors everywhere (its layers). */
-/* Layers of one model chunk (all of the stage's without interleaving); whether
- * the current chunk is the first or the last of the whole (virtual) pipeline. */
-static int chunk_layers(const gpt_model *m) { return m->nlayers / (m->vpp > 1 ? m->vpp : 1); }
-static int is_first(const gpt_model *m) { return m->pp_rank == 0 && m->chunk == 0; }
-static int is_last(const gpt_model *m) { return m->pp_rank == m->pp - 1 && m->chunk == (m->vpp > 1 ? m->vpp : 1) - 1; }
-
-static int stage_holds(const gpt_model *m, int t)
-{
-    int first = m->pp_rank == 0, last = m->pp_rank == m->pp - 1;
-    if (t == GPT_WTE)
-        return first || last;
-    if (t == GPT_WPE)
-        return first;
-    if (t == GPT_LNFW || t == GPT_LNFB)
-        return last;
-    return 1;
 }
 
 int gpt_alloc(gpt_model *m, const gpt_config *cfg)
@@ -238,13 +191,6 @@ void gpt_params_changed(gpt_model *m)
     m->wlow_stale = 1;
 }
 
-/* Mixed precision: x[0..n) rounded to the compute precision (nothing in fp32). */
-static void RP(const gpt_model *m, float *x, size_t n)
-{
-    if (m->prec)
-        m->ops->round_prec(x, n, m->prec);
-}
-
 /* The compute weights: the master weights rounded, once after every change. */
 static void refresh_compute_weights(gpt_model *m)
 {
@@ -331,18 +277,6 @@ void gpt_init_weights(gpt_model *m, uint64_t seed, float std)
     }
 }
 
-struct gpt_acts {
-    size_t cap_bt, cap_att; /* capacity in B*T and B*T*T */
-    float *encoded, *ln1, *ln1_mean, *ln1_rstd, *qkv, *atty, *att, *res2, *ln2, *ln2_mean, *ln2_rstd;
-    float *fch, *fch_gelu, *res3, *lnf, *lnf_mean, *lnf_rstd, *logits, *lse, *losses;
-    double *total; /* [1] the sum of losses */
-    int32_t *inputs, *targets;
-    /* backward scratch */
-    float *dres, *dbuf1, *dbuf2, *dqkv, *datt, *ln_part;
-    /* tensor parallel: a row-parallel output [bt, C]; per-token max, sum, target logit [3, bt];
-     * sequence parallel: this rank's rows [bt/tp, C] of a LayerNorm output or gradient */
-    float *tpbuf, *tpcol, *splocal;
-};
 
 static void acts_free(const gpt_ops *ops, gpt_acts *a)
 {
@@ -358,26 +292,6 @@ static void acts_free(const gpt_ops *ops, gpt_acts *a)
     ops->free(a->inputs);
     ops->free(a->targets);
     free(a);
-}
-
-/* Local sizes of this rank: C/tp channels of attention, 4C/tp of the MLP,
- * NH/tp heads, Vl vocabulary rows. */
-typedef struct {
-    size_t C, Cl, C4l, NHl, Vl, v0;
-} tp_dims;
-
-static tp_dims dims_of(const gpt_model *m)
-{
-    const gpt_config *c = &m->cfg;
-    tp_dims d;
-    int tp = m->tp ? m->tp : 1;
-    d.C = (size_t)c->channels;
-    d.Cl = d.C / (size_t)tp;
-    d.C4l = 4 * d.C / (size_t)tp;
-    d.NHl = (size_t)(c->num_heads / tp);
-    d.Vl = split_local((size_t)c->padded_vocab_size, tp);
-    d.v0 = (size_t)m->tp_rank * d.Vl;
-    return d;
 }
 
 static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
@@ -446,120 +360,7 @@ void gpt_free(gpt_model *m)
     memset(m, 0, sizeof *m);
 }
 
-/* Collectives over the tensor group; a failure here (the communicator broke)
- * ends every rank. tp_sum: in place over n; tp_scatter: this rank's block of n
- * of the sums of send [tp * n]; tp_gather: every rank's n into out [tp * n]. */
-static void tp_check(gpt_model *m, int rc, const char *what)
-{
-    if (rc) {
-        fprintf(stderr, "train: tensor-parallel %s: %s\n", what, err_msg());
-        dist_abort(m->tp_d, EXIT_INTERNAL);
-    }
-}
-
-static void tp_sum(gpt_model *m, float *buf, size_t n)
-{
-    tp_check(m, comm_allreduce(m->tp_comm, buf, n, COMM_SUM), "all-reduce");
-}
-
-static void tp_scatter(gpt_model *m, const float *send, float *recv, size_t n)
-{
-    tp_check(m, comm_reduce_scatter(m->tp_comm, send, recv, n), "reduce-scatter");
-}
-
-static void tp_gather(gpt_model *m, const float *send, float *out, size_t n)
-{
-    tp_check(m, comm_allgather(m->tp_comm, send, out, n), "all-gather");
-}
-
 /* ---- model --------------------------------------------------------------- */
-
-/* out[N, OC] = res + inp[N, K] @ w[OC, K]^T + bias, where inp and w are this
- * rank's K columns (RowParallelLinear): the product is summed over the tensor
- * group before the (replicated) bias and the residual are added. */
-static void row_parallel(gpt_model *m, float *out, const float *res, const float *inp, const float *w,
-                         const float *bias, int N, int K, int OC)
-{
-    size_t n = (size_t)N * OC;
-    const gpt_ops *o = m->ops;
-    if (m->tp <= 1 && !m->prec) {
-        o->copy(out, res, n * sizeof(float));
-        o->matmul_forward(out, inp, w, bias, N, K, OC, 1);
-        return;
-    }
-    /* Mixed precision rounds the product (the GEMM's bf16/fp16 output), the sum over the
-     * tensor group (exchanged in the compute precision) and the residual sum, with one
-     * or with several ranks alike. */
-    float *t = m->acts->tpbuf;
-    o->matmul_forward(t, inp, w, NULL, N, K, OC, 0);
-    RP(m, t, n);
-    int rows = N;
-    if (m->sp) {
-        /* Sequence parallel: each rank keeps the sums of its own rows only. */
-        rows = N / m->tp;
-        tp_scatter(m, t, m->acts->splocal, (size_t)rows * OC);
-        t = m->acts->splocal;
-        RP(m, t, (size_t)rows * OC);
-    } else if (m->tp > 1) {
-        tp_sum(m, t, n);
-        RP(m, t, n);
-    }
-    o->residual_bias(out, res, t, bias, rows, OC);
-    RP(m, out, (size_t)rows * OC);
-}
-
-/* LayerNorm of this rank's rows; with sequence parallelism they are then
- * gathered so that out holds all n rows (for a column-parallel layer). */
-static void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, const float *inp, const float *w,
-                         const float *b, int n, int C)
-{
-    if (!m->sp) {
-        m->ops->layernorm_forward(out, mean, rstd, inp, w, b, n, C);
-        RP(m, out, (size_t)n * C); /* statistics stay fp32, the output is in the compute precision */
-        return;
-    }
-    size_t rows = (size_t)n / (size_t)m->tp;
-    m->ops->layernorm_forward(m->acts->splocal, mean, rstd, inp, w, b, (int)rows, C);
-    RP(m, m->acts->splocal, rows * (size_t)C);
-    tp_gather(m, m->acts->splocal, out, rows * (size_t)C);
-}
-
-/* The input gradient of a column-parallel layer (partial [bt, C] on each rank)
- * is a sum over the tensor group: all of it, or with sequence parallelism this
- * rank's `rows`. Returns where the sum is. */
-static const float *column_input_grad(gpt_model *m, float *partial, size_t rows, size_t bt, int C)
-{
-    RP(m, partial, bt * (size_t)C); /* the GEMM's output in the compute precision */
-    if (m->sp) {
-        tp_scatter(m, partial, m->acts->splocal, rows * (size_t)C);
-        RP(m, m->acts->splocal, rows * (size_t)C);
-        return m->acts->splocal;
-    }
-    if (m->tp > 1) {
-        tp_sum(m, partial, bt * (size_t)C);
-        RP(m, partial, bt * (size_t)C);
-    }
-    return partial;
-}
-
-size_t gpt_stage_rows(const gpt_model *m, size_t bt)
-{
-    return m->sp ? bt / (size_t)m->tp : bt;
-}
-
-int gpt_sp_reduce_grads(gpt_model *m)
-{
-    if (!m->sp || m->hooks)
-        return 0; /* under the unit hooks, done per unit and micro-batch */
-    static const int ln[] = {GPT_LN1W, GPT_LN1B, GPT_LN2W, GPT_LN2B, GPT_LNFW, GPT_LNFB};
-    for (size_t i = 0; i < sizeof ln / sizeof *ln; i++)
-        if (m->sizes[ln[i]]) {
-            int rc = comm_allreduce(m->tp_comm, m->dev.grads + m->offsets[ln[i]], m->sizes[ln[i]], COMM_SUM);
-            if (rc)
-                return rc;
-        }
-    return 0;
-}
 
 int gpt_use_chunk(gpt_model *m, int c)
 {
@@ -582,128 +383,6 @@ int gpt_use_slot(gpt_model *m, int k)
     }
     m->acts = m->slots[k];
     return 0;
-}
-
-/* ---- units (ZeRO stages 2 and 3, see gpt.h) -------------------------------- */
-
-static int unit_of(const gpt_model *m, int t, int l)
-{
-    return t == GPT_WTE || t == GPT_WPE ? 0 : per_layer(t) ? 1 + l : m->nlayers + 1;
-}
-
-/* Elements of tensor t per layer (layer tensors) or in all (the others). */
-static size_t slice_len(const gpt_model *m, int t)
-{
-    return per_layer(t) ? m->sizes[t] / (size_t)m->nlayers : m->sizes[t];
-}
-
-int gpt_num_units(const gpt_model *m) { return m->nlayers + 2; }
-
-int gpt_unit_segs(const gpt_model *m, int u, gpt_seg seg[GPT_UNIT_MAX_SEGS])
-{
-    int t0 = u == 0 ? GPT_WTE : u <= m->nlayers ? GPT_LN1W : GPT_LNFW;
-    int t1 = u == 0 ? GPT_WPE : u <= m->nlayers ? GPT_FCPROJB : GPT_LNFB;
-    int n = 0;
-    for (int t = t0; t <= t1; t++) {
-        size_t len = slice_len(m, t);
-        if (!len)
-            continue; /* a tensor this pipeline stage does not hold */
-        seg[n].t = t;
-        seg[n].off = m->offsets[t] + (per_layer(t) ? (size_t)(u - 1) * len : 0);
-        seg[n].n = len;
-        n++;
-    }
-    return n;
-}
-
-int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h)
-{
-    free(m->zp);
-    free(m->zg);
-    m->zp = m->zg = NULL;
-    m->hooks = NULL;
-    if (!h)
-        return 0;
-    int nu = gpt_num_units(m);
-    m->zp = calloc((size_t)nu, sizeof *m->zp);
-    m->zg = calloc((size_t)nu, sizeof *m->zg);
-    if (!m->zp || !m->zg) {
-        gpt_set_unit_hooks(m, NULL);
-        return err_set(ERR_NOMEM, "out of memory");
-    }
-    for (int u = 0; u < nu; u++) {
-        gpt_seg seg[GPT_UNIT_MAX_SEGS];
-        int ns = gpt_unit_segs(m, u, seg);
-        size_t pos = 0;
-        for (int i = 0; i < ns; i++) {
-            m->useg[seg[i].t] = pos;
-            pos += seg[i].n;
-        }
-    }
-    m->hooks = h;
-    return 0;
-}
-
-/* Parameters and gradients of tensor t's slice for layer l (0 for the others):
- * in the flat arrays, or in the unit's buffer under the hooks. */
-static float *P(const gpt_model *m, int t, int l)
-{
-    if (m->hooks && m->hooks->gather)
-        return m->zp[unit_of(m, t, l)] + m->useg[t];
-    return (m->prec ? m->wlow : m->dev.params) + m->offsets[t] + (size_t)l * slice_len(m, t);
-}
-
-static float *G(const gpt_model *m, int t, int l)
-{
-    if (m->hooks)
-        return m->zg[unit_of(m, t, l)] + m->useg[t];
-    return m->dev.grads + m->offsets[t] + (size_t)l * slice_len(m, t);
-}
-
-static void unit_gather(gpt_model *m, int u)
-{
-    if (m->hooks && m->hooks->gather && !m->zp[u]) {
-        m->zp[u] = m->hooks->gather(m->hooks->ctx, u);
-        if (m->prec) { /* ZeRO-3: the gathered master weights, rounded to compute with */
-            gpt_seg seg[GPT_UNIT_MAX_SEGS];
-            size_t n = 0;
-            for (int i = 0, k = gpt_unit_segs(m, u, seg); i < k; i++)
-                n += seg[i].n;
-            RP(m, m->zp[u], n);
-        }
-    }
-}
-
-static void unit_release(gpt_model *m, int u)
-{
-    if (m->hooks && m->hooks->gather && m->zp[u]) {
-        m->hooks->release(m->hooks->ctx, u);
-        m->zp[u] = NULL;
-    }
-}
-
-static void unit_grads(gpt_model *m, int u)
-{
-    if (m->hooks && !m->zg[u])
-        m->zg[u] = m->hooks->grad_buf(m->hooks->ctx, u);
-}
-
-/* A unit's gradients of this micro-batch are complete: with sequence parallelism
- * its LayerNorms' partial sums are added over the tensor group first (what
- * gpt_sp_reduce_grads does once an iteration without the hooks). */
-static void unit_grads_done(gpt_model *m, int u)
-{
-    if (!m->hooks || !m->zg[u])
-        return;
-    if (m->sp && u > 0) {
-        int final = u > m->nlayers;
-        const int ln[2] = {final ? GPT_LNFW : GPT_LN1W, GPT_LN2W};
-        for (int i = 0; i < (final ? 1 : 2); i++) /* w and b adjacent in the unit: one all-reduce */
-            tp_check(m, comm_allreduce(m->tp_comm, G(m, ln[i], final ? 0 : u - 1), 2 * slice_len(m, ln[i]), COMM_SUM),
-                     "all-reduce of LayerNorm gradients");
-    }
-    m->hooks->grad_done(m->hooks->ctx, u);
-    m->zg[u] = NULL;
 }
 
 int gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int B, int T, float *loss)
@@ -1085,143 +764,6 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
                     m->ops->layernorm_part_floats((int)C) + bt +
                     (m->tp > 1 ? bt * C + 3 * bt : 0) + (m->sp ? r * C : 0);
     return floats * sizeof(float) + 2 * bt * sizeof(int32_t);
-}
-
-/* Where this rank's part of tensor t lies in the whole model's flat array:
- * *foff, the offset of the stage's part (its layers; all of a whole-model
- * tensor), and its view sp as [outer, S, inner] (S 0: not split by tp). */
-static void part_of(const gpt_model *lm, int t, size_t *foff, tp_split *sp)
-{
-    const gpt_config *c = &lm->cfg;
-    size_t Vp = (size_t)c->padded_vocab_size, C = (size_t)c->channels, L = (size_t)c->num_layers;
-    size_t full[GPT_NUM_TENSORS] = {Vp * C, (size_t)c->max_seq_len * C, L * C, L * C, L * 3 * C * C, L * 3 * C,
-                                    L * C * C, L * C, L * C, L * C, L * 4 * C * C, L * 4 * C, L * C * 4 * C, L * C, C, C};
-    size_t off = 0;
-    for (int k = 0; k < t; k++)
-        off += full[k];
-    if (per_layer(t))
-        off += (size_t)lm->layer0 * (full[t] / L);
-    *foff = off;
-    *sp = split_of(c, t, (size_t)lm->nlayers);
-    if (!sp->S)
-        *sp = (tp_split){1, 0, per_layer(t) ? full[t] / L * (size_t)lm->nlayers : full[t]};
-}
-
-static void part_slice(const gpt_model *lm, const float *full, float *local);
-static int part_gather(const gpt_model *lm, const float *local, float *full);
-
-/* The part of the stage that model chunk c is, as a stage of its own: its layers
- * [layer0, layer0 + L/(pp*vpp)) and, in chunk 0 only, the stage's other tensors
- * (so that each is visited once), its layer tensors' slices at their offsets in
- * the stage's arrays. Without interleaving: the stage itself. */
-static gpt_model chunk_view(const gpt_model *lm, int c)
-{
-    gpt_model v = *lm;
-    if (lm->vpp <= 1)
-        return v;
-    int Lc = chunk_layers(lm);
-    v.layer0 = (c * lm->pp + lm->pp_rank) * Lc;
-    v.nlayers = Lc;
-    v.vpp = 1;
-    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
-        if (per_layer(t)) {
-            v.sizes[t] = lm->sizes[t] / (size_t)lm->vpp;
-            v.offsets[t] = lm->offsets[t] + (size_t)c * v.sizes[t];
-        } else if (c > 0) {
-            v.sizes[t] = 0;
-        }
-    }
-    return v;
-}
-
-void gpt_part_slice(const gpt_model *stage, const float *full, float *local)
-{
-    for (int c = 0; c < (stage->vpp > 1 ? stage->vpp : 1); c++) {
-        gpt_model view = chunk_view(stage, c);
-        part_slice(&view, full, local);
-    }
-}
-
-int gpt_part_gather(const gpt_model *stage, const float *local, float *full)
-{
-    /* Each stage writes the tensors it owns (the tied wte: the first stage's); the
-     * rest stays zero, and a sum over the pipeline group assembles the whole. */
-    if (stage->pp > 1)
-        memset(full, 0, gpt_num_params(&stage->cfg) * sizeof(float));
-    int rc = 0;
-    for (int c = 0; c < (stage->vpp > 1 ? stage->vpp : 1) && !rc; c++) {
-        gpt_model view = chunk_view(stage, c);
-        rc = part_gather(&view, local, full);
-    }
-    if (!rc && stage->pp > 1)
-        rc = dist_allreduce_f32(stage->tp_d, stage->pp_g, full, gpt_num_params(&stage->cfg));
-    return rc;
-}
-
-static void part_slice(const gpt_model *lm, const float *full, float *local)
-{
-    int tp = lm->tp > 1 ? lm->tp : 1;
-    for (int t = 0; t < GPT_NUM_TENSORS; t++) {
-        if (!lm->sizes[t])
-            continue;
-        size_t foff;
-        tp_split sp;
-        part_of(lm, t, &foff, &sp);
-        const float *src = full + foff;
-        float *dst = local + lm->offsets[t];
-        if (!sp.S || tp == 1) {
-            memcpy(dst, src, lm->sizes[t] * sizeof(float));
-            continue;
-        }
-        size_t Sl = split_local(sp.S, tp);
-        for (size_t o = 0; o < sp.outer; o++)
-            for (size_t j = 0; j < Sl; j++) {
-                size_t srow = (size_t)lm->tp_rank * Sl + j;
-                float *dr = dst + (o * Sl + j) * sp.inner;
-                if (srow < sp.S)
-                    memcpy(dr, src + (o * sp.S + srow) * sp.inner, sp.inner * sizeof(float));
-                else
-                    memset(dr, 0, sp.inner * sizeof(float));
-            }
-    }
-}
-
-static int part_gather(const gpt_model *lm, const float *local, float *full)
-{
-    int tp = lm->tp > 1 ? lm->tp : 1;
-    float *buf = NULL;
-    int rc = 0;
-    for (int t = 0; t < GPT_NUM_TENSORS && !rc; t++) {
-        if (!lm->sizes[t] || (t == GPT_WTE && lm->pp > 1 && lm->pp_rank != 0))
-            continue;
-        size_t foff;
-        tp_split sp;
-        part_of(lm, t, &foff, &sp);
-        const float *src = local + lm->offsets[t];
-        float *dst = full + foff;
-        if (!sp.S || tp == 1) {
-            memcpy(dst, src, lm->sizes[t] * sizeof(float));
-            continue;
-        }
-        size_t Sl = split_local(sp.S, tp), n = lm->sizes[t];
-        float *nb = realloc(buf, n * (size_t)tp * sizeof *buf);
-        if (!nb) {
-            rc = err_set(ERR_NOMEM, "out of memory gathering tensor %s", gpt_tensor_names[t]);
-            break;
-        }
-        buf = nb;
-        rc = dist_allgather_f32(lm->tp_d, lm->tp_g, src, buf, n);
-        for (int r = 0; r < tp && !rc; r++)
-            for (size_t o = 0; o < sp.outer; o++)
-                for (size_t j = 0; j < Sl; j++) {
-                    size_t srow = (size_t)r * Sl + j;
-                    if (srow < sp.S)
-                        memcpy(dst + (o * sp.S + srow) * sp.inner, buf + (size_t)r * n + (o * Sl + j) * sp.inner,
-                               sp.inner * sizeof(float));
-                }
-    }
-    free(buf);
-    return rc;
 }
 
 double gpt_flops_per_token(const gpt_model *m, int T)

@@ -1,0 +1,126 @@
+/* tensor_parallel.c - Megatron's tensor-parallel layers for the one GPT model
+ * (megatron/core/tensor_parallel: mappings.py's collectives, layers.py's
+ * RowParallelLinear and ColumnParallelLinear's input gradient, and sequence
+ * parallelism's LayerNorm regions). The model (train/model/gpt.c) calls these
+ * inside its forward and backward; every buffer is the operation table's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "train/model/gpt_int.h"
+#include "train/parallel/comm.h"
+#include "train/parallel/dist.h"
+
+/* Collectives over the tensor group; a failure here (the communicator broke)
+ * ends every rank. tp_sum: in place over n; tp_scatter: this rank's block of n
+ * of the sums of send [tp * n]; tp_gather: every rank's n into out [tp * n]. */
+void tp_check(gpt_model *m, int rc, const char *what)
+{
+    if (rc) {
+        fprintf(stderr, "train: tensor-parallel %s: %s\n", what, err_msg());
+        dist_abort(m->tp_d, EXIT_INTERNAL);
+    }
+}
+
+void tp_sum(gpt_model *m, float *buf, size_t n)
+{
+    tp_check(m, comm_allreduce(m->tp_comm, buf, n, COMM_SUM), "all-reduce");
+}
+
+void tp_scatter(gpt_model *m, const float *send, float *recv, size_t n)
+{
+    tp_check(m, comm_reduce_scatter(m->tp_comm, send, recv, n), "reduce-scatter");
+}
+
+void tp_gather(gpt_model *m, const float *send, float *out, size_t n)
+{
+    tp_check(m, comm_allgather(m->tp_comm, send, out, n), "all-gather");
+}
+
+/* out[N, OC] = res + inp[N, K] @ w[OC, K]^T + bias, where inp and w are this
+ * rank's K columns (RowParallelLinear): the product is summed over the tensor
+ * group before the (replicated) bias and the residual are added. */
+void row_parallel(gpt_model *m, float *out, const float *res, const float *inp, const float *w,
+                         const float *bias, int N, int K, int OC)
+{
+    size_t n = (size_t)N * OC;
+    const gpt_ops *o = m->ops;
+    if (m->tp <= 1 && !m->prec) {
+        o->copy(out, res, n * sizeof(float));
+        o->matmul_forward(out, inp, w, bias, N, K, OC, 1);
+        return;
+    }
+    /* Mixed precision rounds the product (the GEMM's bf16/fp16 output), the sum over the
+     * tensor group (exchanged in the compute precision) and the residual sum, with one
+     * or with several ranks alike. */
+    float *t = m->acts->tpbuf;
+    o->matmul_forward(t, inp, w, NULL, N, K, OC, 0);
+    RP(m, t, n);
+    int rows = N;
+    if (m->sp) {
+        /* Sequence parallel: each rank keeps the sums of its own rows only. */
+        rows = N / m->tp;
+        tp_scatter(m, t, m->acts->splocal, (size_t)rows * OC);
+        t = m->acts->splocal;
+        RP(m, t, (size_t)rows * OC);
+    } else if (m->tp > 1) {
+        tp_sum(m, t, n);
+        RP(m, t, n);
+    }
+    o->residual_bias(out, res, t, bias, rows, OC);
+    RP(m, out, (size_t)rows * OC);
+}
+
+/* LayerNorm of this rank's rows; with sequence parallelism they are then
+ * gathered so that out holds all n rows (for a column-parallel layer). */
+void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, const float *inp, const float *w,
+                         const float *b, int n, int C)
+{
+    if (!m->sp) {
+        m->ops->layernorm_forward(out, mean, rstd, inp, w, b, n, C);
+        RP(m, out, (size_t)n * C); /* statistics stay fp32, the output is in the compute precision */
+        return;
+    }
+    size_t rows = (size_t)n / (size_t)m->tp;
+    m->ops->layernorm_forward(m->acts->splocal, mean, rstd, inp, w, b, (int)rows, C);
+    RP(m, m->acts->splocal, rows * (size_t)C);
+    tp_gather(m, m->acts->splocal, out, rows * (size_t)C);
+}
+
+/* The input gradient of a column-parallel layer (partial [bt, C] on each rank)
+ * is a sum over the tensor group: all of it, or with sequence parallelism this
+ * rank's `rows`. Returns where the sum is. */
+const float *column_input_grad(gpt_model *m, float *partial, size_t rows, size_t bt, int C)
+{
+    RP(m, partial, bt * (size_t)C); /* the GEMM's output in the compute precision */
+    if (m->sp) {
+        tp_scatter(m, partial, m->acts->splocal, rows * (size_t)C);
+        RP(m, m->acts->splocal, rows * (size_t)C);
+        return m->acts->splocal;
+    }
+    if (m->tp > 1) {
+        tp_sum(m, partial, bt * (size_t)C);
+        RP(m, partial, bt * (size_t)C);
+    }
+    return partial;
+}
+
+size_t gpt_stage_rows(const gpt_model *m, size_t bt)
+{
+    return m->sp ? bt / (size_t)m->tp : bt;
+}
+
+int gpt_sp_reduce_grads(gpt_model *m)
+{
+    if (!m->sp || m->hooks)
+        return 0; /* under the unit hooks, done per unit and micro-batch */
+    static const int ln[] = {GPT_LN1W, GPT_LN1B, GPT_LN2W, GPT_LN2B, GPT_LNFW, GPT_LNFB};
+    for (size_t i = 0; i < sizeof ln / sizeof *ln; i++)
+        if (m->sizes[ln[i]]) {
+            int rc = comm_allreduce(m->tp_comm, m->dev.grads + m->offsets[ln[i]], m->sizes[ln[i]], COMM_SUM);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
