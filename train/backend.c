@@ -38,11 +38,10 @@ static int cpu_step(train_backend *b, float gscale, float lr, float beta1, float
 /* The table's buffers into the host model (nothing to do on the CPU's own);
  * ZeRO gathers its shards itself. */
 static void cpu_sync_host(train_backend *b) { gpt_download(b->m, !b->dp->zero); }
-static void cpu_poison_grad(train_backend *b) { ddp_poison_grad(b->dp, b->m); }
 static void cpu_release(train_backend *b) { (void)b; }
 
 const train_backend_ops train_backend_cpu = {"cpu",          cpu_forward,   cpu_backward,    cpu_zero_grad, cpu_reduce,
-                                             cpu_step,       cpu_sync_host, cpu_poison_grad, cpu_release};
+                                             cpu_step,       cpu_sync_host, cpu_release};
 
 /* ---- CUDA: train/cuda on one GPU, data parallelism through NCCL ------------ */
 #ifdef WEBTEXT_CUDA
@@ -84,7 +83,6 @@ static void cuda_sync_host(train_backend *b)
     gpt_cuda_download(b->gpu, b->m);
     b->m->grads = g;
 }
-static void cuda_poison_grad(train_backend *b) { gpt_cuda_poison_grad(b->gpu); }
 static void cuda_release(train_backend *b)
 {
 #ifdef WEBTEXT_NCCL
@@ -97,5 +95,16 @@ static void cuda_release(train_backend *b)
 }
 
 const train_backend_ops train_backend_cuda = {"cuda",    cuda_forward,   cuda_backward,    cuda_zero_grad, cuda_reduce,
-                                              cuda_step, cuda_sync_host, cuda_poison_grad, cuda_release};
+                                              cuda_step, cuda_sync_host, cuda_release};
 #endif
+
+void train_backend_poison_grad(train_backend *b)
+{
+#ifdef WEBTEXT_CUDA
+    if (b->ops == &train_backend_cuda) {
+        gpt_cuda_poison_grad(b->gpu);
+        return;
+    }
+#endif
+    ddp_poison_grad(b->dp, b->m);
+}

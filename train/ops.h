@@ -23,6 +23,11 @@
  * Shapes and layouts are kernels.h's (B sequences of T tokens, C channels,
  * weights [out, in]); the small operations below are the host loops gpt.c had
  * between the kernels, each described where it is declared.
+ *
+ * The table is in three parts: what the table is (name and flags), memory
+ * (buffers, transfers, ordering), compute (kernels and the small operations).
+ * Every member is required except those marked "optional" (NULL allowed; the
+ * caller then does without).
  */
 #ifndef TRAIN_OPS_H
 #define TRAIN_OPS_H
@@ -35,9 +40,10 @@ typedef struct gpt_ops {
     const char *name; /* "cpu", "checked", "cuda" */
     int device;       /* 1: buffers are not host memory */
     int nccl;         /* 1: NCCL can take its buffers (CUDA device memory) */
-    int nccl_emulated;/* tests: a forced NCCL is emulated over MPI with NCCL's semantics */
+    int nccl_emulated;/* the checked table (a test table itself): a forced NCCL is emulated over
+                         MPI with NCCL's semantics */
 
-    /* ---- memory ---- */
+    /* ==== memory ==== */
     void *(*alloc)(size_t bytes);  /* zeroed; NULL when out of memory */
     void (*free)(void *p);         /* NULL is allowed */
     void (*copy)(void *dst, const void *src, size_t bytes); /* device to device (no overlap) */
@@ -51,6 +57,7 @@ typedef struct gpt_ops {
     /* The device's UUID (which physical GPU; the communicators compare them). */
     void (*device_uuid)(unsigned char uuid[16]);
 
+    /* ==== compute ==== */
     /* ---- the model's kernels (kernels.h) ---- */
     void (*encoder_forward)(float *out, const int32_t *inp, const float *wte, const float *wpe, int B, int T, int C);
     void (*encoder_forward_vp)(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C);
@@ -111,7 +118,7 @@ typedef struct gpt_ops {
     /* AdamW on n parameters: bias corrections bc1, bc2, decoupled weight decay */
     void (*adamw)(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
                   float eps, float decay, float bc1, float bc2);
-    /* The model's compute precision (GPT_PREC_*), told once by gpt_init; NULL where it
+    /* Optional. The model's compute precision (GPT_PREC_*), told once by gpt_init; NULL where it
      * changes nothing (the CPU tables compute in fp32 on the rounded values). The CUDA
      * table then runs the products and attention on narrow operands (exact: they are
      * rounded already) on the tensor cores, with fp32 outputs. */

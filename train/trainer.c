@@ -219,7 +219,7 @@ static int forward_backward(run *r, uint64_t it, double *loss, double *norm)
     char key[32];
     snprintf(key, sizeof key, ",%llu,", (unsigned long long)it);
     if (r->hooks.nan_iters[0] && strstr(r->hooks.nan_iters, key))
-        r->be.ops->poison_grad(&r->be);
+        train_backend_poison_grad(&r->be);
     if ((rc = r->be.ops->reduce(&r->be, loss, norm)))
         return rc;
     *norm /= lscale;
