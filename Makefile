@@ -30,8 +30,8 @@ CXX ?= g++
 ALL_CXXFLAGS = -std=gnu++17 $(CFLAGS) -Wall -Wextra $(SANFLAGS) -I. -MMD -MP
 
 # What this machine has (nvcc, NCCL, cuDNN, MPI, OpenMP, libFuzzer, help2man) is
-# probed by scripts/configure.sh into build/config.mk, right after
-# scripts/install_deps.sh has installed what is missing; make includes that file,
+# probed by scripts/setup/configure.sh into build/config.mk, right after
+# scripts/setup/install_deps.sh has installed what is missing; make includes that file,
 # remakes it first on every run (whatever the goal: make, make tools, make train,
 # make test-bins, make bench, make fuzz, ...) and restarts when it changed, so no
 # target is ever planned with probes taken before the install. Every object
@@ -47,8 +47,8 @@ include $(CONFIG)
 ifeq ($(MAKE_RESTARTS),)
 $(CONFIG): FORCE
 	@mkdir -p $(dir $@)
-	@scripts/install_deps.sh $(DEPS_MODE)
-	@scripts/configure.sh $@ "$(CC)"
+	@scripts/setup/install_deps.sh $(DEPS_MODE)
+	@scripts/setup/configure.sh $@ "$(CC)"
 endif
 endif
 .PHONY: FORCE
@@ -129,7 +129,7 @@ CUDA_ARCH ?= 80 90
 NVCCFLAGS = -std=c++17 -O3 -g $(foreach a,$(CUDA_ARCH),-gencode arch=compute_$(a),code=sm_$(a)) -I. \
   -Xcompiler -Wall,-Wextra,-Wno-unused-parameter $(if $(OMPFLAGS),-Xcompiler -fopenmp) -MMD -MP
 # cuDNN (fused attention, train/cuda/cudnn_attention.cpp): built when cuDNN 9 and the
-# cuDNN frontend headers (fetched by scripts/install_deps.sh into build/third_party) are found.
+# cuDNN frontend headers (fetched by scripts/setup/install_deps.sh into build/third_party) are found.
 CUDNN_FE_INC := $(CONF_CUDNN_FE_INC)
 CUDNN_LIBDIR := $(CONF_CUDNN_LIBDIR)
 HAVE_CUDNN := $(if $(and $(filter yes,$(BUILD_CUDA)),$(CUDNN_FE_INC),$(CUDNN_LIBDIR)),yes,no)
@@ -177,12 +177,12 @@ FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 # What is missing was installed and probed before any rule is planned (build/config.mk above).
 all: tools
 
-# Manual pages, made from each tool's --help by help2man (scripts/gen_man.sh) when it is
-# installed (scripts/install_deps.sh installs it); `make install` puts them in man1.
+# Manual pages, made from each tool's --help by help2man (scripts/setup/gen_man.sh) when it is
+# installed (scripts/setup/install_deps.sh installs it); `make install` puts them in man1.
 HAVE_HELP2MAN := $(or $(CONF_HAVE_HELP2MAN),no)
 MAN_PAGES := $(if $(filter yes,$(HAVE_HELP2MAN)),$(TOOLS:%=$(BUILD)/man/%.1))
-$(BUILD)/man/%.1: $(BIN)/% scripts/gen_man.sh
-	@scripts/gen_man.sh $< $@
+$(BUILD)/man/%.1: $(BIN)/% scripts/setup/gen_man.sh
+	@scripts/setup/gen_man.sh $< $@
 
 tools: probe $(TOOL_BINS) $(MAN_PAGES)
 
@@ -288,18 +288,18 @@ test-gpu-run: tools $(GPU_TEST_BINS)
 	@BIN=$(BIN) BUILD=$(BUILD) tests/run_tests.sh --gpu-only
 
 bench-gpu: all
-	@BIN=$(BIN) bash scripts/bench_gpu.sh
+	@BIN=$(BIN) bash bench/bench_gpu.sh
 
 # The full crash / fault / memory / pathological-input campaign (about an hour).
 reliability: tools
-	@bash scripts/reliability.sh
+	@bash scripts/check/reliability.sh
 
 fuzz: fuzz-bins
 	@if [ "$(HAVE_FUZZ)" != yes ]; then echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-dev)"; exit 1; fi
-	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/fuzz_campaign.sh
+	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/check/fuzz_campaign.sh
 
 bench: all
-	@for b in scripts/bench_*.sh; do echo "== $$b"; BIN=$(BIN) bash $$b || exit 1; done
+	@for b in bench/bench_*.sh; do echo "== $$b"; BIN=$(BIN) bash $$b || exit 1; done
 
 # Install the tools, the GPT-2 vocabulary they default to and their --help texts.
 # Nothing refers back to the source tree: the tools find PREFIX/share/webtext-gpt
@@ -319,7 +319,7 @@ install-files: $(MAN_PAGES)
 	install -m 644 README.md $(DOCDIR)/
 	install -m 644 docs/*.md $(DOCDIR)/docs/
 	@for t in $(TOOLS); do $(BIN)/$$t --help > $(DOCDIR)/$$t.txt 2>&1 || true; done
-	$(if $(MAN_PAGES),install -d $(MAN1DIR) && install -m 644 $(MAN_PAGES) $(MAN1DIR)/,@echo "install: help2man not found: no manual pages (scripts/install_deps.sh installs it)" >&2)
+	$(if $(MAN_PAGES),install -d $(MAN1DIR) && install -m 644 $(MAN_PAGES) $(MAN1DIR)/,@echo "install: help2man not found: no manual pages (scripts/setup/install_deps.sh installs it)" >&2)
 	@echo "installed $(words $(TOOLS)) tools into $(DESTDIR)$(PREFIX)/bin, the GPT-2 vocabulary into $(SHAREDIR)/gpt2, help texts and docs into $(DOCDIR)$(if $(MAN_PAGES),, no) manual pages$(if $(MAN_PAGES), into $(MAN1DIR))"
 
 uninstall:
@@ -332,12 +332,12 @@ QUALITY ?= none
 # WARC=FILES adds web pages (WARC / WET / HTML, through extract) as the corpus "web";
 # URLS=LIST first downloads a URL list (blacklist_urls, download) into data/build/warc.
 data: all
-	@BIN=$(BIN) scripts/make_data.sh QUALITY=$(QUALITY) $(if $(WARC),WARC="$(WARC)") $(if $(URLS),URLS="$(URLS)") \
+	@BIN=$(BIN) scripts/make/make_data.sh QUALITY=$(QUALITY) $(if $(WARC),WARC="$(WARC)") $(if $(URLS),URLS="$(URLS)") \
 	  $(if $(DOWNLOAD_FLAGS),DOWNLOAD_FLAGS="$(DOWNLOAD_FLAGS)")
 
 # Train a small GPT-2 on what `make data` built, then sample from it: see docs/pipeline.md.
 train: all
-	@BIN=$(BIN) scripts/make_train.sh
+	@BIN=$(BIN) scripts/make/make_train.sh
 
 clean:
 	rm -rf build bin

@@ -6,7 +6,7 @@
  * seeded and reads only the first 10,000 characters. We read at most the first
  * LANGID_MAX_BYTES of the text (cut at a character boundary), so the cost per
  * document is bounded; a longer prefix does not change the verdict in
- * practice (scripts/langid_eval.py measures accuracy).
+ * practice (scripts/check/langid_eval.py measures accuracy).
  */
 #ifndef PREPROCESS_LANGID_H
 #define PREPROCESS_LANGID_H

@@ -76,7 +76,7 @@ elif [ "${HAVE_FUZZ:-no}" = san ]; then
   echo "(fuzz targets not rerun: they are ASan+UBSan builds already and run in the plain 'make test')"
 else
   for f in tests/fuzz/fuzz_*.c; do
-    echo "SKIP $(basename "$f" .c): clang with libFuzzer not found (scripts/install_deps.sh --test installs it)"
+    echo "SKIP $(basename "$f" .c): clang with libFuzzer not found (scripts/setup/install_deps.sh --test installs it)"
     skipped=$((skipped + 1))
   done
 fi

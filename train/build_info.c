@@ -1,7 +1,7 @@
 /* build_info.c - what this build of the trainer has, printed by --version of
  * train, generate and convert_checkpoint: MPI, OpenMP, the BLAS and the kernels
  * it runs here, CUDA with its GPU architectures, cuDNN and NCCL. The GPU suite
- * (scripts/gpu_suite.sh) reads these lines and refuses a build that lacks a
+ * (scripts/gpu/gpu_suite.sh) reads these lines and refuses a build that lacks a
  * part it needs. */
 #include "train/build_info.h"
 

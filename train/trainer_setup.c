@@ -109,7 +109,7 @@ static int check_args(run *r, train_args *a)
     r->ops = !strcmp(a->device, "checked") ? &gpt_ops_checked : &gpt_ops_cpu;
     /* Tensor / pipeline parallelism and ZeRO on GPUs run the parallel model on the CUDA
      * operation table; the single-GPU model (gpt_cuda.cu) stays the default elsewhere
-     * until the table has been proven on a GPU (scripts/gpu_suite.sh). */
+     * until the table has been proven on a GPU (scripts/gpu/gpu_suite.sh). */
     long long zero = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
     /* Ranks sharing a GPU (more ranks on this node than GPUs) cannot use NCCL, which the
      * single-GPU path's data parallelism needs: they take the table too, whose

@@ -5,7 +5,7 @@ tokenizer, `spacy.blank("en")` plus the "sentencizer"), and the character
 tables of datatrove's quality filters, so that preprocess/quality.c and
 preprocess/spacy_tok.c reproduce them without Python at run time.
 
-    scripts/install_deps.sh --test     # datatrove and spaCy, pinned, in build/venv
+    scripts/setup/install_deps.sh --test     # datatrove and spaCy, pinned, in build/venv
     build/venv/bin/python preprocess/generated/gen_spacy_tables.py
 
 Taken from spaCy (its English Defaults, read from the live objects):

@@ -8,7 +8,7 @@ FIX=$ROOT/tests/fixtures
 WORK=$(mktemp -d /tmp/e2e.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 export NO_PROGRESS=1
-# Python for golden checks: the project's venv (scripts/install_deps.sh --test).
+# Python for golden checks: the project's venv (scripts/setup/install_deps.sh --test).
 PY=$ROOT/build/venv/bin/python3
 [ -x "$PY" ] || PY=python3
 

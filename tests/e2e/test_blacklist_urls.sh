@@ -4,7 +4,7 @@
 B=$BIN/blacklist_urls
 U=$FIX/urls
 
-# Golden comparisons with the reference logic (scripts/make_url_golden.py).
+# Golden comparisons with the reference logic (tests/golden/make_url_golden.py).
 for f in reddit_2005 edge_cases; do
   src=$U/${f}_urls.txt; [ -f "$src" ] || src=$U/$f.txt
   "$B" -q "$src" --rejected "$WORK/rej.tsv" > "$WORK/kept.txt"

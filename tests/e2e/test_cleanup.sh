@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end tests of cleanup against Megatron's cleanup semantics computed in
-# Python with ftfy, langdetect and tiktoken (scripts/make_cleanup_golden.py),
+# Python with ftfy, langdetect and tiktoken (tests/golden/make_cleanup_golden.py),
 # plus bad input: invalid UTF-8, NUL, lone surrogates, bad JSON, a 100 MB
 # document, unknown options.
 . "$(dirname "$0")/lib.sh"

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test_convert.sh - convert_checkpoint: ours -> Hugging Face GPT-2 gives the
-# logits of a numpy GPT-2 written from the HF format (scripts/hf_gpt2_numpy.py);
+# logits of a numpy GPT-2 written from the HF format (scripts/lib/hf_gpt2_numpy.py);
 # ours -> HF -> ours -> HF is byte-identical; a randomly initialised HF model
 # imports with its logits and trains on; bad input is refused by name.
-# (scripts/check_hf_export.py makes the same comparison with transformers itself.)
+# (scripts/check/check_hf_export.py makes the same comparison with transformers itself.)
 . "$(dirname "$0")/lib.sh"
 export OMP_NUM_THREADS=2
 D=$FIX/gptdata
@@ -19,21 +19,21 @@ ok=1; for f in config.json model.safetensors vocab.json merges.txt tokenizer_con
 P="The history of the world is long and"
 ids=$(printf '{"text":"%s"}\n' "$P" | "$BIN/tokenize" 2>/dev/null | tr ' ' ',')
 expect_exit conv_logits_out 0 "$BIN/generate" --load "$WORK/ck" --prompt "$P" --logits-out "$WORK/ours.f32"
-# The numpy reference needs the test venv (scripts/install_deps.sh --test); without
+# The numpy reference needs the test venv (scripts/setup/install_deps.sh --test); without
 # numpy those checks are counted as skipped, and the rest run on our own export.
 NP=1; has_py numpy || NP=0
-NOPY="numpy not importable by $PY (scripts/install_deps.sh --test installs it)"
+NOPY="numpy not importable by $PY (scripts/setup/install_deps.sh --test installs it)"
 if [ $NP = 0 ]; then skip conv_hf_logits "$NOPY"
-elif r=$("$PY" "$ROOT/scripts/hf_gpt2_numpy.py" logits "$WORK/hf" "$ids" "$WORK/ours.f32" --tol 1e-5); then pass "conv_hf_logits ($r)"; else fail conv_hf_logits "$r"; fi
+elif r=$("$PY" "$ROOT/scripts/lib/hf_gpt2_numpy.py" logits "$WORK/hf" "$ids" "$WORK/ours.f32" --tol 1e-5); then pass "conv_hf_logits ($r)"; else fail conv_hf_logits "$r"; fi
 expect_exit conv_from_hf 0 "$BIN/convert_checkpoint" --from hf "$WORK/hf" --save "$WORK/ck2"
 expect_exit conv_to_hf_again 0 "$BIN/convert_checkpoint" --load "$WORK/ck2" --to hf "$WORK/hf2"
 cmp -s "$WORK/hf/model.safetensors" "$WORK/hf2/model.safetensors" && pass conv_roundtrip_identical || fail conv_roundtrip_identical
 # A GPT-2 as transformers lays it out, random weights, without our vocabulary padding.
 if [ $NP = 1 ]; then
-"$PY" "$ROOT/scripts/hf_gpt2_numpy.py" random "$WORK/rnd" --layers 2 --embd 64 --heads 4 --vocab 50257 --positions 32 --seed 3
+"$PY" "$ROOT/scripts/lib/hf_gpt2_numpy.py" random "$WORK/rnd" --layers 2 --embd 64 --heads 4 --vocab 50257 --positions 32 --seed 3
 expect_exit conv_import_random 0 "$BIN/convert_checkpoint" --from hf "$WORK/rnd" --save "$WORK/ck3"
 expect_exit conv_import_logits_out 0 "$BIN/generate" --load "$WORK/ck3" --prompt "$P" --logits-out "$WORK/rnd.f32"
-if r=$("$PY" "$ROOT/scripts/hf_gpt2_numpy.py" logits "$WORK/rnd" "$ids" "$WORK/rnd.f32" --tol 1e-5); then pass "conv_import_logits ($r)"; else fail conv_import_logits "$r"; fi
+if r=$("$PY" "$ROOT/scripts/lib/hf_gpt2_numpy.py" logits "$WORK/rnd" "$ids" "$WORK/rnd.f32" --tol 1e-5); then pass "conv_import_logits ($r)"; else fail conv_import_logits "$r"; fi
 else
   for n in conv_import_random conv_import_logits_out conv_import_logits; do skip $n "$NOPY"; done
   # fine-tune the import of our own export instead
@@ -64,7 +64,7 @@ for c in "huge_shape|shape needs more bytes than the file" "n_layer_1e9|n_layer 
          "header_too_big|over the format's limit" "deep_json|header is not a JSON object"; do
   n=${c%%|*} msg=${c#*|}
   rm -rf "$WORK/hostile" "$WORK/x"
-  "$PY" "$ROOT/scripts/hf_mutate.py" "$WORK/hf" "$WORK/hostile" "$n" || { fail "conv_hostile_$n" "mutation failed"; continue; }
+  "$PY" "$ROOT/scripts/check/hf_mutate.py" "$WORK/hf" "$WORK/hostile" "$n" || { fail "conv_hostile_$n" "mutation failed"; continue; }
   expect_exit "conv_hostile_$n" 1 "$BIN/convert_checkpoint" --from hf "$WORK/hostile" --save "$WORK/x"
   stderr_has "conv_hostile_${n}_message" "$msg"
   [ ! -e "$WORK/x" ] && pass "conv_hostile_${n}_nothing_written" || fail "conv_hostile_${n}_nothing_written"

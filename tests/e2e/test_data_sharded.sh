@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# test_data_sharded.sh - the sharded data pipeline (scripts/data_sharded.sh, the
-# stages scripts/slurm_data.sh submits as Slurm array jobs) run locally on two
+# test_data_sharded.sh - the sharded data pipeline (scripts/cluster/data_sharded.sh, the
+# stages scripts/cluster/slurm_data.sh submits as Slurm array jobs) run locally on two
 # small corpora gives byte for byte the dataset of the one-process pipeline
-# (scripts/data.mk); a rerun skips every finished output; a lost output is
+# (scripts/make/data.mk); a rerun skips every finished output; a lost output is
 # redone alone; stages take SLURM_ARRAY_TASK_ID; the Slurm script submits the
 # nine stages as dependent jobs and arrays (through a stand-in sbatch).
 . "$(dirname "$0")/lib.sh"
@@ -10,28 +10,28 @@ C=$WORK/corpus; mkdir -p "$C"
 { zcat "$FIX/cc/olmo_c4-sample.01.json.gz"; zcat "$FIX/cc/olmo_c4-sample.02.json.gz"; } | zstd -q -o "$C/a.jsonl.zst"
 { zcat "$FIX/cc/olmo_c4-sample.03.json.gz"; zcat "$FIX/cc/olmo_c4-sample.01.json.gz" | sed 's/"url":"/"url":"copy:/';
   zcat "$FIX/cc/olmo_c4_100_domains_theguardian.jsonl.gz"; } | zstd -q -o "$C/b.jsonl.zst"
-make --no-print-directory -C "$ROOT" -f scripts/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/one" > "$WORK/one.out" 2>&1 ||
+make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/one" > "$WORK/one.out" 2>&1 ||
   { fail sharded_reference "$(tail -3 "$WORK/one.out")"; exit 0; }
 export BIN CORPUS_DIR="$C" CORPORA="a b" OUT="$WORK/sh" SHARDS=3 BAND_JOBS=2 WORKERS=1 PARALLEL=2
-if bash "$ROOT/scripts/data_sharded.sh" all > "$WORK/sh.out" 2>&1; then pass sharded_runs; else fail sharded_runs "$(tail -5 "$WORK/sh.out")"; exit 0; fi
+if bash "$ROOT/scripts/cluster/data_sharded.sh" all > "$WORK/sh.out" 2>&1; then pass sharded_runs; else fail sharded_runs "$(tail -5 "$WORK/sh.out")"; exit 0; fi
 if cmp -s "$WORK/one/corpus_text_document.bin" "$WORK/sh/corpus_text_document.bin" &&
    cmp -s "$WORK/one/corpus_text_document.idx" "$WORK/sh/corpus_text_document.idx" &&
    cmp -s <(zstd -dqc "$WORK/one/corpus.jsonl.zst") <(zstd -dqc "$WORK/sh/corpus.jsonl.zst"); then
   pass sharded_same_dataset_as_one_process; else fail sharded_same_dataset_as_one_process; fi
 [ "$(cat "$WORK"/sh/shards/dups_removed.*.jsonl | wc -l)" = "$(wc -l < "$WORK/one/dups_removed.jsonl")" ] &&
   pass sharded_same_duplicates_removed || fail sharded_same_duplicates_removed
-bash "$ROOT/scripts/data_sharded.sh" all > "$WORK/again.out" 2>&1
+bash "$ROOT/scripts/cluster/data_sharded.sh" all > "$WORK/again.out" 2>&1
 n=$(grep -c 'is there; skipped' "$WORK/again.out")
 [ "$n" = 18 ] && ! grep -q '^cleanup:\|^minhash:\|^preprocess_data:' "$WORK/again.out" && pass sharded_rerun_skips_everything ||
   fail sharded_rerun_skips_everything "$n skipped"
 rm "$WORK/sh/shards/clean.0001.jsonl.zst"
-SLURM_ARRAY_TASK_ID=1 bash "$ROOT/scripts/data_sharded.sh" cleanup > "$WORK/one_task.out" 2>&1
-SLURM_ARRAY_TASK_ID=2 bash "$ROOT/scripts/data_sharded.sh" cleanup >> "$WORK/one_task.out" 2>&1
+SLURM_ARRAY_TASK_ID=1 bash "$ROOT/scripts/cluster/data_sharded.sh" cleanup > "$WORK/one_task.out" 2>&1
+SLURM_ARRAY_TASK_ID=2 bash "$ROOT/scripts/cluster/data_sharded.sh" cleanup >> "$WORK/one_task.out" 2>&1
 [ -s "$WORK/sh/shards/clean.0001.jsonl.zst" ] && [ "$(grep -c '^cleanup:' "$WORK/one_task.out")" = 1 ] && pass sharded_array_task_redoes_lost_output ||
   fail sharded_array_task_redoes_lost_output
-expect_exit sharded_bad_index 2 bash "$ROOT/scripts/data_sharded.sh" cleanup 7
-expect_exit sharded_no_index 2 env -u SLURM_ARRAY_TASK_ID bash "$ROOT/scripts/data_sharded.sh" remove
-expect_exit sharded_unknown_stage 2 bash "$ROOT/scripts/data_sharded.sh" frobnicate
+expect_exit sharded_bad_index 2 bash "$ROOT/scripts/cluster/data_sharded.sh" cleanup 7
+expect_exit sharded_no_index 2 env -u SLURM_ARRAY_TASK_ID bash "$ROOT/scripts/cluster/data_sharded.sh" remove
+expect_exit sharded_unknown_stage 2 bash "$ROOT/scripts/cluster/data_sharded.sh" frobnicate
 # The Slurm submission, through a stand-in sbatch that records its arguments.
 mkdir -p "$WORK/fake"
 cat > "$WORK/fake/sbatch" <<'SB'
@@ -40,7 +40,7 @@ n=$(( $(cat "$SBATCH_LOG.n" 2>/dev/null || echo 100) + 1 )); echo $n > "$SBATCH_
 echo "$*" >> "$SBATCH_LOG"; echo "$n;cluster"
 SB
 chmod +x "$WORK/fake/sbatch"
-SBATCH_LOG=$WORK/sbatch.log PATH="$WORK/fake:$PATH" SHARDS=8 BAND_JOBS=4 bash "$ROOT/scripts/slurm_data.sh" > "$WORK/slurm.out" 2>&1
+SBATCH_LOG=$WORK/sbatch.log PATH="$WORK/fake:$PATH" SHARDS=8 BAND_JOBS=4 bash "$ROOT/scripts/cluster/slurm_data.sh" > "$WORK/slurm.out" 2>&1
 if [ "$(wc -l < "$WORK/sbatch.log")" = 9 ] && grep -q -- '--array=0-7%32.*data_sharded.sh cleanup' "$WORK/sbatch.log" &&
    grep -q -- '--dependency=afterok:101 .*--array=0-7' "$WORK/sbatch.log" && grep -q -- '--array=0-3%32.*find' "$WORK/sbatch.log" &&
    grep -q -- '--dependency=afterok:108 .*merge' "$WORK/sbatch.log"; then pass slurm_submission

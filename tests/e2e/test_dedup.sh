@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # End-to-end tests of minhash, find_duplicates, group_duplicates, remove_duplicates
-# on a corpus with planted near-duplicates (scripts/make_planted_dedup.py), against
+# on a corpus with planted near-duplicates (tests/golden/make_planted_dedup.py), against
 # the brute-force exact Jaccard computed in Python when the fixture was made.
 . "$(dirname "$0")/lib.sh"
 MH=$BIN/minhash; FD=$BIN/find_duplicates; GD=$BIN/group_duplicates; RD=$BIN/remove_duplicates

@@ -39,8 +39,8 @@ done
 # manual pages
 MAN=$ROOT/build/${TEST_TIER:-rel}/man
 [ "${TEST_TIER:-rel}" = san ] && MAN=$ROOT/build/san/man
-if ! command -v man >/dev/null 2>&1; then skip docs_man "man is missing (scripts/install_deps.sh --test installs man-db)"
-elif ! command -v help2man >/dev/null 2>&1; then skip docs_man "help2man is missing (scripts/install_deps.sh installs it)"
+if ! command -v man >/dev/null 2>&1; then skip docs_man "man is missing (scripts/setup/install_deps.sh --test installs man-db)"
+elif ! command -v help2man >/dev/null 2>&1; then skip docs_man "help2man is missing (scripts/setup/install_deps.sh installs it)"
 else
   bad=""
   for t in $TOOLS; do

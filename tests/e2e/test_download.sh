@@ -10,7 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 D=$BIN/download
 if ! has_py warcio; then
-  fail download_checks "warcio missing in $PY (scripts/install_deps.sh --test installs it)"; exit 0
+  fail download_checks "warcio missing in $PY (scripts/setup/install_deps.sh --test installs it)"; exit 0
 fi
 SERVERS=()
 stop_servers() { for p in "${SERVERS[@]}"; do kill "$p" 2>/dev/null; done; wait 2>/dev/null; rm -rf "$WORK"; }
@@ -188,11 +188,11 @@ if openssl req -x509 -newkey rsa:2048 -nodes -keyout "$WORK/key.pem" -out "$WORK
   if [ "$(grep -c '"reason":"tls"' "$WORK/tls1/download.log.jsonl")" = 2 ] &&
      (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/tls2" "$WORK/tls2/download.log.jsonl" "$WORK/tls.urls" --all-fetched) > "$WORK/check5" 2>&1
   then pass download_https; else fail download_https "$(cat "$WORK/tls1/download.log.jsonl" "$WORK/check5" | head -c 800)"; fi
-else fail download_https "openssl could not make a certificate (scripts/install_deps.sh --test installs openssl)"; fi
+else fail download_https "openssl could not make a certificate (scripts/setup/install_deps.sh --test installs openssl)"; fi
 
-# make data's first step (scripts/data.mk URLS=...): blacklist_urls, download, extract.
+# make data's first step (scripts/make/data.mk URLS=...): blacklist_urls, download, extract.
 for i in 1 2 3; do echo "$A/page/m$i"; done > "$WORK/mk.urls"; echo "$A/photo.jpg" >> "$WORK/mk.urls"
-make --no-print-directory -C "$ROOT" -f scripts/data.mk BIN="$BIN" B="$WORK/mk" URLS="$WORK/mk.urls" \
+make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" B="$WORK/mk" URLS="$WORK/mk.urls" \
   DOWNLOAD_FLAGS="--wait 0 -q" "$WORK/mk/web.jsonl.zst" > "$WORK/mk.log" 2>&1
 if [ -e "$WORK/mk/warc/.complete" ] && [ "$(zstd -dc "$WORK/mk/web.jsonl.zst" 2>/dev/null | grep -c '/page/m')" = 3 ]; then
   pass download_make_data_urls; else fail download_make_data_urls "$(tail -5 "$WORK/mk.log")"; fi

@@ -37,7 +37,7 @@ got = [json.loads(l)["text"] for l in open(sys.argv[2])]
 sys.exit(0 if got == want and len(got) == 1 else print(len(got), len(want)) or 1)
 PY
   if [ $? = 0 ]; then pass wet_text_as_warcio; else fail wet_text_as_warcio "$(cat "$WORK/wet.out")"; fi
-else fail wet_text_as_warcio "warcio missing in $PY (scripts/install_deps.sh --test installs it)"; fi
+else fail wet_text_as_warcio "warcio missing in $PY (scripts/setup/install_deps.sh --test installs it)"; fi
 "$X" "$W/whirlwind.warc.wat.gz" -o "$WORK/wat.jsonl" 2> "$WORK/wat.err"
 if [ ! -s "$WORK/wat.jsonl" ] && grep -q '2 records from 1 input: 0 documents, 2 dropped' "$WORK/wat.err"; then
   pass wat_no_documents; else fail wat_no_documents "$(cat "$WORK/wat.err")"; fi
@@ -127,7 +127,7 @@ PY
   expect_exit strict_stops 1 "$X" --strict "$WORK/long.warc" -o "$WORK/strict.jsonl"
   [ ! -e "$WORK/strict.jsonl" ] && pass strict_writes_nothing || fail strict_writes_nothing "output left"
 else
-  fail warcio_checks "warcio missing in $PY (scripts/install_deps.sh --test installs it)"
+  fail warcio_checks "warcio missing in $PY (scripts/setup/install_deps.sh --test installs it)"
 fi
 
 # A page nested 100,000 deep; a wrong charset declaration; a page of 100 MB.
@@ -154,11 +154,11 @@ expect_exit usage_workers 2 "$X" -j -2 "$W/whirlwind.warc.gz"
 expect_exit missing_file 3 "$X" "$WORK/nope.warc.gz"
 expect_exit help 0 "$X" --help
 # The data pipeline's WARC input: make data's rule (WARC=...) and the sharded extract stage.
-make --no-print-directory -s -f "$ROOT/scripts/data.mk" BIN="$BIN" B="$WORK/md" WARC="$W/whirlwind.warc.gz" \
+make --no-print-directory -s -f "$ROOT/scripts/make/data.mk" BIN="$BIN" B="$WORK/md" WARC="$W/whirlwind.warc.gz" \
   "$WORK/md/web.clean.jsonl.zst" > "$WORK/md.out" 2>&1
 if [ "$(zstd -dc "$WORK/md/web.jsonl.zst" | wc -l)" = 1 ] && [ -e "$WORK/md/web.clean.jsonl.zst" ] &&
    [ "$(wc -l < "$WORK/md/web.rejected.tsv")" = 3 ]; then pass data_mk_warc_input; else fail data_mk_warc_input "$(tail -3 "$WORK/md.out")"; fi
 printf '%s\n' "$W/whirlwind.warc.wet.gz" "$W/whirlwind.warc.gz" > "$WORK/warcs.txt"
-for k in 0 1; do WARCS="$WORK/warcs.txt" OUT="$WORK/sh" WORKERS=1 bash "$ROOT/scripts/data_sharded.sh" extract $k > /dev/null 2>&1; done
+for k in 0 1; do WARCS="$WORK/warcs.txt" OUT="$WORK/sh" WORKERS=1 bash "$ROOT/scripts/cluster/data_sharded.sh" extract $k > /dev/null 2>&1; done
 if [ "$(zstd -dc "$WORK/sh/shards/web.0000.jsonl.zst" | field /dev/stdin url)" = "https://an.wikipedia.org/wiki/Escopete" ] &&
    [ "$(zstd -dc "$WORK/sh/shards/web.0001.jsonl.zst" | wc -l)" = 1 ]; then pass sharded_extract_stage; else fail sharded_extract_stage "$(ls "$WORK/sh/shards" 2>&1)"; fi

@@ -17,7 +17,7 @@ if command -v help2man >/dev/null 2>&1 && command -v man >/dev/null 2>&1; then
   n=$(ls "$WORK/inst/share/man/man1/"*.1 2>/dev/null | wc -l)
   if [ "$n" = 17 ] && MANPAGER=cat man -l "$WORK/inst/share/man/man1/cleanup.1" 2>/dev/null | grep -q -- '--min-tokens'; then
     pass "install_man_pages ($n)"; else fail install_man_pages "$n pages"; fi
-else skip install_man_pages "help2man or man missing (scripts/install_deps.sh installs them)"; fi
+else skip install_man_pages "help2man or man missing (scripts/setup/install_deps.sh installs them)"; fi
 [ -e "$WORK/inst/share/doc/webtext-gpt/docs/train.md" ] && pass install_docs || fail install_docs
 # make uninstall takes all of it away again (a copy, so that the moved tree below is tested on the original).
 cp -r "$WORK/inst" "$WORK/inst2"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test_make_data.sh - `make data`'s rules (scripts/data.mk) on two small corpora:
+# test_make_data.sh - `make data`'s rules (scripts/make/data.mk) on two small corpora:
 # the first run makes every stage; a second run makes nothing; a newer input
 # re-runs only the stages downstream of it (the other corpus's cleanup is kept)
 # and gives the same dataset; the near-duplicates shared by the corpora go.
@@ -9,7 +9,7 @@ C=$WORK/corpus; mkdir -p "$C"
 { zcat "$FIX/cc/olmo_c4-sample.01.json.gz"; zcat "$FIX/cc/olmo_c4-sample.02.json.gz"; } | zstd -q -o "$C/a.jsonl.zst"
 { zcat "$FIX/cc/olmo_c4-sample.03.json.gz"; zcat "$FIX/cc/olmo_c4-sample.01.json.gz" | sed 's/"url":"/"url":"copy:/'; } |
   zstd -q -o "$C/b.jsonl.zst"
-run() { make --no-print-directory -C "$ROOT" -f scripts/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/b" > "$WORK/run$1.out" 2>&1; }
+run() { make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/b" > "$WORK/run$1.out" 2>&1; }
 ran() { grep -c "^$BIN/$2 " "$WORK/run$1.out"; }
 if run 1; then pass make_data_runs; else fail make_data_runs "$(tail -5 "$WORK/run1.out")"; exit 0; fi
 n=0; for t in cleanup minhash find_duplicates group_duplicates remove_duplicates shuffle preprocess_data inspect_dataset; do

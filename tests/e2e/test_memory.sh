@@ -79,8 +79,8 @@ for c in $CASES; do memory_case "$c"; done
 peak_kb() { /usr/bin/time -f '%M' -o "$WORK/peak" "$@" >/dev/null 2>"$WORK/err" || { echo "FAILED: $(head -c 200 "$WORK/err")"; return; }; tail -n 1 "$WORK/peak"; }
 
 if [ ! -x /usr/bin/time ]; then
-  skip memory_shuffle_bound "GNU time missing (scripts/install_deps.sh --test installs it)"
-  skip memory_find_duplicates_bound "GNU time missing (scripts/install_deps.sh --test installs it)"
+  skip memory_shuffle_bound "GNU time missing (scripts/setup/install_deps.sh --test installs it)"
+  skip memory_find_duplicates_bound "GNU time missing (scripts/setup/install_deps.sh --test installs it)"
   exit 0
 fi
 

@@ -20,7 +20,7 @@ TINY=${PATHO_TINY_DOCS:-200000}
 # the sanitizer build (5-20x slower) takes the same cases at a quarter of the size
 [ "${TEST_TIER:-rel}" = san ] && LONG_MB=${PATHO_LONG_MB:-4} TINY=${PATHO_TINY_DOCS:-50000}
 P=$WORK/p
-command -v python3 >/dev/null || { skip pathological "python3 missing (scripts/install_deps.sh --test)"; exit 0; }
+command -v python3 >/dev/null || { skip pathological "python3 missing (scripts/setup/install_deps.sh --test)"; exit 0; }
 python3 "$ROOT/tests/e2e/pathological_inputs.py" "$P" "$LONG_MB" "$TINY" || { fail pathological_inputs "generator failed"; exit 0; }
 
 num() { grep -oE "$1" "$WORK/err" | grep -oE '[0-9]+' | head -1; }

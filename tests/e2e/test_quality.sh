@@ -15,17 +15,17 @@ LIMIT=1000 SYN=1000 RND=20000 BIG_MB=16
 
 if has_py datatrove spacy; then
   # spaCy's tokens and sentence counts, text for text
-  if "$PY" "$ROOT/scripts/spacy_crosscheck.py" "$TQ --tokens" "$CORPUS/enwiki_sample.jsonl.zst" \
+  if "$PY" "$ROOT/scripts/check/spacy_crosscheck.py" "$TQ --tokens" "$CORPUS/enwiki_sample.jsonl.zst" \
        "$CORPUS/wikinews.jsonl.zst" "$FIX"/cc/*.jsonl "$FIX"/cc/*.gz --limit $LIMIT --random $RND >"$WORK/sp.log" 2>&1; then
     pass spacy_tokens_equal_spacy; else fail spacy_tokens_equal_spacy "$(tail -5 "$WORK/sp.log")"; fi
   # datatrove's decisions, filter by filter and FineWeb's chain
-  if "$PY" "$ROOT/scripts/quality_crosscheck.py" "$CL" "$CORPUS/enwiki_sample.jsonl.zst" "$CORPUS/wikinews.jsonl.zst" \
+  if "$PY" "$ROOT/scripts/check/quality_crosscheck.py" "$CL" "$CORPUS/enwiki_sample.jsonl.zst" "$CORPUS/wikinews.jsonl.zst" \
        "$FIX"/cc/*.jsonl "$FIX"/cc/*.gz --limit $LIMIT --synthetic $SYN --workdir "$WORK" >"$WORK/q.log" 2>&1; then
     pass quality_filters_equal_datatrove; else fail quality_filters_equal_datatrove "$(tail -8 "$WORK/q.log")"; fi
   sed 's/^/    /' "$WORK/q.log" | cut -c1-110
 else
-  skip spacy_tokens_equal_spacy "python modules datatrove/spacy missing (scripts/install_deps.sh --test)"
-  skip quality_filters_equal_datatrove "python modules datatrove/spacy missing (scripts/install_deps.sh --test)"
+  skip spacy_tokens_equal_spacy "python modules datatrove/spacy missing (scripts/setup/install_deps.sh --test)"
+  skip quality_filters_equal_datatrove "python modules datatrove/spacy missing (scripts/setup/install_deps.sh --test)"
 fi
 
 ALL=gopher_repetition,gopher_quality,c4_quality,fineweb_quality

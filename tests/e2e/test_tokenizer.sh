@@ -31,9 +31,9 @@ no_tmp_left "$WORK" preprocess_no_tmp_left
 "$I" "$WORK/corpus_text_document" > "$WORK/inspect.txt"
 grep -q "documents   135748 (80054 empty)" "$WORK/inspect.txt" && pass inspect_counts || fail inspect_counts "$(cat "$WORK/inspect.txt")"
 if has_py numpy; then
-  check numpy_reader_decodes_input "$PY" "$ROOT/scripts/check_dataset.py" "$WORK/corpus_text_document" \
+  check numpy_reader_decodes_input "$PY" "$ROOT/scripts/check/check_dataset.py" "$WORK/corpus_text_document" \
     "$C/enwiki_sample.jsonl.zst" "$C/wikinews.jsonl.zst" --append-eod
-else skip numpy_reader_decodes_input "python module numpy not installed (scripts/install_deps.sh --test)"; fi
+else skip numpy_reader_decodes_input "python module numpy not installed (scripts/setup/install_deps.sh --test)"; fi
 
 # Decoding a document gives its text back.
 zstd -dc "$C/wikinews.jsonl.zst" > "$WORK/wn.jsonl"
@@ -125,5 +125,5 @@ head -200 "$WORK/wn.jsonl" > "$WORK/few.jsonl"
 "$PY" -c 'import json,sys; [print(json.loads(l)["text"]) for l in open(sys.argv[1])]' "$WORK/few.jsonl" > "$WORK/few.want" 2>/dev/null &&
   check trained_vocab_round_trip cmp "$WORK/few.txt" "$WORK/few.want"
 if has_py tokenizers; then
-  check trained_vocab_loads_in_hf_tokenizers "$PY" "$ROOT/scripts/check_trained_vocab.py" "$WORK/v1" "$WORK/wn.jsonl" --limit 2000
-else skip trained_vocab_loads_in_hf_tokenizers "python module tokenizers not installed (scripts/install_deps.sh --test)"; fi
+  check trained_vocab_loads_in_hf_tokenizers "$PY" "$ROOT/scripts/check/check_trained_vocab.py" "$WORK/v1" "$WORK/wn.jsonl" --limit 2000
+else skip trained_vocab_loads_in_hf_tokenizers "python module tokenizers not installed (scripts/setup/install_deps.sh --test)"; fi

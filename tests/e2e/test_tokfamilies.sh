@@ -2,7 +2,7 @@
 # End-to-end tests of the tokenizer families beyond GPT-2 (issue 28): ids equal
 # to tiktoken / tokenizers / sentencepiece on multilingual text and a real
 # corpus for the real vocabularies (fetched into build/tokenizers by
-# scripts/install_deps.sh --test; skipped when absent), preprocess_data's
+# scripts/setup/install_deps.sh --test; skipped when absent), preprocess_data's
 # output read by an independent reader with Megatron's dtype rule, and bad
 # input of every kind refused with a message and nothing written.
 . "$(dirname "$0")/lib.sh"
@@ -14,10 +14,10 @@ zstd -dc "$ROOT/data/corpus/wikinews.jsonl.zst" | head -1500 > "$WORK/wn.jsonl"
 # --- the real vocabularies against their own libraries ------------------------------------
 while read -r name type file pattern; do
   f=$TOKD/$file
-  if [ ! -e "$f" ]; then skip "ids_$name" "$f missing (scripts/fetch_tokenizers.py)"; continue; fi
-  if ! has_py tiktoken tokenizers sentencepiece; then skip "ids_$name" "python modules tiktoken/tokenizers/sentencepiece missing (scripts/install_deps.sh --test)"; continue; fi
+  if [ ! -e "$f" ]; then skip "ids_$name" "$f missing (scripts/setup/fetch_tokenizers.py)"; continue; fi
+  if ! has_py tiktoken tokenizers sentencepiece; then skip "ids_$name" "python modules tiktoken/tokenizers/sentencepiece missing (scripts/setup/install_deps.sh --test)"; continue; fi
   extra=(); case $pattern in -) ;; legacy) extra=(--tokenizer-sentencepiece-legacy);; *) extra=(--tiktoken-pattern "$pattern");; esac
-  if "$PY" "$ROOT/scripts/tok_crosscheck.py" --bin "$BIN" --decode --tokenizer-type "$type" --tokenizer-model "$f" "${extra[@]}" \
+  if "$PY" "$ROOT/scripts/lib/tok_crosscheck.py" --bin "$BIN" --decode --tokenizer-type "$type" --tokenizer-model "$f" "${extra[@]}" \
       "$ML" "$WORK/wn.jsonl" > "$WORK/cc_$name.txt" 2>&1; then
     pass "ids_and_decode_equal_library_$name"
   else fail "ids_and_decode_equal_library_$name" "$(tail -4 "$WORK/cc_$name.txt")"; fi
@@ -49,7 +49,7 @@ run_pp() { # NAME TYPE MODEL EOD VOCAB
        --tokenizer-type "$ty" --tokenizer-model "$mo" 2> "$WORK/pp_$n.err"; then
     fail "preprocess_$n" "$(cat "$WORK/pp_$n.err")"; return; fi
   if has_py numpy tiktoken tokenizers sentencepiece; then
-    check "preprocess_${n}_read_by_numpy_ids_equal_library" "$PY" "$ROOT/scripts/check_dataset.py" "$WORK/pp_${n}_text_document" \
+    check "preprocess_${n}_read_by_numpy_ids_equal_library" "$PY" "$ROOT/scripts/check/check_dataset.py" "$WORK/pp_${n}_text_document" \
       "$WORK/wn.jsonl" "$ML" --append-eod --tokenizer-type "$ty" --tokenizer-model "$mo" --eod "$eod" --vocab-size "$vs"
   else skip "preprocess_${n}_read_by_numpy_ids_equal_library" "python modules missing"; fi
 }
@@ -114,14 +114,14 @@ if [ -e "$WORK/pp_llama3_text_document.bin" ]; then
       pass export_llama3_vocab
       # The export read back by independent code: the tokenizer.json by Hugging Face tokenizers
       # (what transformers' fast tokenizers run), the weights by a numpy GPT-2 written from the
-      # format (scripts/check_hf_export.py does the same with transformers itself: make bench's venv).
+      # format (scripts/check/check_hf_export.py does the same with transformers itself: make bench's venv).
       P="The history of the world, in 2026: 你好 🎉"
       ids=$(printf '%s' "$P" | "$T" --text "${TK[@]}")
       hfids=$("$PY" -c "import sys; from tokenizers import Tokenizer; print(' '.join(map(str, Tokenizer.from_file(sys.argv[1]).encode(sys.argv[2]).ids)))" \
         "$WORK/l3hf/tokenizer.json" "$P")
       [ -n "$ids" ] && [ "$ids" = "$hfids" ] && pass exported_tokenizer_json_ids_equal_ours || fail exported_tokenizer_json_ids_equal_ours "$hfids vs $ids"
       "$BIN/generate" --load "$WORK/l3ck" "${TK[@]}" --prompt "$P" --logits-out "$WORK/l3.f32" > /dev/null 2>&1
-      if r=$("$PY" "$ROOT/scripts/hf_gpt2_numpy.py" logits "$WORK/l3hf" "$(echo $ids | tr ' ' ,)" "$WORK/l3.f32" --tol 1e-5); then
+      if r=$("$PY" "$ROOT/scripts/lib/hf_gpt2_numpy.py" logits "$WORK/l3hf" "$(echo $ids | tr ' ' ,)" "$WORK/l3.f32" --tol 1e-5); then
         pass "exported_llama3_vocab_logits ($r)"; else fail exported_llama3_vocab_logits "$r"; fi
       expect_exit export_wrong_tokenizer 2 "$BIN/convert_checkpoint" --load "$WORK/l3ck" --to hf "$WORK/l3hf2"
       stderr_has export_wrong_tokenizer_message "the checkpoint has a vocabulary of 128256, the tokenizer 50257"

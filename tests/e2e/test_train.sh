@@ -47,9 +47,9 @@ def lr(n):  # Megatron OptimizerParamScheduler, n iterations done
     return 3e-4 + 0.5 * (math.cos(math.pi * r) + 1) * (3e-3 - 3e-4)
 sys.exit(0 if all(abs(x["learning_rate"] - lr(x["iteration"] - 1)) <= 1e-8 * lr(x["iteration"] - 1) for x in l) else 1)
 PY
-# The loss curve as a picture (scripts/plot_loss.sh, used by make train): well-formed SVG with one
+# The loss curve as a picture (scripts/make/plot_loss.sh, used by make train): well-formed SVG with one
 # point per logged iteration, the validation points and the unigram line.
-if bash "$ROOT/scripts/plot_loss.sh" "$WORK/log1.jsonl" "$WORK/loss.svg" &&
+if bash "$ROOT/scripts/make/plot_loss.sh" "$WORK/log1.jsonl" "$WORK/loss.svg" &&
    "$PY" - "$WORK/loss.svg" <<'PY'
 import sys, xml.etree.ElementTree as E
 r = E.parse(sys.argv[1]).getroot(); ns = "{http://www.w3.org/2000/svg}"
@@ -57,7 +57,7 @@ pts = r.find(ns + "polyline").get("points").split()
 sys.exit(0 if len(pts) == 10 and len(r.findall(ns + "circle")) >= 3 and any(l.get("stroke-dasharray") for l in r.iter(ns + "line")) else 1)
 PY
 then pass loss_curve_svg; else fail loss_curve_svg; fi
-bash "$ROOT/scripts/plot_loss.sh" /dev/null "$WORK/none.svg" 2>/dev/null && fail loss_curve_empty_log || { [ ! -e "$WORK/none.svg" ] && pass loss_curve_empty_log || fail loss_curve_empty_log "left a file"; }
+bash "$ROOT/scripts/make/plot_loss.sh" /dev/null "$WORK/none.svg" 2>/dev/null && fail loss_curve_empty_log || { [ ! -e "$WORK/none.svg" ] && pass loss_curve_empty_log || fail loss_curve_empty_log "left a file"; }
 # The same run again gives the same losses bit for bit.
 expect_exit rerun 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1b.jsonl"
 if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \
@@ -197,7 +197,7 @@ stderr_has blend_empty_split_note "split holds no sequences; no test evaluation 
 # --- bad input and usage
 expect_exit missing_data 3 "$BIN/train" $M --train-iters 3 --data-path "$WORK/nope"
 stderr_has missing_data_names "$WORK/nope"
-# oov: 50 sequences of token ids 60000.. (scripts/make_gptdata_fixtures.py)
+# oov: 50 sequences of token ids 60000.. (tests/golden/make_gptdata_fixtures.py)
 expect_exit token_out_of_vocab 1 "$BIN/train" $M --train-iters 3 --data-path "$D/oov"
 stderr_has token_out_of_vocab_message "outside the vocabulary of 50257"
 expect_exit heads_not_dividing 2 "$BIN/train" ${M/--num-attention-heads 2/--num-attention-heads 3} --train-iters 3 --data-path "$D/a"

@@ -8,7 +8,7 @@
 # too (a thread count changes the order of float sums).
 . "$(dirname "$0")/lib.sh"
 if ! command -v mpirun >/dev/null 2>&1 || ! ldd "$BIN/train" | grep -q libmpi; then
-  skip dist_all "bin/train was built without MPI or mpirun is missing (scripts/install_deps.sh installs OpenMPI)"
+  skip dist_all "bin/train was built without MPI or mpirun is missing (scripts/setup/install_deps.sh installs OpenMPI)"
   exit 0
 fi
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

@@ -19,7 +19,7 @@
 # (about 8 %). fp32 stays bit-identical to before (test_train_dist, layout_losses.sh).
 . "$(dirname "$0")/lib.sh"
 if ! command -v mpirun >/dev/null 2>&1 || ! ldd "$BIN/train" | grep -q libmpi; then
-  skip precision_all "bin/train was built without MPI or mpirun is missing (scripts/install_deps.sh installs OpenMPI)"
+  skip precision_all "bin/train was built without MPI or mpirun is missing (scripts/setup/install_deps.sh installs OpenMPI)"
   exit 0
 fi
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1

@@ -1,6 +1,6 @@
 /* fuzz_hftok - the Hugging Face tokenizer.json reader on a hostile download, then
  * an encode and decodes with whatever it accepted (tokfile_fuzz.h). Seeds: small
- * byte-level vocabularies cut from DeepSeek-V3's (scripts/make_tok_fuzz_seeds.py). */
+ * byte-level vocabularies cut from DeepSeek-V3's (tests/golden/make_tok_fuzz_seeds.py). */
 #include "tests/fuzz/tokfile_fuzz.h"
 
 static void tokfile_spec(tokcli_spec *s, const uint8_t *data, size_t n)

@@ -1,6 +1,6 @@
 /* fuzz_spm - the SentencePiece .model reader on a hostile download, then an encode
  * and decodes with whatever it accepted (tokfile_fuzz.h). Seeds: SentencePiece BPE
- * models trained by scripts/make_tok_fuzz_seeds.py (identity and nmt_nfkc
+ * models trained by tests/golden/make_tok_fuzz_seeds.py (identity and nmt_nfkc
  * normalisers) and a Unigram one; the input's last bit picks Megatron's
  * SentencePieceTokenizer (added specials) or Llama2Tokenizer. */
 #include "tests/fuzz/tokfile_fuzz.h"

@@ -1,6 +1,6 @@
 /* fuzz_tiktoken - the .tiktoken reader (TikTokenizer) on a hostile download, then an
  * encode and decodes with whatever it accepted (tokfile_fuzz.h). The seeds
- * (scripts/make_tok_fuzz_seeds.py) are small real vocabularies complete enough
+ * (tests/golden/make_tok_fuzz_seeds.py) are small real vocabularies complete enough
  * (all 256 bytes, merges, specials) to reach the encoder; the input's last bit
  * picks cl100k's pattern and layout or Megatron's v1. */
 #include "tests/fuzz/tokfile_fuzz.h"

@@ -3,7 +3,7 @@
  * (relative error ||cuda - cpu|| / ||cpu||; outputs poisoned with NaN first, so
  * an element not written fails), then one step of the parallel model (gpt.c:
  * loss, gradient norm, parameters after AdamW) on each table. The layouts under
- * mpirun are scripts/gpu_suite.sh's. Without a GPU it prints a SKIP line. */
+ * mpirun are scripts/gpu/gpu_suite.sh's. Without a GPU it prints a SKIP line. */
 extern "C" {
 #include "common/err.h"
 #include "train/model/gpt.h"

@@ -1,6 +1,6 @@
 /* Unit tests of preprocess/fixtext (ftfy.fix_text in C), the JSON raw-string
  * helpers the cleanup tool uses, and the CLD2 wrapper. Golden outputs come
- * from ftfy 6.3.1 (scripts/make_cleanup_golden.py). */
+ * from ftfy 6.3.1 (tests/golden/make_cleanup_golden.py). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

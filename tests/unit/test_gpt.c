@@ -1,5 +1,5 @@
 /* test_gpt.c - the CPU model against PyTorch (tests/fixtures/gpt/golden.safetensors,
- * made by scripts/make_gpt_golden.py): logits, loss, every gradient, and 10
+ * made by tests/golden/make_gpt_golden.py): logits, loss, every gradient, and 10
  * AdamW steps with clipping; also gradient accumulation, initialisation
  * statistics and run-to-run reproducibility.
  *

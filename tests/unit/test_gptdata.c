@@ -1,6 +1,6 @@
 /* test_gptdata.c - Megatron's GPT sample index and blends against Megatron-LM's
  * own code (tests/fixtures/gptdata/golden_megatron.json, made by
- * scripts/megatron_fixtures.py with megatron-core), the numpy-compatible
+ * tests/golden/megatron_fixtures.py with megatron-core), the numpy-compatible
  * MT19937, split bounds, blending and the index cache. */
 #include <cjson/cJSON.h>
 #include <stdint.h>
@@ -98,7 +98,7 @@ static int cmp_i32_json(const int32_t *a, int64_t n, const cJSON *arr)
     return 1;
 }
 
-/* The hash scripts/megatron_fixtures.py writes: sum over every token t_j of
+/* The hash tests/golden/megatron_fixtures.py writes: sum over every token t_j of
  * all samples, in order, of (t_j + 1) * P^j mod 2^64. */
 static uint64_t token_hash_add(uint64_t h, uint64_t *pw, const int32_t *t, int n)
 {
@@ -224,7 +224,7 @@ static void check_config(const cJSON *c, const char *cache_dir, int expect_cache
     gptdata_close(&d);
 }
 
-/* Megatron-LM's own code (megatron-core, scripts/megatron_fixtures.py): every
+/* Megatron-LM's own code (megatron-core, tests/golden/megatron_fixtures.py): every
  * sample of every split of single datasets over the epoch regimes (empty and
  * multi-sequence documents, splits of no samples), weighted blends of 2-3
  * datasets at several sizes, unweighted multi-prefix blends and one weighted

@@ -1,6 +1,6 @@
 /* Unit tests of the quality filters (preprocess/quality.c) and of datatrove's word
  * splitter in C (preprocess/spacy_tok.c), against golden files that spaCy and
- * datatrove themselves wrote (scripts/make_quality_fixtures.py):
+ * datatrove themselves wrote (tests/golden/make_quality_fixtures.py):
  *   tokens.jsonl    every token and the sentence count of spaCy, text by text;
  *   docs/expected   every filter's decision, reason and (c4_quality) kept text, alone
  *                   and as FineWeb's chain.
@@ -256,7 +256,7 @@ static void test_flags(void)
     quality_cli_free(&s);
 }
 
-/* the driver of scripts/spacy_crosscheck.py */
+/* the driver of scripts/check/spacy_crosscheck.py */
 static int tokens_main(void)
 {
     size_t cap = 1 << 20, n = 0;

@@ -1,6 +1,6 @@
 /* Unit tests of the tokenizer families beyond GPT-2 (tiktoken.c, hftok.c,
  * spm.c, NullTokenizer, hfwrite.c): ids and decodings equal to the golden
- * file that the libraries themselves wrote (scripts/make_tok_golden.py) for
+ * file that the libraries themselves wrote (tests/golden/make_tok_golden.py) for
  * small committed vocabularies; Megatron's TikTokenizer layout; hostile and
  * broken files of each format refused with a message naming the file and the
  * entry; the padded vocabulary rule. Run from the repository root. */

@@ -10,7 +10,7 @@
  * so two runs give identical gradients. 16-bit storage only (bf16 / fp16), as in
  * cuDNN; fp32 runs take the batched-GEMM path.
  *
- * Built when the cuDNN frontend headers are found (scripts/install_deps.sh
+ * Built when the cuDNN frontend headers are found (scripts/setup/install_deps.sh
  * fetches them; the Makefile defines WEBTEXT_CUDNN). The graphs are built once
  * per shape (slow: cuDNN compiles kernels) and cached. This file is host C++
  * only (g++), so the large frontend headers are compiled once, not per GPU

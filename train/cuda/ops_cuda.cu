@@ -12,7 +12,7 @@
  * (compute_prec; exact, since the values are rounded already), fp32 out; attention
  * through cuDNN's fused kernel where it takes the shape (WEBTEXT_NO_CUDNN_TABLE=1: not),
  * else our flash kernels, else batched GEMMs.
- * Checked on an H100 (scripts/gpu_suite.sh, tests/gpu/test_ops_cuda.cu): every
+ * Checked on an H100 (scripts/gpu/gpu_suite.sh, tests/gpu/test_ops_cuda.cu): every
  * layout in fp32, bf16 and fp16 against one process. Speed: the single-GPU model
  * of gpt_cuda.cu (bf16 storage, cuDNN attention, fused kernels) stays the default
  * for one rank and plain data parallelism; see docs/parallel.md. */

@@ -17,7 +17,7 @@
  *     sample L+1 tokens, consecutive samples sharing one token;
  *   shuffle_index: arange(S) shuffled by the same generator.
  * Blends follow Megatron-LM's BlendedMegatronDatasetBuilder (checked against
- * megatron-core 0.16.1, scripts/megatron_fixtures.py): with weights (one
+ * megatron-core 0.16.1, tests/golden/megatron_fixtures.py): with weights (one
  * prefix or several) dataset i is asked for ceil(ceil(t * w_i) * 1.005)
  * samples and the blend holds sum_i ceil(t * w_i); several prefixes without
  * weights give one epoch of each, blended by their sizes, min(t, sum) samples.

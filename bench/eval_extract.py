@@ -1,0 +1,118 @@
+"""eval_extract.py BIN DEVSET_DIR - extract's quality and speed on its development set
+(bench/make_extract_devset.py), beside trafilatura, resiliparse and, when installed,
+newspaper3k, on the same pages in the same run, one thread each.
+
+Quality: trafilatura's own measure (tests/eval_common.py): per page, each "with" passage
+found in the output (white space normalised) is a true positive, else a false negative;
+each "without" passage found is a false positive, else a true negative; precision, recall
+and F1 over all pages, and over the "dev" and "test" halves (tune on dev, report test).
+Speed: pages per second and MB/s of HTML, extraction only for the Python tools (the HTML
+already in memory), the whole tool (reading the zstd WARC, writing JSON) for ours.
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def norm(s):
+    return re.sub(r"\s+", " ", s).strip()
+
+
+def score(meta, outputs, half=None):
+    tp = fp = fn = tn = 0
+    for m, out in zip(meta, outputs):
+        if half and m["half"] != half:
+            continue
+        o = norm(out or "")
+        t = sum(1 for w in m["with"] if norm(w) in o)
+        f = sum(1 for w in m["without"] if norm(w) in o)
+        tp += t
+        fp += f
+        fn += len(m["with"]) - t
+        tn += len(m["without"]) - f
+    p = tp / (tp + fp) if tp + fp else 0
+    r = tp / (tp + fn) if tp + fn else 0
+    return p, r, (2 * p * r / (p + r) if p + r else 0)
+
+
+def main():
+    bin_dir, d = sys.argv[1], sys.argv[2]
+    meta = json.load(open(os.path.join(d, "devset.json"), encoding="utf-8"))
+    warc = os.path.join(d, "devset.warc.zst")
+    from warcio.archiveiterator import ArchiveIterator
+    pages = []
+    with tempfile.TemporaryDirectory() as tmp:
+        plain = os.path.join(tmp, "d.warc")
+        subprocess.run(["zstd", "-d", "-q", "-f", warc, "-o", plain], check=True)
+        for r in ArchiveIterator(open(plain, "rb")):
+            if r.rec_type == "resource":
+                pages.append(r.content_stream().read())
+        assert len(pages) == len(meta)
+        mb = sum(len(p) for p in pages) / 1e6
+        rows = []
+
+        def ours(flags, name):
+            out = os.path.join(tmp, "o.jsonl")
+            t0 = time.perf_counter()
+            subprocess.run([os.path.join(bin_dir, "extract"), "-q", "-j", "1", *flags, warc, "-o", out], check=True)
+            dt = time.perf_counter() - t0
+            by_url = {}
+            for line in open(out, encoding="utf-8"):
+                j = json.loads(line)
+                by_url[j["url"]] = j["text"]
+            rows.append((name, [by_url.get(m["url"]) for m in meta], dt))
+
+        ours([], "extract (ours)")
+        ours(["--favor-precision"], "extract --favor-precision")
+        ours(["--mode", "all"], "extract --mode all")
+
+        def theirs(name, fn):
+            outs = []
+            t0 = time.perf_counter()
+            for p in pages:
+                try:
+                    outs.append(fn(p))
+                except Exception:
+                    outs.append(None)
+            rows.append((name, outs, time.perf_counter() - t0))
+
+        try:
+            import trafilatura
+            theirs("trafilatura 2.3.1", lambda p: trafilatura.extract(p))
+            theirs("trafilatura (FineWeb's settings)", lambda p: trafilatura.extract(
+                p, favor_precision=True, include_comments=False, deduplicate=True))
+        except ImportError:
+            print("trafilatura not installed (scripts/setup/install_deps.sh --bench)", file=sys.stderr)
+        try:
+            from resiliparse.extract.html2text import extract_plain_text
+            from resiliparse.parse.encoding import bytes_to_str, detect_encoding
+            theirs("resiliparse (main content, DCLM)", lambda p: extract_plain_text(
+                bytes_to_str(p, detect_encoding(p)), main_content=True, alt_texts=False, links=False))
+            theirs("resiliparse (all text)", lambda p: extract_plain_text(bytes_to_str(p, detect_encoding(p))))
+        except ImportError:
+            print("resiliparse not installed (scripts/setup/install_deps.sh --bench)", file=sys.stderr)
+        try:
+            from newspaper import Article
+
+            def np_extract(p):
+                a = Article("http://example.com/")
+                a.set_html(p.decode("utf-8", "replace"))
+                a.parse()
+                return a.text
+            theirs("newspaper3k", np_extract)
+        except ImportError:
+            pass
+    print(f"{len(meta)} pages ({mb:.1f} MB of HTML) from trafilatura's evaluation data, Zyte's pages left out; "
+          f"one thread; precision / recall / F1 of trafilatura's with/without passages")
+    print(f"{'extractor':36s} {'P':>6s} {'R':>6s} {'F1':>6s} {'F1 dev':>7s} {'F1 test':>7s} {'pages/s':>8s} {'MB/s':>7s}")
+    for name, outs, dt in rows:
+        p, r, f = score(meta, outs)
+        print(f"{name:36s} {p:6.3f} {r:6.3f} {f:6.3f} {score(meta, outs, 'dev')[2]:7.3f} "
+              f"{score(meta, outs, 'test')[2]:7.3f} {len(meta) / dt:8.1f} {mb / dt:7.1f}")
+
+
+main()

@@ -1,9 +1,0 @@
-#!/usr/bin/env bash
-# bench_quality.sh - cleanup's quality filters vs datatrove's (GopherRepetitionFilter,
-# GopherQualityFilter, C4QualityFilter, FineWebQualityFilter) on the same documents in the
-# same run, each alone and the four together (see scripts/bench_quality.py).
-# Peer: datatrove + spaCy, pinned (scripts/install_deps.sh --bench).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-. scripts/bench_lib.sh; bench_python bench_quality datatrove spacy
-BIN=${BIN:-bin} "$PY" scripts/bench_quality.py

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# data_sharded.sh - `make data`'s pipeline cut into shards, for Slurm array jobs
+# (scripts/cluster/slurm_data.sh submits them with their dependencies) or a local run.
+# Usage: data_sharded.sh STAGE [INDEX]     (INDEX defaults to $SLURM_ARRAY_TASK_ID)
+#   extract I    (with WARCS=LIST) the I-th WARC of LIST into documents                  one job per WARC
+#   split        the corpora (then the extracted web pages), in order, into SHARDS shards 1 job
+#   cleanup I    fix_text, English only, length filter on shard I                       SHARDS jobs
+#   minhash I    shard I's MinHash signatures                                           SHARDS jobs
+#   find J       band range J of BAND_JOBS over every shard's signatures                BAND_JOBS jobs
+#   group        the pairs joined into duplicate groups                                 1 job
+#   remove I     shard I without duplicates (earlier shards count as met first)         SHARDS jobs
+#   shuffle      every shard in order, seeded, then cut into SHARDS contiguous parts    1 job
+#   tokenize I   part I into a Megatron dataset                                         SHARDS jobs
+#   merge        the parts, in order, into OUT/corpus_text_document.bin/.idx            1 job
+#   all          every stage in order on this machine (PARALLEL=N shards at once)
+# The result is byte for byte the dataset `make data` (scripts/make/data.mk) makes from the
+# same corpora (tested). A job whose output is already there skips (every output is
+# written under a temporary name and renamed), so a failed or preempted array is
+# simply submitted again.
+# Env: BIN (bin), CORPUS_DIR (data/corpus), CORPORA ("enwiki_sample wikinews"; files
+# CORPUS_DIR/NAME.jsonl.zst), OUT (data/build/sharded), SHARDS (4), BAND_JOBS (4), BANDS
+# and ROWS (16 x 8: what find_duplicates chooses for minhash's 128 permutations at
+# threshold 0.8), WORKERS (preprocess_data and extract threads, default all), PARALLEL (1),
+# WARCS (a file listing WARC / WET files, one per line: web pages added after the corpora).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BIN=${BIN:-bin}; CORPUS_DIR=${CORPUS_DIR:-data/corpus}; CORPORA=${CORPORA:-enwiki_sample wikinews}
+OUT=${OUT:-data/build/sharded}; SHARDS=${SHARDS:-4}; BAND_JOBS=${BAND_JOBS:-4}; BANDS=${BANDS:-16}; ROWS=${ROWS:-8}
+WORKERS=${WORKERS:-$(nproc)}; PARALLEL=${PARALLEL:-1}; WARCS=${WARCS:-}
+nwarcs() { if [ -n "$WARCS" ]; then grep -c . "$WARCS"; else echo 0; fi; }
+stage=${1:-}; i=${2:-${SLURM_ARRAY_TASK_ID:-}}
+S=$OUT/shards
+mkdir -p "$S" "$S/tok"
+n4() { printf %04d "$1"; }
+need_i() {
+  [[ "$i" =~ ^[0-9]+$ ]] || { echo "data_sharded.sh: $stage needs an index (argument or SLURM_ARRAY_TASK_ID)" >&2; exit 2; }
+  [ "$i" -lt "$1" ] || { echo "data_sharded.sh: $stage $i: index out of range 0..$(( $1 - 1 ))" >&2; exit 2; }
+}
+have() { if [ -e "$1" ]; then echo "data_sharded.sh: $stage${i:+ $i}: $1 is there; skipped"; return 0; fi; return 1; }
+# cut_into FILE PREFIX: SHARDS contiguous line ranges PREFIX.NNNN.jsonl.zst, then PREFIX.done
+cut_into() {
+  local tmp k; tmp=$(mktemp -d "$OUT/.cut.XXXXXX")
+  split -n l/"$SHARDS" -d -a 4 --additional-suffix=.jsonl "$1" "$tmp/p."
+  for k in $(seq 0 $(( SHARDS - 1 ))); do
+    [ -e "$tmp/p.$(n4 "$k").jsonl" ] || : > "$tmp/p.$(n4 "$k").jsonl"
+    zstd -q --rm "$tmp/p.$(n4 "$k").jsonl" -o "$tmp/p.$(n4 "$k").jsonl.zst"
+    mv -f "$tmp/p.$(n4 "$k").jsonl.zst" "$2.$(n4 "$k").jsonl.zst"
+  done
+  rmdir "$tmp"
+  : > "$2.done"
+}
+shards() { local k; for k in $(seq 0 $(( SHARDS - 1 ))); do printf '%s ' "$S/$1.$(n4 "$k")$2"; done; }
+
+case "$stage" in
+extract)
+  need_i "$(nwarcs)"; o=$S/web.$(n4 "$i").jsonl.zst; have "$o" && exit 0
+  w=$(grep . "$WARCS" | sed -n "$(( i + 1 ))p")
+  "$BIN/extract" -j "$WORKERS" "$w" -o "$o" --rejected "$S/web_rejected.$(n4 "$i").tsv" ;;
+split)
+  have "$S/raw.done" && exit 0
+  cat_tmp=$OUT/.corpora.$$.jsonl
+  { for c in $CORPORA; do zstd -dqc "$CORPUS_DIR/$c.jsonl.zst"; done
+    for k in $(seq 0 $(( $(nwarcs) - 1 ))); do zstd -dqc "$S/web.$(n4 "$k").jsonl.zst"; done; } > "$cat_tmp"
+  cut_into "$cat_tmp" "$S/raw"; rm -f "$cat_tmp" ;;
+cleanup)
+  need_i "$SHARDS"; o=$S/clean.$(n4 "$i").jsonl.zst; have "$o" && exit 0
+  "$BIN/cleanup" "$S/raw.$(n4 "$i").jsonl.zst" "$o" --removed "$S/cleanup_removed.$(n4 "$i").jsonl.zst" ;;
+minhash)
+  need_i "$SHARDS"; o=$S/sig.$(n4 "$i").mh; have "$o" && exit 0
+  "$BIN/minhash" --id-field url "$S/clean.$(n4 "$i").jsonl.zst" -o "$o" ;;
+find)
+  need_i "$BAND_JOBS"; o=$S/pairs.$(n4 "$i").jsonl; have "$o" && exit 0
+  # shellcheck disable=SC2046
+  "$BIN/find_duplicates" $(shards sig .mh) --threshold 0.8 --bands "$BANDS" --rows "$ROWS" \
+    --band-range $(( i * BANDS / BAND_JOBS )):$(( (i + 1) * BANDS / BAND_JOBS )) -o "$o" ;;
+group)
+  have "$OUT/groups.jsonl" && exit 0
+  # shellcheck disable=SC2046
+  "$BIN/group_duplicates" --threshold 0.9 $(for k in $(seq 0 $(( BAND_JOBS - 1 ))); do printf '%s ' "$S/pairs.$(n4 "$k").jsonl"; done) \
+    -o "$OUT/groups.jsonl" ;;
+remove)
+  need_i "$SHARDS"; o=$S/dedup.$(n4 "$i").jsonl.zst; have "$o" && exit 0
+  earlier=(); for k in $(seq 0 $(( i - 1 ))); do earlier+=(--earlier "$S/clean.$(n4 "$k").jsonl.zst"); done
+  "$BIN/remove_duplicates" --id-field url --groups "$OUT/groups.jsonl" "$S/clean.$(n4 "$i").jsonl.zst" -o "$o" \
+    --removed "$S/dups_removed.$(n4 "$i").jsonl" "${earlier[@]}" ;;
+shuffle)
+  have "$S/part.done" && exit 0
+  # shellcheck disable=SC2046
+  [ -e "$OUT/corpus.jsonl.zst" ] || "$BIN/shuffle" --seed 1234 $(shards dedup .jsonl.zst) -o "$OUT/corpus.jsonl.zst"
+  tmp=$OUT/.corpus.$$.jsonl; zstd -dqc "$OUT/corpus.jsonl.zst" > "$tmp"
+  cut_into "$tmp" "$S/part"; rm -f "$tmp" ;;
+tokenize)
+  need_i "$SHARDS"; p=$S/tok/part.$(n4 "$i"); have "${p}_text_document.idx" && exit 0
+  "$BIN/preprocess_data" --input "$S/part.$(n4 "$i").jsonl.zst" --output-prefix "$p" --append-eod --workers "$WORKERS" ;;
+merge)
+  have "$OUT/corpus_text_document.idx" && exit 0
+  "$BIN/merge_datasets" --input "$S/tok" --output-prefix "$OUT/corpus_text_document"
+  "$BIN/inspect_dataset" "$OUT/corpus_text_document" ;;
+all)
+  self=$0
+  each() { seq 0 $(( $2 - 1 )) | xargs -P "$PARALLEL" -I{} bash "$self" "$1" {}; }
+  [ "$(nwarcs)" -gt 0 ] && each extract "$(nwarcs)"
+  bash "$self" split; each cleanup "$SHARDS"; each minhash "$SHARDS"; each find "$BAND_JOBS"
+  bash "$self" group; each remove "$SHARDS"; bash "$self" shuffle; each tokenize "$SHARDS"; bash "$self" merge
+  echo "data_sharded.sh: $OUT/corpus.jsonl.zst and $OUT/corpus_text_document.bin/.idx are ready" ;;
+*)
+  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+esac

@@ -1,0 +1,94 @@
+# data.mk - the corpus pipeline behind `make data`, as make rules: a stage runs
+# again only when one of its inputs, or the tool that makes it, is newer than
+# its output. Every tool writes its output under a temporary name and renames
+# it when complete, so an interrupted run leaves nothing that looks finished.
+#   cleanup     fix_text, English only, drop short documents (per corpus)
+#   dedup       minhash -> find_duplicates -> group_duplicates -> remove_duplicates
+#   shuffle     all corpora together, seeded
+#   tokenize    GPT-2 BPE into the Megatron dataset B/corpus_text_document.bin/.idx
+#   download    (with URLS=...) the URL list through blacklist_urls, fetched into B/warc/
+#   extract     (with WARC=... or URLS=...) web pages to documents, cleaned as the corpus "web"
+# Variables: BIN (tools), CORPUS_DIR (inputs NAME.jsonl.zst), CORPORA (their names),
+# WARC (WARC / WET / HTML files or directories to extract, optional), URLS (URL lists to
+# download first, optional; DOWNLOAD_FLAGS for download, e.g. --wait 0.5 -j 128),
+# B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup). Run from the project root: make -f scripts/make/data.mk
+BIN ?= bin
+CORPUS_DIR ?= data/corpus
+CORPORA ?= enwiki_sample wikinews
+B ?= data/build
+VOCAB ?= data/gpt2/encoder.json data/gpt2/vocab.bpe
+CLEAN := $(CORPORA:%=$(B)/%.clean.jsonl.zst)
+WARC ?=
+URLS ?=
+DOWNLOAD_FLAGS ?=
+WEB_INPUTS := $(WARC) $(if $(strip $(URLS)),$(B)/warc)
+WEB_DEPS := $(WARC) $(if $(strip $(URLS)),$(B)/warc/.complete)
+ifneq ($(strip $(WEB_INPUTS)),)
+CLEAN += $(B)/web.clean.jsonl.zst
+endif
+
+.DELETE_ON_ERROR:
+.PHONY: all
+all: $(B)/corpus_text_document.idx
+	@echo "make data: $(B)/corpus.jsonl.zst and $(B)/corpus_text_document.bin/.idx are up to date"
+
+$(B):
+	mkdir -p $@
+
+# QUALITY: datatrove's heuristic quality filters after the OpenWebText steps of cleanup.
+#   none     the OpenWebText recipe only (default)
+#   fineweb  FineWeb's chain: Gopher repetition, Gopher quality, C4 (keeping lines without
+#            terminal punctuation, as FineWeb does), FineWeb quality
+#   gopher   Gopher repetition and quality (MassiveText)
+#   c4       C4's line and document rules
+QUALITY ?= none
+QUALITY_FLAGS_none :=
+QUALITY_FLAGS_fineweb := --filters gopher_repetition,gopher_quality,c4_quality,fineweb_quality \
+  --c4-filter-no-terminal-punct false
+QUALITY_FLAGS_gopher := --filters gopher_repetition,gopher_quality
+QUALITY_FLAGS_c4 := --filters c4_quality
+ifeq ($(origin QUALITY_FLAGS_$(QUALITY)),undefined)
+$(error QUALITY=$(QUALITY): none, fineweb, gopher or c4)
+endif
+# a change of QUALITY cleans again
+$(B)/.quality-$(QUALITY): | $(B)
+	@rm -f $(B)/.quality-*
+	@touch $@
+
+$(B)/%.clean.jsonl.zst: $(CORPUS_DIR)/%.jsonl.zst $(BIN)/cleanup $(B)/.quality-$(QUALITY) | $(B)
+	$(BIN)/cleanup $< $@ --removed $(B)/$*.removed.jsonl.zst $(QUALITY_FLAGS_$(QUALITY))
+
+# A URL list (URLS=...): OpenWebText's URL rules, then every kept URL fetched into WARC
+# files (download resumes where an interrupted run stopped; the stamp says it ended).
+$(B)/urls.kept.txt: $(URLS) $(BIN)/blacklist_urls | $(B)
+	$(BIN)/blacklist_urls $(URLS) -o $@
+
+$(B)/warc/.complete: $(B)/urls.kept.txt $(BIN)/download
+	$(BIN)/download $< -o $(B)/warc $(DOWNLOAD_FLAGS)
+	touch $@
+
+# Web pages (WARC=... and the downloaded ones): extract's documents, then cleanup as any corpus
+$(B)/web.jsonl.zst: $(WEB_DEPS) $(BIN)/extract | $(B)
+	$(BIN)/extract $(WEB_INPUTS) -o $@ --rejected $(B)/web.rejected.tsv
+
+$(B)/web.clean.jsonl.zst: $(B)/web.jsonl.zst $(BIN)/cleanup $(B)/.quality-$(QUALITY) | $(B)
+	$(BIN)/cleanup $< $@ --removed $(B)/web.removed.jsonl.zst $(QUALITY_FLAGS_$(QUALITY))
+
+$(B)/corpus.mh: $(CLEAN) $(BIN)/minhash
+	$(BIN)/minhash --id-field url $(CLEAN) -o $@
+
+$(B)/pairs.jsonl: $(B)/corpus.mh $(BIN)/find_duplicates
+	$(BIN)/find_duplicates $< --threshold 0.8 -o $@
+
+$(B)/groups.jsonl: $(B)/pairs.jsonl $(BIN)/group_duplicates
+	$(BIN)/group_duplicates --threshold 0.9 $< -o $@
+
+$(B)/dedup.jsonl.zst: $(B)/groups.jsonl $(CLEAN) $(BIN)/remove_duplicates
+	$(BIN)/remove_duplicates --id-field url --groups $< $(CLEAN) -o $@ --removed $(B)/dups_removed.jsonl
+
+$(B)/corpus.jsonl.zst: $(B)/dedup.jsonl.zst $(BIN)/shuffle
+	$(BIN)/shuffle --seed 1234 $< -o $@
+
+$(B)/corpus_text_document.bin $(B)/corpus_text_document.idx &: $(B)/corpus.jsonl.zst $(BIN)/preprocess_data $(VOCAB)
+	$(BIN)/preprocess_data --input $< --output-prefix $(B)/corpus --append-eod --workers $(shell nproc)
+	$(BIN)/inspect_dataset $(B)/corpus_text_document
