@@ -61,7 +61,7 @@ OMPFLAGS := $(if $(filter yes,$(HAVE_OPENMP)),-fopenmp)
 HAVE_FUZZ := $(or $(CONF_HAVE_FUZZ),no)
 
 COMMON_SRC := $(wildcard common/*.c)
-PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/spacy_tok.c preprocess/quality.c preprocess/quality_gopher_repetition.c preprocess/quality_gopher_quality.c preprocess/quality_c4.c preprocess/quality_fineweb.c \
+PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/cleanup.c preprocess/spacy_tok.c preprocess/quality.c preprocess/quality_gopher_repetition.c preprocess/quality_gopher_quality.c preprocess/quality_c4.c preprocess/quality_fineweb.c \
   preprocess/warc.c preprocess/htmltext.c preprocess/warcwrite.c preprocess/robots.c preprocess/fetch.c
 TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/hfjson.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)

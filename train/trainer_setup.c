@@ -88,8 +88,9 @@ static int parse_data_path(const train_args *a, const char ***paths, double **we
     return 0;
 }
 
-/* The flags, checked (usage errors), with the defaults that depend on the layout filled in. */
-static int check_args(run *r, train_args *a)
+/* --device and what goes with it: the operation table (CPU, checked, CUDA) or the
+ * single-GPU model, the attention backend, the communicators' backend. */
+static int choose_device(run *r, train_args *a)
 {
     if (!a->device) {
         a->device = "cpu";
@@ -184,6 +185,12 @@ static int check_args(run *r, train_args *a)
     if (!r->cuda && (a->cpu_offload || a->use_flash_attn) && r->d.world_rank == 0)
         fprintf(stderr, "note: --%s: for --device cuda; ignored on --device %s\n",
                 a->cpu_offload ? "cpu-offload" : "use-flash-attn", a->device);
+    return 0;
+}
+
+/* The model's shape, the batch and the parallel layout (usage errors). */
+static int check_model_and_layout(run *r, train_args *a)
+{
     if (a->num_layers < 1 || a->hidden_size < 1 || a->num_heads < 1 || a->seq_length < 1)
         return err_set(ERR_USAGE, "--num-layers, --hidden-size, --num-attention-heads and --seq-length are required "
                                   "and must be positive");
@@ -236,6 +243,12 @@ static int check_args(run *r, train_args *a)
         return err_set(ERR_USAGE, "--zero-stage %lld with --pipeline-model-parallel-size %d: ZeRO stages 2 and 3 do "
                                   "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
                        a->zero_stage, r->d.pp);
+    return 0;
+}
+
+/* The schedule, evaluation, seed and checkpoint flags (usage errors). */
+static int check_schedule(const train_args *a)
+{
     if (a->train_iters < 1)
         return err_set(ERR_USAGE, "--train-iters is required and must be positive");
     if (strcmp(a->lr_decay_style, "constant") && strcmp(a->lr_decay_style, "linear") &&
@@ -251,6 +264,12 @@ static int check_args(run *r, train_args *a)
         return err_set(ERR_USAGE, "--save-interval needs --save DIR");
     if (a->lr_warmup_iters && a->lr_warmup_fraction > 0)
         return err_set(ERR_USAGE, "give --lr-warmup-iters or --lr-warmup-fraction, not both");
+    return 0;
+}
+
+/* The vocabulary of the tokenizer the data was made with sizes the model. */
+static int vocab_size(run *r, train_args *a)
+{
     /* Vocabulary size from the tokenizer (as Megatron does), padded to a
      * multiple of --make-vocab-size-divisible-by x tensor-parallel size. */
     if (a->make_vocab_size_divisible_by < 1 || a->make_vocab_size_divisible_by > 1 << 20)
@@ -273,6 +292,15 @@ static int check_args(run *r, train_args *a)
     return 0;
 }
 
+/* The flags, checked (usage errors), with the defaults that depend on the layout filled in. */
+static int check_args(run *r, train_args *a)
+{
+    int rc;
+    if ((rc = choose_device(r, a)) || (rc = check_model_and_layout(r, a)) || (rc = check_schedule(a)))
+        return rc;
+    return vocab_size(r, a);
+}
+
 /* The backend on the device flags chose (the CPU table, the checked table, the
  * CUDA table, or the single-GPU model), described for the banner, and the peak
  * the MFU is measured against. */
@@ -281,6 +309,7 @@ static int open_device(run *r, char *dev_desc, size_t dn, char *peak_desc, size_
     const train_args *a = r->a;
     int rc = 0;
     (void)rc;
+    (void)a; /* used with the CUDA backend */
     int threads = 1;
 #ifdef _OPENMP
     threads = omp_get_max_threads();
