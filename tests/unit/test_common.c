@@ -8,6 +8,7 @@
 #include "common/pool.h"
 #include "common/progress.h"
 #include "common/strset.h"
+#include "common/tally.h"
 #include "common/utf8.h"
 #include "tests/unit/check.h"
 
@@ -473,6 +474,38 @@ static void test_progress_quiet(void)
     progress_done(p);
 }
 
+/* tally: reasons by name, in order; in = kept + dropped; hidden ones counted, not printed */
+static void test_tally(void)
+{
+    tally t;
+    tally_init(&t);
+    int a = tally_reason_id(&t, "non_english"), h = tally_hidden(&t, "quality");
+    CHECK_EQ_INT(a, 0);
+    CHECK_EQ_INT(h, 1);
+    CHECK_EQ_INT(tally_reason_id(&t, "non_english"), 0);
+    tally_keep(&t);
+    tally_drop(&t, a, 10);
+    tally_drop(&t, a, 5);
+    tally_drop(&t, h, 7);
+    tally_drop(&t, tally_reason_id(&t, "too_short"), 3);
+    tally_drop(&t, -1, 99); /* no reason left: counted as a record only */
+    CHECK(t.in == 6 && t.kept == 1 && tally_dropped(&t) == 5);
+    CHECK(tally_count(&t, a) == 2 && t.r[a].amount == 15 && tally_count(&t, h) == 1);
+    char buf[512] = "";
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    tally_print_dropped(&t, f, 12, "documents", "characters");
+    fclose(f);
+    CHECK_EQ_STR(buf, "  dropped non_english           2 documents             15 characters\n"
+                      "  dropped too_short             1 documents              3 characters\n");
+    for (int i = 0; i < TALLY_MAX + 5; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "r%d", i);
+        tally_reason_id(&t, name);
+    }
+    CHECK_EQ_INT(t.nr, TALLY_MAX);
+    CHECK_EQ_INT(tally_reason_id(&t, "one_too_many"), -1);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/test_common.XXXXXX");
@@ -492,6 +525,7 @@ int main(void)
     RUN(test_pool);
     RUN(test_fsutil);
     RUN(test_progress_quiet);
+    RUN(test_tally);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     if (system(cmd) != 0) return 1;
