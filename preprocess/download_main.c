@@ -62,6 +62,8 @@ typedef struct {
     reason_count fail_r[MAX_REASONS], skip_r[MAX_REASONS];
     double t0;
     int show;
+    char token[64];   /* the robots.txt token taken from the agent */
+    char logbuf[4096];
 } dl_state;
 
 static volatile sig_atomic_t stop_flag;
@@ -450,46 +452,47 @@ static void summary(const dl_state *s, size_t nlists, unsigned files)
     if (s->malformed) fprintf(stderr, "  skipped  %-20s %10" PRIu64 "\n", "malformed", s->malformed);
 }
 
-int main(int argc, char **argv)
+/* The flags into s (its defaults first). Returns -1 to go on, else the exit
+ * status (--help, --version, a usage error: printed); *lists: the URL lists. */
+static int parse_options(int argc, char **argv, dl_state *s, char ***lists, int *nlists)
 {
-    static dl_state s;
-    s.prefix = "download";
-    s.key = "url";
-    s.jobs = 64;
-    s.per_host = 2;
-    s.wait = 1;
-    s.max_redirect = 10;
-    s.tries = 3;
-    s.connect_timeout = 10;
-    s.timeout = 60;
-    s.read_timeout = 20;
-    s.retry_wait = 1;
-    s.max_retry_after = 120;
-    s.max_size = (uint64_t)16 << 20;
-    s.warc_max_size = (uint64_t)1 << 30;
+    s->prefix = "download";
+    s->key = "url";
+    s->jobs = 64;
+    s->per_host = 2;
+    s->wait = 1;
+    s->max_redirect = 10;
+    s->tries = 3;
+    s->connect_timeout = 10;
+    s->timeout = 60;
+    s->read_timeout = 20;
+    s->retry_wait = 1;
+    s->max_retry_after = 120;
+    s->max_size = (uint64_t)16 << 20;
+    s->warc_max_size = (uint64_t)1 << 30;
     const char *agent_default = "webtext-download/" TOOLKIT_VERSION;
-    s.agent = agent_default;
+    s->agent = agent_default;
     const arg_opt opts[] = {
-        {"output", 'o', ARG_STR, &s.dir, "DIR", "write the WARC files and the log here (made if missing; required)"},
-        {"prefix", 0, ARG_STR, &s.prefix, "NAME", "WARC files are NAME-00000.warc.gz, ... (default download)"},
-        {"warc-max-size", 0, ARG_SIZE, &s.warc_max_size, "BYTES", "start a new WARC file past this size (default 1G; 0: one file)"},
-        {"key", 0, ARG_STR, &s.key, "FIELD", "in JSON-lines lists, the URL's field (default url)"},
-        {"connections", 'j', ARG_INT, &s.jobs, "N", "transfers at once (default 64)"},
-        {"per-host", 0, ARG_INT, &s.per_host, "K", "transfers at once to one host (default 2)"},
-        {"wait", 'w', ARG_DOUBLE, &s.wait, "SECONDS", "between two requests to one host (default 1; wget's --wait)"},
-        {"max-redirect", 0, ARG_INT, &s.max_redirect, "N", "redirects followed (default 10)"},
-        {"connect-timeout", 0, ARG_DOUBLE, &s.connect_timeout, "SECONDS", "to connect (default 10)"},
-        {"timeout", 'T', ARG_DOUBLE, &s.timeout, "SECONDS", "for a whole transfer (default 60)"},
-        {"read-timeout", 0, ARG_DOUBLE, &s.read_timeout, "SECONDS", "without a byte received: stalled (default 20)"},
-        {"max-size", 0, ARG_SIZE, &s.max_size, "BYTES", "bodies larger than this are abandoned (default 16M)"},
-        {"tries", 't', ARG_INT, &s.tries, "N", "attempts on 5xx, 429 and reset connections (default 3)"},
-        {"retry-wait", 0, ARG_DOUBLE, &s.retry_wait, "SECONDS", "first back-off, doubled each try (default 1)"},
-        {"max-retry-after", 0, ARG_DOUBLE, &s.max_retry_after, "SECONDS", "a longer Retry-After fails the URL (default 120)"},
-        {"user-agent", 'U', ARG_STR, &s.agent, "AGENT", "the User-Agent (default webtext-download/VERSION)"},
-        {"robots-agent", 0, ARG_STR, &s.robots_token, "TOKEN", "the robots.txt group to obey (default: the agent's first word)"},
-        {"no-robots", 0, ARG_FLAG, &s.no_robots, NULL, "do not fetch or obey robots.txt"},
-        {"no-check-certificate", 0, ARG_FLAG, &s.insecure, NULL, "do not verify TLS certificates"},
-        {"log", 0, ARG_STR, &s.log_path, "FILE", "the outcome log (default DIR/NAME.log.jsonl)"},
+        {"output", 'o', ARG_STR, &s->dir, "DIR", "write the WARC files and the log here (made if missing; required)"},
+        {"prefix", 0, ARG_STR, &s->prefix, "NAME", "WARC files are NAME-00000.warc.gz, ... (default download)"},
+        {"warc-max-size", 0, ARG_SIZE, &s->warc_max_size, "BYTES", "start a new WARC file past this size (default 1G; 0: one file)"},
+        {"key", 0, ARG_STR, &s->key, "FIELD", "in JSON-lines lists, the URL's field (default url)"},
+        {"connections", 'j', ARG_INT, &s->jobs, "N", "transfers at once (default 64)"},
+        {"per-host", 0, ARG_INT, &s->per_host, "K", "transfers at once to one host (default 2)"},
+        {"wait", 'w', ARG_DOUBLE, &s->wait, "SECONDS", "between two requests to one host (default 1; wget's --wait)"},
+        {"max-redirect", 0, ARG_INT, &s->max_redirect, "N", "redirects followed (default 10)"},
+        {"connect-timeout", 0, ARG_DOUBLE, &s->connect_timeout, "SECONDS", "to connect (default 10)"},
+        {"timeout", 'T', ARG_DOUBLE, &s->timeout, "SECONDS", "for a whole transfer (default 60)"},
+        {"read-timeout", 0, ARG_DOUBLE, &s->read_timeout, "SECONDS", "without a byte received: stalled (default 20)"},
+        {"max-size", 0, ARG_SIZE, &s->max_size, "BYTES", "bodies larger than this are abandoned (default 16M)"},
+        {"tries", 't', ARG_INT, &s->tries, "N", "attempts on 5xx, 429 and reset connections (default 3)"},
+        {"retry-wait", 0, ARG_DOUBLE, &s->retry_wait, "SECONDS", "first back-off, doubled each try (default 1)"},
+        {"max-retry-after", 0, ARG_DOUBLE, &s->max_retry_after, "SECONDS", "a longer Retry-After fails the URL (default 120)"},
+        {"user-agent", 'U', ARG_STR, &s->agent, "AGENT", "the User-Agent (default webtext-download/VERSION)"},
+        {"robots-agent", 0, ARG_STR, &s->robots_token, "TOKEN", "the robots.txt group to obey (default: the agent's first word)"},
+        {"no-robots", 0, ARG_FLAG, &s->no_robots, NULL, "do not fetch or obey robots.txt"},
+        {"no-check-certificate", 0, ARG_FLAG, &s->insecure, NULL, "do not verify TLS certificates"},
+        {"log", 0, ARG_STR, &s->log_path, "FILE", "the outcome log (default DIR/NAME.log.jsonl)"},
         {NULL, 0, 0, NULL, NULL, NULL},
     };
     const arg_spec spec = {
@@ -511,135 +514,193 @@ int main(int argc, char **argv)
         "Exit status: 0 every URL ended (fetched, failed or skipped: see the log), 130 interrupted\n"
         "(run again to go on), 1 bad input, 2 usage, 3 I/O error, 4 out of memory.\n",
     };
-    char **pos;
-    int npos;
-    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
-    if (rc >= 0) return rc;
+    int rc = args_parse_main(&spec, argc, argv, lists, nlists);
+    if (rc >= 0)
+        return rc;
     rc = 0;
-    if (!s.dir) rc = err_set(ERR_USAGE, "-o DIR is required (where the WARC files go)");
-    else if (s.jobs < 1 || s.per_host < 1) rc = err_set(ERR_USAGE, "--connections and --per-host must be 1 or more");
-    else if (s.tries < 1 || s.tries > 100) rc = err_set(ERR_USAGE, "--tries %lld: expected 1 to 100", s.tries);
-    else if (s.max_redirect < 0) rc = err_set(ERR_USAGE, "--max-redirect %lld: expected 0 or more", s.max_redirect);
-    else if (!(s.wait >= 0) || !(s.timeout > 0) || !(s.connect_timeout > 0) || !(s.read_timeout > 0) || !(s.retry_wait >= 0) ||
-             !(s.max_retry_after >= 0))
+    if (!s->dir) rc = err_set(ERR_USAGE, "-o DIR is required (where the WARC files go)");
+    else if (s->jobs < 1 || s->per_host < 1) rc = err_set(ERR_USAGE, "--connections and --per-host must be 1 or more");
+    else if (s->tries < 1 || s->tries > 100) rc = err_set(ERR_USAGE, "--tries %lld: expected 1 to 100", s->tries);
+    else if (s->max_redirect < 0) rc = err_set(ERR_USAGE, "--max-redirect %lld: expected 0 or more", s->max_redirect);
+    else if (!(s->wait >= 0) || !(s->timeout > 0) || !(s->connect_timeout > 0) || !(s->read_timeout > 0) || !(s->retry_wait >= 0) ||
+             !(s->max_retry_after >= 0))
         rc = err_set(ERR_USAGE, "times must be positive numbers of seconds");
-    else if (!*s.prefix || strchr(s.prefix, '/')) rc = err_set(ERR_USAGE, "--prefix %s: expected a file name", s.prefix);
-    char token[64];
-    if (rc == 0 && !s.robots_token) {
+    else if (!*s->prefix || strchr(s->prefix, '/')) rc = err_set(ERR_USAGE, "--prefix %s: expected a file name", s->prefix);
+    if (rc) {
+        fprintf(stderr, "download: %s\n", err_msg());
+        free(*lists);
+        return err_exit_code(rc);
+    }
+    if (!s->robots_token) { /* the agent's first word */
         size_t k = 0;
-        while (k < sizeof token - 1 && ((s.agent[k] >= 'a' && s.agent[k] <= 'z') || (s.agent[k] >= 'A' && s.agent[k] <= 'Z') ||
-                                        s.agent[k] == '_' || s.agent[k] == '-'))
+        while (k < sizeof s->token - 1 && ((s->agent[k] >= 'a' && s->agent[k] <= 'z') ||
+                                           (s->agent[k] >= 'A' && s->agent[k] <= 'Z') || s->agent[k] == '_' ||
+                                           s->agent[k] == '-'))
             k++;
-        memcpy(token, s.agent, k);
-        token[k] = 0;
-        s.robots_token = token;
+        memcpy(s->token, s->agent, k);
+        s->token[k] = 0;
+        s->robots_token = s->token;
     }
-    char logbuf[4096];
-    if (rc == 0 && !s.log_path) {
-        snprintf(logbuf, sizeof logbuf, "%s/%s.log.jsonl", s.dir, s.prefix);
-        s.log_path = logbuf;
+    if (!s->log_path) {
+        snprintf(s->logbuf, sizeof s->logbuf, "%s/%s.log.jsonl", s->dir, s->prefix);
+        s->log_path = s->logbuf;
     }
-    if (rc == 0 && mkdir(s.dir, 0755) && errno != EEXIST) rc = err_sys(ERR_IO, "%s: cannot make the directory", s.dir);
-    /* one run at a time per output: a second one would interleave its records with ours */
-    int lock_fd = -1;
-    if (rc == 0) {
-        char lp[4200];
-        snprintf(lp, sizeof lp, "%s/.%s.lock", s.dir, s.prefix);
-        lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-        if (lock_fd < 0) rc = err_sys(ERR_IO, "%s: cannot create", lp);
-        else if (flock(lock_fd, LOCK_EX | LOCK_NB))
-            rc = err_set(ERR_USAGE, "%s: another download is writing into %s (its lock %s is held)", s.dir, s.dir, lp);
+    return -1;
+}
+
+/* The output directory, made if missing, and its lock: one run at a time per
+ * output (a second one would interleave its records with ours). */
+static int lock_output(const dl_state *s, int *lock_fd)
+{
+    if (mkdir(s->dir, 0755) && errno != EEXIST)
+        return err_sys(ERR_IO, "%s: cannot make the directory", s->dir);
+    char lp[4200];
+    snprintf(lp, sizeof lp, "%s/.%s.lock", s->dir, s->prefix);
+    *lock_fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (*lock_fd < 0)
+        return err_sys(ERR_IO, "%s: cannot create", lp);
+    if (flock(*lock_fd, LOCK_EX | LOCK_NB))
+        return err_set(ERR_USAGE, "%s: another download is writing into %s (its lock %s is held)", s->dir, s->dir, lp);
+    return 0;
+}
+
+/* What this run does: the URLs not done by an earlier run; duplicates skipped (and logged). */
+static int plan(dl_state *s)
+{
+    int rc = 0;
+    if (!(s->want = calloc(s->n + 1, 1)))
+        return err_set(ERR_NOMEM, "out of memory");
+    for (size_t i = 0; rc == 0 && i < s->n; i++) {
+        size_t ul = strlen(s->urls[i]);
+        if (strset_has(s->done, s->urls[i], ul)) { s->before++; continue; }
+        int fresh = strset_add(s->seen, s->urls[i], ul);
+        if (fresh < 0) { rc = fresh; break; }
+        if (fresh) { s->want[i] = 1; s->to_fetch++; continue; }
+        fetch_result r = {0};
+        r.idx = i;
+        r.url = s->urls[i];
+        r.outcome = FETCH_SKIPPED;
+        r.reason = "duplicate";
+        rc = on_done(s, &r);
     }
-    size_t nlists = npos ? (size_t)npos : 1;
-    for (int i = 0; rc == 0 && i < (npos ? npos : 1); i++) rc = read_list(&s, npos ? pos[i] : "-");
-    free(pos);
+    return rc;
+}
+
+/* Every wanted URL through libcurl (fetch.c), until done or a signal: 1 when stopped. */
+static int fetch_all(dl_state *s)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    s->show = !args_quiet_flag && !getenv("NO_PROGRESS") && isatty(2);
+    fetch_opts o = {0};
+    o.jobs = (long)s->jobs;
+    o.per_host = (long)s->per_host;
+    o.max_redirects = (long)s->max_redirect;
+    o.retries = (long)s->tries - 1;
+    o.wait = s->wait;
+    o.connect_timeout = s->connect_timeout;
+    o.timeout = s->timeout;
+    o.stall = s->read_timeout;
+    o.retry_wait = s->retry_wait;
+    o.max_retry_after = s->max_retry_after;
+    o.max_crawl_delay = 30;
+    o.max_size = s->max_size;
+    o.agent = s->agent;
+    o.robots_token = s->robots_token;
+    o.robots = !s->no_robots;
+    o.insecure = s->insecure;
+    int rc = fetch_run(&o, s->urls, s->want, s->n, on_done, on_tick, s, &stop_flag);
+    if (s->show)
+        fprintf(stderr, "\r\x1b[K");
+    return rc;
+}
+
+/* The finished WARC files of the prefix in the directory. */
+static unsigned count_warc_files(const dl_state *s)
+{
+    unsigned files = 0;
+    DIR *d = opendir(s->dir);
+    struct dirent *de;
+    size_t pl = strlen(s->prefix);
+    while (d && (de = readdir(d)))
+        if (!strncmp(de->d_name, s->prefix, pl) && strstr(de->d_name, ".warc.gz") &&
+            !strcmp(de->d_name + strlen(de->d_name) - 8, ".warc.gz"))
+            files++;
+    if (d) closedir(d);
+    return files;
+}
+
+static void dl_state_free(dl_state *s)
+{
+    for (size_t i = 0; i < s->n; i++)
+        free(s->urls[i]);
+    free(s->urls);
+    free(s->want);
+    free(s->line);
+    free(s->esc);
+    strset_free(s->done);
+    strset_free(s->seen);
+    for (int i = 0; i < MAX_REASONS; i++) {
+        free((char *)s->fail_r[i].name);
+        free((char *)s->skip_r[i].name);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static dl_state s;
+    char **lists;
+    int nl;
+    int rc = parse_options(argc, argv, &s, &lists, &nl);
+    if (rc >= 0)
+        return rc;
+    int lock_fd = -1, stopped = 0;
+    rc = lock_output(&s, &lock_fd);
+    size_t nlists = nl ? (size_t)nl : 1;
+    for (int i = 0; rc == 0 && i < (nl ? nl : 1); i++)
+        rc = read_list(&s, nl ? lists[i] : "-");
+    free(lists);
     s.t0 = progress_now();
     s.done = strset_new();
     s.seen = strset_new();
-    if (rc == 0 && (!s.done || !s.seen)) rc = err_set(ERR_NOMEM, "out of memory");
+    if (rc == 0 && (!s.done || !s.seen))
+        rc = err_set(ERR_NOMEM, "out of memory");
     unsigned first = 0;
-    if (rc == 0) rc = resume(&s, &first);
-    if (rc == 0 && !(s.log = fopen(s.log_path, "a"))) rc = err_sys(ERR_IO, "%s: cannot open", s.log_path);
-    /* what this run does: URLs not done by an earlier run, duplicates skipped */
-    if (rc == 0 && !(s.want = calloc(s.n + 1, 1))) rc = err_set(ERR_NOMEM, "out of memory");
-    for (size_t i = 0; rc == 0 && i < s.n; i++) {
-        size_t ul = strlen(s.urls[i]);
-        if (strset_has(s.done, s.urls[i], ul)) { s.before++; continue; }
-        int fresh = strset_add(s.seen, s.urls[i], ul);
-        if (fresh < 0) { rc = fresh; break; }
-        if (fresh) { s.want[i] = 1; s.to_fetch++; continue; }
-        fetch_result r = {0};
-        r.idx = i;
-        r.url = s.urls[i];
-        r.outcome = FETCH_SKIPPED;
-        r.reason = "duplicate";
-        rc = on_done(&s, &r);
-    }
+    if (rc == 0)
+        rc = resume(&s, &first); /* what earlier runs wrote */
+    if (rc == 0 && !(s.log = fopen(s.log_path, "a")))
+        rc = err_sys(ERR_IO, "%s: cannot open", s.log_path);
+    if (rc == 0)
+        rc = plan(&s);
     char software[64];
-    snprintf(software, sizeof software, "webtext download %s (libcurl %s)", TOOLKIT_VERSION, curl_version_info(CURLVERSION_NOW)->version);
+    snprintf(software, sizeof software, "webtext download %s (libcurl %s)", TOOLKIT_VERSION,
+             curl_version_info(CURLVERSION_NOW)->version);
     if (rc == 0)
         rc = warcw_open(&s.w, s.dir, s.prefix, first, s.warc_max_size, software, s.agent, !s.no_robots);
-    int stopped = 0;
-    if (rc == 0) {
-        struct sigaction sa;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigaction(SIGINT, &sa, NULL);
-        sigaction(SIGTERM, &sa, NULL);
-        signal(SIGPIPE, SIG_IGN);
-        s.show = !args_quiet_flag && !getenv("NO_PROGRESS") && isatty(2);
-        fetch_opts o = {0};
-        o.jobs = (long)s.jobs;
-        o.per_host = (long)s.per_host;
-        o.max_redirects = (long)s.max_redirect;
-        o.retries = (long)s.tries - 1;
-        o.wait = s.wait;
-        o.connect_timeout = s.connect_timeout;
-        o.timeout = s.timeout;
-        o.stall = s.read_timeout;
-        o.retry_wait = s.retry_wait;
-        o.max_retry_after = s.max_retry_after;
-        o.max_crawl_delay = 30;
-        o.max_size = s.max_size;
-        o.agent = s.agent;
-        o.robots_token = s.robots_token;
-        o.robots = !s.no_robots;
-        o.insecure = s.insecure;
-        rc = fetch_run(&o, s.urls, s.want, s.n, on_done, on_tick, &s, &stop_flag);
-        if (s.show) fprintf(stderr, "\r\x1b[K");
-        if (rc == 1) { stopped = 1; rc = 0; }
-    }
-    unsigned files = 0;
+    if (rc == 0 && (rc = fetch_all(&s)) == 1)
+        stopped = 1, rc = 0;
     if (s.w) {
         int crc = rc == 0 ? warcw_close(s.w) : (warcw_abandon(s.w), 0);
-        if (rc == 0) rc = crc;
+        if (rc == 0)
+            rc = crc;
     }
-    if (s.log && fclose(s.log) && rc == 0) rc = err_sys(ERR_IO, "%s: close", s.log_path);
+    if (s.log && fclose(s.log) && rc == 0)
+        rc = err_sys(ERR_IO, "%s: close", s.log_path);
     if (rc == 0 && !args_quiet_flag) {
-        DIR *d = opendir(s.dir);
-        struct dirent *de;
-        size_t pl = strlen(s.prefix);
-        while (d && (de = readdir(d)))
-            if (!strncmp(de->d_name, s.prefix, pl) && strstr(de->d_name, ".warc.gz") &&
-                !strcmp(de->d_name + strlen(de->d_name) - 8, ".warc.gz"))
-                files++;
-        if (d) closedir(d);
-        summary(&s, nlists, files);
-        if (stopped) fprintf(stderr, "download: interrupted: run the same command again to fetch the rest\n");
+        summary(&s, nlists, count_warc_files(&s));
+        if (stopped)
+            fprintf(stderr, "download: interrupted: run the same command again to fetch the rest\n");
     }
-    if (rc < 0) fprintf(stderr, "download: %s\n", err_msg());
-    if (lock_fd >= 0) close(lock_fd);
-    for (size_t i = 0; i < s.n; i++) free(s.urls[i]);
-    free(s.urls);
-    free(s.want);
-    free(s.line);
-    free(s.esc);
-    strset_free(s.done);
-    strset_free(s.seen);
-    for (int i = 0; i < MAX_REASONS; i++) {
-        free((char *)s.fail_r[i].name);
-        free((char *)s.skip_r[i].name);
-    }
-    if (rc < 0) return err_exit_code(rc);
+    if (rc < 0)
+        fprintf(stderr, "download: %s\n", err_msg());
+    if (lock_fd >= 0)
+        close(lock_fd);
+    dl_state_free(&s);
+    if (rc < 0)
+        return err_exit_code(rc);
     return stopped ? 130 : 0;
 }
