@@ -67,7 +67,7 @@ TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/hfjson.c token
   $(wildcard tokenizer/bpetrain.c)
 # Programs are named *_main.c (a thin main over the library modules beside it).
 TOOLS := blacklist_urls shuffle tokenize preprocess_data merge_datasets inspect_dataset train_bpe
-DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c dedup/lsh.c
+DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c dedup/lsh.c dedup/dupgroups.c
 TOOLS += minhash find_duplicates group_duplicates remove_duplicates
 TOOLS += cleanup extract download
 TOOL_SRC_cleanup := preprocess/cleanup_main.c

@@ -1,5 +1,6 @@
-/* remove_duplicates - stream a corpus and drop all but the first document (in
- * input order) of each duplicate group written by group_duplicates. */
+/* remove_duplicates_main.c - the remove_duplicates tool: stream a corpus and
+ * drop all but the first document (in input order) of each duplicate group
+ * written by group_duplicates (the groups: dedup/dupgroups.c). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,19 +11,30 @@
 #include "common/fsutil.h"
 #include "common/io.h"
 #include "common/jsonl.h"
-#include "common/progress.h"
-#include "dedup/idmap.h"
+#include "dedup/dupgroups.h"
 
-int main(int argc, char **argv)
+typedef struct {
+    const char *out, *groups_path, *removed_path, *id_field;
+    args_list earlier;
+    char **inputs;
+    int ninputs;
+} options;
+
+typedef struct {
+    uint64_t in, kept_unique, kept_rep, removed, no_id, bad, earlier_reps;
+} counts;
+
+/* Returns -1 to go on, else the exit status (--help, --version, usage: printed). */
+static int parse_options(int argc, char **argv, options *o)
 {
-    const char *out = NULL, *groups_path = NULL, *removed_path = NULL, *id_field = "url";
-    args_list earlier = {0};
+    memset(o, 0, sizeof *o);
+    o->id_field = "url";
     const arg_opt opts[] = {
-        { "groups", 'g', ARG_STR, &groups_path, "FILE", "groups from group_duplicates (required)" },
-        { "output", 'o', ARG_STR, &out, "FILE", "kept documents (default stdout; .zst compresses)" },
-        { "removed", 0, ARG_STR, &removed_path, "FILE", "write {\"id\", \"group\", \"kept\"} for every removed document" },
-        { "id-field", 0, ARG_STR, &id_field, "KEY", "JSON key of the document id (default url)" },
-        { "earlier", 0, ARG_LIST, &earlier, "FILE", "a file that comes before the inputs in corpus order (an\n"
+        { "groups", 'g', ARG_STR, &o->groups_path, "FILE", "groups from group_duplicates (required)" },
+        { "output", 'o', ARG_STR, &o->out, "FILE", "kept documents (default stdout; .zst compresses)" },
+        { "removed", 0, ARG_STR, &o->removed_path, "FILE", "write {\"id\", \"group\", \"kept\"} for every removed document" },
+        { "id-field", 0, ARG_STR, &o->id_field, "KEY", "JSON key of the document id (default url)" },
+        { "earlier", 0, ARG_LIST, &o->earlier, "FILE", "a file that comes before the inputs in corpus order (an\n"
                                                      "earlier shard; repeat, in order): not copied, but a group\n"
                                                      "member met there is its group's representative, so shards\n"
                                                      "deduplicated apart keep what one run would" },
@@ -39,135 +51,120 @@ int main(int argc, char **argv)
         "  remove_duplicates --groups groups.jsonl shard2.jsonl.zst -o dedup2.jsonl.zst \\\n"
         "      --earlier shard0.jsonl.zst --earlier shard1.jsonl.zst      # one shard of a sharded run\n",
     };
-    char **pos;
-    int npos;
-    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
-    if (rc >= 0) return rc;
-    rc = 0;
-    if (!groups_path) { fprintf(stderr, "remove_duplicates: --groups is required\n"); free(pos); return 2; }
-    idmap ids = {0};
-    uint32_t *group_of = NULL;
-    size_t gcap = 0;
-    uint64_t ngroups = 0;
-    jsonl_reader *jr;
-    if (!(rc = jsonl_open(&jr, groups_path))) {
-        jsonl_record r;
-        int g;
-        while ((g = jsonl_next(jr, &r)) > 0) {
-            const cJSON *arr = g == JSONL_OK ? cJSON_GetObjectItemCaseSensitive(r.obj, "ids") : NULL;
-            if (!cJSON_IsArray(arr)) {
-                rc = err_set(ERR_FORMAT, "%s:%llu: not a group {\"group\": N, \"ids\": [...]}", groups_path,
-                             (unsigned long long)r.lineno);
-                break;
-            }
-            for (const cJSON *e = arr->child; e && !rc; e = e->next) {
-                if (!cJSON_IsString(e)) { rc = err_set(ERR_FORMAT, "%s:%llu: an id is not a string", groups_path, (unsigned long long)r.lineno); break; }
-                int added;
-                long x = idmap_put(&ids, e->valuestring, strlen(e->valuestring), &added);
-                if (x < 0) { rc = (int)x; break; }
-                if (!added) { rc = err_set(ERR_FORMAT, "%s:%llu: id \"%s\" is in two groups", groups_path, (unsigned long long)r.lineno, e->valuestring); break; }
-                if ((size_t)x >= gcap) {
-                    gcap = gcap ? gcap * 2 : 4096;
-                    uint32_t *ng = realloc(group_of, gcap * sizeof *ng);
-                    if (!ng) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
-                    group_of = ng;
-                }
-                group_of[x] = (uint32_t)ngroups;
-            }
-            ngroups++;
-            if (rc) break;
+    int rc = args_parse_main(&spec, argc, argv, &o->inputs, &o->ninputs);
+    if (rc >= 0)
+        return rc;
+    if (o->groups_path)
+        return -1;
+    fprintf(stderr, "remove_duplicates: --groups is required\n");
+    free(o->inputs);
+    args_list_free(&o->earlier);
+    return EXIT_USAGE;
+}
+
+/* {"id", "group", "kept"} of a removed document. */
+static int write_removed(io_writer *rw, const char *id, uint32_t group, const char *kept, size_t kl)
+{
+    cJSON *o = cJSON_CreateObject();
+    char *kcopy = strndup(kept, kl);
+    int rc = 0;
+    if (!o || !kcopy || !cJSON_AddStringToObject(o, "id", id) || !cJSON_AddNumberToObject(o, "group", group) ||
+        !cJSON_AddStringToObject(o, "kept", kcopy))
+        rc = err_set(ERR_NOMEM, "out of memory");
+    if (!rc)
+        rc = jsonl_write(rw, o);
+    cJSON_Delete(o);
+    free(kcopy);
+    return rc;
+}
+
+/* One input file: each document kept (written to w) or removed (to rw). */
+static int filter_file(const char *path, const options *o, dup_groups *g, io_writer *w, io_writer *rw, counts *n)
+{
+    jsonl_reader *jr = NULL;
+    int rc = jsonl_open(&jr, path), k = 0;
+    if (rc)
+        return rc;
+    jsonl_record r;
+    while (!rc && (k = jsonl_next(jr, &r)) > 0) {
+        n->in++;
+        const char *id = k == JSONL_OK ? jsonl_get_string(r.obj, o->id_field) : NULL;
+        uint32_t group = 0;
+        const char *kept = NULL;
+        size_t kl = 0;
+        int what = id ? dup_groups_decide(g, id, &group, &kept, &kl) : DUP_UNGROUPED;
+        if (k != JSONL_OK)
+            n->bad++;
+        else if (!id)
+            n->no_id++;
+        else if (what == DUP_UNGROUPED)
+            n->kept_unique++;
+        else if (what == DUP_REPRESENTATIVE)
+            n->kept_rep++;
+        if (what != DUP_REMOVE) {
+            rc = io_write(w, r.line, r.len);
+            if (!rc)
+                rc = io_write(w, "\n", 1);
+            continue;
         }
-        if (g < 0 && !rc) rc = g;
-        jsonl_close(jr);
+        n->removed++;
+        if (rw)
+            rc = write_removed(rw, id, group, kept, kl);
     }
-    int64_t *kept_by = calloc(ngroups ? ngroups : 1, sizeof *kept_by); /* id index + 1 of the representative */
-    if (!rc && !kept_by) rc = err_set(ERR_NOMEM, "out of memory");
+    if (!rc && k < 0)
+        rc = k;
+    jsonl_close(jr);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    dup_groups g;
+    counts n = {0};
+    rc = dup_groups_load(&g, o.groups_path);
+    /* earlier shards: only their group members count, as the first met */
+    for (size_t f = 0; f < o.earlier.n && !rc; f++)
+        rc = dup_groups_earlier(&g, o.earlier.items[f], o.id_field, &n.earlier_reps);
     static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
-    /* Earlier shards: only their group members count, as the first met. */
-    uint64_t earlier_reps = 0;
-    for (size_t f = 0; f < earlier.n && !rc; f++) {
-        if ((rc = jsonl_open(&jr, earlier.items[f]))) break;
-        jsonl_record r;
-        int g;
-        while ((g = jsonl_next(jr, &r)) > 0) {
-            const char *id = g == JSONL_OK ? jsonl_get_string(r.obj, id_field) : NULL;
-            long x = id ? idmap_get(&ids, id, strlen(id)) : -1;
-            if (x >= 0 && !kept_by[group_of[x]]) {
-                kept_by[group_of[x]] = x + 1;
-                earlier_reps++;
-            }
-        }
-        if (g < 0) rc = g;
-        jsonl_close(jr);
-    }
     fs_list files = {0};
-    if (!rc && !npos) rc = fs_expand(&files, "-", sfx);
-    for (int i = 0; i < npos && !rc; i++) rc = fs_expand(&files, pos[i], sfx);
+    if (!rc && !o.ninputs)
+        rc = fs_expand(&files, "-", sfx);
+    for (int i = 0; i < o.ninputs && !rc; i++)
+        rc = fs_expand(&files, o.inputs[i], sfx);
     io_writer *w = NULL, *rw = NULL;
-    if (!rc) rc = io_writer_open(&w, out, NULL);
-    if (!rc && removed_path) rc = io_writer_open(&rw, removed_path, NULL);
-    uint64_t in = 0, kept_unique = 0, kept_rep = 0, removed = 0, no_id = 0, bad = 0;
-    for (size_t f = 0; f < files.n && !rc; f++) {
-        if ((rc = jsonl_open(&jr, files.paths[f]))) break;
-        jsonl_record r;
-        int g;
-        while (!rc && (g = jsonl_next(jr, &r)) > 0) {
-            in++;
-            const char *id = g == JSONL_OK ? jsonl_get_string(r.obj, id_field) : NULL;
-            long x = id ? idmap_get(&ids, id, strlen(id)) : -1;
-            int keep = 1;
-            if (g != JSONL_OK) bad++;
-            else if (!id) no_id++;
-            else if (x < 0) kept_unique++;
-            else if (!kept_by[group_of[x]]) { kept_by[group_of[x]] = x + 1; kept_rep++; }
-            else keep = 0;
-            if (keep) {
-                rc = io_write(w, r.line, r.len);
-                if (!rc) rc = io_write(w, "\n", 1);
-            } else {
-                removed++;
-                if (rw) {
-                    size_t kl;
-                    const char *ks = idmap_str(&ids, (size_t)(kept_by[group_of[x]] - 1), &kl);
-                    cJSON *o = cJSON_CreateObject();
-                    char *kcopy = strndup(ks, kl);
-                    if (!o || !kcopy || !cJSON_AddStringToObject(o, "id", id) ||
-                        !cJSON_AddNumberToObject(o, "group", group_of[x]) || !cJSON_AddStringToObject(o, "kept", kcopy))
-                        rc = err_set(ERR_NOMEM, "out of memory");
-                    if (!rc) rc = jsonl_write(rw, o);
-                    cJSON_Delete(o);
-                    free(kcopy);
-                }
-            }
-        }
-        if (g < 0 && !rc) rc = g;
-        jsonl_close(jr);
-    }
-    if (!rc) { /* kept documents, then the removed ones */
-        io_writer *g[2] = {w, rw};
-        rc = io_writer_commit_group(g, 2);
-    } else {
-        io_writer_abort(w);
-        io_writer_abort(rw);
-    }
-    if (rc < 0) fprintf(stderr, "remove_duplicates: %s\n", err_msg());
+    if (!rc)
+        rc = io_writer_open(&w, o.out, NULL);
+    if (!rc && o.removed_path)
+        rc = io_writer_open(&rw, o.removed_path, NULL);
+    for (size_t f = 0; f < files.n && !rc; f++)
+        rc = filter_file(files.paths[f], &o, &g, w, rw, &n);
+    io_writer *wg[2] = {w, rw};
+    if (!rc) /* kept documents, then the removed ones */
+        rc = io_writer_commit_group(wg, 2);
+    else
+        io_writer_abort(w), io_writer_abort(rw);
+    if (rc < 0)
+        fprintf(stderr, "remove_duplicates: %s\n", err_msg());
     else if (!args_quiet_flag) {
-        uint64_t absent = 0;
-        for (uint64_t k = 0; k < ngroups; k++) absent += !kept_by[k];
+        uint64_t absent = dup_groups_absent(&g);
         fprintf(stderr, "remove_duplicates: %" PRIu64 " documents in: %" PRIu64 " kept, %" PRIu64 " removed (duplicates)\n"
                 "  kept: %" PRIu64 " in no group, %" PRIu64 " group representatives (the first met), %" PRIu64
-                " without the id \"%s\", %" PRIu64 " not JSON (passed through)\n", in, in - removed, removed,
-                kept_unique, kept_rep, no_id, id_field, bad);
-        if (earlier.n)
-            fprintf(stderr, "  %" PRIu64 " groups had their representative in the %zu earlier file(s)\n", earlier_reps,
-                    earlier.n);
-        if (absent) fprintf(stderr, "  note: %" PRIu64 " of %" PRIu64 " groups had no document in this input\n", absent, ngroups);
+                " without the id \"%s\", %" PRIu64 " not JSON (passed through)\n", n.in, n.in - n.removed, n.removed,
+                n.kept_unique, n.kept_rep, n.no_id, o.id_field, n.bad);
+        if (o.earlier.n)
+            fprintf(stderr, "  %" PRIu64 " groups had their representative in the %zu earlier file(s)\n", n.earlier_reps,
+                    o.earlier.n);
+        if (absent)
+            fprintf(stderr, "  note: %" PRIu64 " of %" PRIu64 " groups had no document in this input\n", absent,
+                    g.ngroups);
     }
-    free(kept_by);
-    args_list_free(&earlier);
-    free(group_of);
-    idmap_free(&ids);
+    dup_groups_free(&g);
+    args_list_free(&o.earlier);
     fs_list_free(&files);
-    free(pos);
+    free(o.inputs);
     return rc < 0 ? err_exit_code(rc) : 0;
 }
