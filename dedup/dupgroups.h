@@ -8,7 +8,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/io.h"
 #include "dedup/idmap.h"
+
+/* Making the groups (group_duplicates): the pairs of find_duplicates at or
+ * above a threshold (or marked exact), joined by union-find. */
+typedef struct {
+    idmap ids;
+    uint32_t *pa;        /* the joined pairs' id indexes, two by two */
+    size_t used, cap;
+    size_t npairs;       /* pairs read */
+} dup_pairs;
+
+/* Read one pairs file ("-": stdin); a line that is not a pair is an error naming it. */
+int dup_pairs_read(dup_pairs *p, const char *path, double threshold);
+/* {"group": N, "size": S, "ids": [...]} per group: ids sorted, groups in the order of
+ * their smallest id. *groups: how many. */
+int dup_pairs_write_groups(dup_pairs *p, io_writer *w, uint64_t *groups);
+void dup_pairs_free(dup_pairs *p);
 
 typedef struct {
     idmap ids;          /* every grouped id */
