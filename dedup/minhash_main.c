@@ -1,4 +1,6 @@
-/* minhash - MinHash signatures of JSON-lines documents into a signature file
+/* minhash_main.c - the minhash tool (signatures: dedup/mhsig.c).
+ *
+ * minhash - MinHash signatures of JSON-lines documents into a signature file
  * (dedup/mhsig.h), the first stage of near-duplicate detection. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +15,7 @@
 #include "common/pool.h"
 #include "common/progress.h"
 #include "common/strset.h"
+#include "common/tally.h"
 #include "dedup/mhsig.h"
 
 enum { ST_OK, ST_BAD_JSON, ST_NO_ID, ST_NO_TEXT, ST_EMPTY, ST_DUP_ID, ST_N };
@@ -71,23 +74,36 @@ static int grow_batch(batch *b, size_t need, uint32_t K)
     return 0;
 }
 
-int main(int argc, char **argv)
+typedef struct {
+    const char *out, *id_field, *text_field, *scheme;
+    long long num_perm, ngram, seed, workers;
+    int word;
+    char **inputs;
+    int ninputs;
+} options;
+
+/* Returns -1 to go on, else the exit status (--help, --version, usage: printed). */
+static int parse_options(int argc, char **argv, options *o)
 {
-    const char *out = NULL, *id_field = "url", *text_field = "text", *scheme = "minhash";
-    long long num_perm = 128, ngram = 5, seed = 1, workers = 0;
-    int word = 0;
+    memset(o, 0, sizeof *o);
+    o->id_field = "url";
+    o->text_field = "text";
+    o->scheme = "minhash";
+    o->num_perm = 128;
+    o->ngram = 5;
+    o->seed = 1;
     const arg_opt opts[] = {
-        { "output", 'o', ARG_STR, &out, "FILE", "signature file to write (required)" },
-        { "id-field", 0, ARG_STR, &id_field, "KEY", "JSON key of the document id (default url; a.b for nested)" },
-        { "text-field", 0, ARG_STR, &text_field, "KEY", "JSON key of the text (default text)" },
-        { "num-perm", 'k', ARG_INT, &num_perm, "K", "hash functions per signature (default 128)" },
-        { "ngram", 'n', ARG_INT, &ngram, "N", "shingle size: N bytes, or N words with --word-ngrams (default 5)" },
-        { "word-ngrams", 0, ARG_FLAG, &word, NULL, "shingles are word N-grams instead of character N-grams" },
-        { "seed", 's', ARG_INT, &seed, "N", "hash seed (default 1); files to compare need the same" },
-        { "scheme", 0, ARG_STR, &scheme, "S", "minhash (default): K hash functions per shingle; oph: one\n"
+        { "output", 'o', ARG_STR, &o->out, "FILE", "signature file to write (required)" },
+        { "id-field", 0, ARG_STR, &o->id_field, "KEY", "JSON key of the document id (default url; a.b for nested)" },
+        { "text-field", 0, ARG_STR, &o->text_field, "KEY", "JSON key of the text (default text)" },
+        { "num-perm", 'k', ARG_INT, &o->num_perm, "K", "hash functions per signature (default 128)" },
+        { "ngram", 'n', ARG_INT, &o->ngram, "N", "shingle size: N bytes, or N words with --word-ngrams (default 5)" },
+        { "word-ngrams", 0, ARG_FLAG, &o->word, NULL, "shingles are word N-grams instead of character N-grams" },
+        { "seed", 's', ARG_INT, &o->seed, "N", "hash seed (default 1); files to compare need the same" },
+        { "scheme", 0, ARG_STR, &o->scheme, "S", "minhash (default): K hash functions per shingle; oph: one\n"
           "                                permutation hashing with optimal densification, one hash per\n"
           "                                shingle, the same Jaccard estimate (signature file version 2)" },
-        { "workers", 'j', ARG_INT, &workers, "N", "threads (default: all CPUs); the file is the same for any N" },
+        { "workers", 'j', ARG_INT, &o->workers, "N", "threads (default: all CPUs); the file is the same for any N" },
         { NULL, 0, 0, NULL, NULL, NULL },
     };
     const arg_spec spec = {
@@ -102,113 +118,183 @@ int main(int argc, char **argv)
         "  find_duplicates part-*.mh -o pairs.jsonl && group_duplicates pairs.jsonl -o groups.jsonl\n"
         "  remove_duplicates --groups groups.jsonl corpus.jsonl.zst -o deduped.jsonl.zst\n",
     };
-    char **pos;
-    int npos;
-    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
-    if (rc >= 0) return rc;
-    rc = 0;
-    if (!out || num_perm < 1 || num_perm > 4096 || ngram < 1 || ngram > 64 || workers < 0 ||
-        (strcmp(scheme, "minhash") && strcmp(scheme, "oph"))) {
-        fprintf(stderr, "minhash: %s\n", !out ? "-o SIGFILE is required"
+    int rc = args_parse_main(&spec, argc, argv, &o->inputs, &o->ninputs);
+    if (rc >= 0)
+        return rc;
+    if (o->out && o->num_perm >= 1 && o->num_perm <= 4096 && o->ngram >= 1 && o->ngram <= 64 && o->workers >= 0 &&
+        (!strcmp(o->scheme, "minhash") || !strcmp(o->scheme, "oph")))
+        return -1;
+    fprintf(stderr, "minhash: %s\n", !o->out ? "-o SIGFILE is required"
                                              : "bad --num-perm (1..4096), --ngram (1..64), --workers or --scheme (minhash, oph)");
-        free(pos);
-        return 2;
+    free(o->inputs);
+    return EXIT_USAGE;
+}
+
+/* A run: its batch, threads, the ids seen, the output, the counts (ST_*). */
+typedef struct {
+    const options *o;
+    mh_params prm;
+    batch b;
+    pool *pl;
+    size_t parts;
+    strset *ids;
+    mh_writer *w;
+    tally t;
+    uint64_t bytes, warned;
+    progress *pg;
+} signer;
+
+/* The next batch of about 8 MB of non-blank lines. */
+static int read_batch(signer *s, io_reader *r, int *eof)
+{
+    batch *b = &s->b;
+    size_t bb = 0;
+    b->n = 0;
+    while (bb < (8u << 20)) {
+        char *line;
+        size_t len;
+        int g = io_getline(r, &line, &len);
+        if (g < 0)
+            return g;
+        if (g == 0) {
+            *eof = 1;
+            return 0;
+        }
+        size_t k = 0;
+        while (k < len && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r'))
+            k++;
+        if (k == len)
+            continue; /* blank */
+        int rc = grow_batch(b, b->n + 1, s->prm.num_perm);
+        if (rc)
+            return rc;
+        if (!(b->line[b->n] = malloc(len + 1)))
+            return err_set(ERR_NOMEM, "out of memory");
+        memcpy(b->line[b->n], line, len + 1);
+        b->obj[b->n] = NULL; /* parsed by the workers; a read error before then frees nothing else */
+        b->len[b->n] = len;
+        b->lineno[b->n] = io_reader_lineno(r);
+        b->n++;
+        bb += len;
+        s->bytes += len + 1;
     }
+    return 0;
+}
+
+/* The batch's signatures into the file, in input order (a repeated id skipped), counted. */
+static int write_batch(signer *s, io_reader *r, int rc)
+{
+    batch *b = &s->b;
+    for (size_t i = 0; i < b->n; i++) {
+        if (!rc && b->st[i] == ST_OK) {
+            const char *id = jsonl_get_string(b->obj[i], s->o->id_field);
+            const char *text = jsonl_get_string(b->obj[i], s->o->text_field);
+            int added = strset_add(s->ids, id, strlen(id));
+            if (added < 0)
+                rc = added;
+            else if (added == 0)
+                b->st[i] = ST_DUP_ID;
+            else
+                rc = mh_writer_add(s->w, id, strlen(id), text, strlen(text), b->exact[i], b->sig + i * s->prm.num_perm);
+        }
+        if (!rc) {
+            if (b->st[i] == ST_OK)
+                tally_keep(&s->t);
+            else
+                tally_drop(&s->t, b->st[i] - 1, 0);
+            if (b->st[i] != ST_OK && b->st[i] != ST_EMPTY && s->warned++ < 10)
+                fprintf(stderr, "minhash: warning: %s:%llu: %s: document skipped\n", io_reader_name(r),
+                        (unsigned long long)b->lineno[i], st_name[b->st[i]]);
+        }
+        cJSON_Delete(b->obj[i]);
+        free(b->line[i]);
+    }
+    return rc;
+}
+
+static int sign_file(signer *s, const char *path)
+{
+    io_reader *r;
+    int rc = io_reader_open(&r, path), eof = 0;
+    while (!rc && !eof) {
+        rc = read_batch(s, r, &eof);
+        if (!rc && s->b.n)
+            pool_parallel_for(s->pl, s->parts, work, &s->b);
+        if (!rc && s->b.rc) /* the worker's message stayed on its thread */
+            rc = err_set(s->b.rc, "%s:%llu..: %s computing signatures", io_reader_name(r),
+                         (unsigned long long)s->b.lineno[0], s->b.rc == ERR_NOMEM ? "out of memory" : err_name(s->b.rc));
+        rc = write_batch(s, r, rc);
+        progress_update(s->pg, s->t.in, s->bytes);
+    }
+    if (r)
+        io_reader_close(r);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    rc = 0;
     static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
     fs_list files = {0};
-    if (!npos) rc = fs_expand(&files, "-", sfx);
-    for (int i = 0; i < npos && !rc; i++) rc = fs_expand(&files, pos[i], sfx);
-    free(pos);
-    mh_params prm = {(uint32_t)num_perm, word ? MH_WORD : MH_CHAR, (uint32_t)ngram, (uint64_t)seed,
-                     strcmp(scheme, "oph") ? MH_CLASSIC : MH_OPH};
+    if (!o.ninputs)
+        rc = fs_expand(&files, "-", sfx);
+    for (int i = 0; i < o.ninputs && !rc; i++)
+        rc = fs_expand(&files, o.inputs[i], sfx);
+    free(o.inputs);
+    signer s = {.o = &o};
+    s.prm = (mh_params){(uint32_t)o.num_perm, o.word ? MH_WORD : MH_CHAR, (uint32_t)o.ngram, (uint64_t)o.seed,
+                        strcmp(o.scheme, "oph") ? MH_CLASSIC : MH_OPH};
     mh_hasher h = {0};
-    mh_writer *w = NULL;
-    size_t parts = workers ? (size_t)workers : (size_t)pool_cpu_count();
-    pool *pl = pool_new((int)parts);
-    batch b = {.id_field = id_field, .text_field = text_field, .h = &h, .parts = parts};
-    b.sh = calloc(parts, sizeof *b.sh);
-    b.shcap = calloc(parts, sizeof *b.shcap);
-    strset *ids = strset_new();
-    uint64_t count[ST_N] = {0}, bytes = 0, warned = 0;
-    if (!rc && (!pl || !b.sh || !b.shcap || !ids)) rc = err_set(ERR_NOMEM, "out of memory");
-    if (!rc) rc = mh_hasher_init(&h, &prm);
-    if (!rc) rc = mh_writer_open(&w, out, &prm);
+    s.parts = o.workers ? (size_t)o.workers : (size_t)pool_cpu_count();
+    s.pl = pool_new((int)s.parts);
+    s.b = (batch){.id_field = o.id_field, .text_field = o.text_field, .h = &h, .parts = s.parts};
+    s.b.sh = calloc(s.parts, sizeof *s.b.sh);
+    s.b.shcap = calloc(s.parts, sizeof *s.b.shcap);
+    s.ids = strset_new();
+    tally_init(&s.t);
+    for (int k = 1; k < ST_N; k++) /* tally ids are ST_* - 1 */
+        tally_reason_id(&s.t, st_name[k]);
+    if (!rc && (!s.pl || !s.b.sh || !s.b.shcap || !s.ids))
+        rc = err_set(ERR_NOMEM, "out of memory");
+    if (!rc)
+        rc = mh_hasher_init(&h, &s.prm);
+    if (!rc)
+        rc = mh_writer_open(&s.w, o.out, &s.prm);
     double t0 = progress_now();
-    progress *pg = progress_new("minhash", "docs", 0);
-    for (size_t f = 0; f < files.n && !rc; f++) {
-        io_reader *r;
-        if ((rc = io_reader_open(&r, files.paths[f]))) break;
-        int eof = 0;
-        while (!eof && !rc) {
-            size_t bb = 0;
-            b.n = 0;
-            while (bb < (8u << 20)) {
-                char *line;
-                size_t len;
-                int g = io_getline(r, &line, &len);
-                if (g < 0) { rc = g; break; }
-                if (g == 0) { eof = 1; break; }
-                size_t k = 0;
-                while (k < len && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r')) k++;
-                if (k == len) continue; /* blank */
-                if ((rc = grow_batch(&b, b.n + 1, prm.num_perm))) break;
-                if (!(b.line[b.n] = malloc(len + 1))) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
-                memcpy(b.line[b.n], line, len + 1);
-                b.obj[b.n] = NULL; /* parsed by the workers; a read error before then frees nothing else */
-                b.len[b.n] = len;
-                b.lineno[b.n] = io_reader_lineno(r);
-                b.n++;
-                bb += len;
-                bytes += len + 1;
-            }
-            if (!rc && b.n) pool_parallel_for(pl, parts, work, &b);
-            if (!rc && b.rc) /* the worker's message stayed on its thread */
-                rc = err_set(b.rc, "%s:%llu..: %s computing signatures", io_reader_name(r), (unsigned long long)b.lineno[0],
-                             b.rc == ERR_NOMEM ? "out of memory" : err_name(b.rc));
-            for (size_t i = 0; i < b.n; i++) {
-                if (!rc && b.st[i] == ST_OK) {
-                    const char *id = jsonl_get_string(b.obj[i], id_field);
-                    const char *text = jsonl_get_string(b.obj[i], text_field);
-                    int added = strset_add(ids, id, strlen(id));
-                    if (added < 0) rc = added;
-                    else if (added == 0) b.st[i] = ST_DUP_ID;
-                    else rc = mh_writer_add(w, id, strlen(id), text, strlen(text), b.exact[i], b.sig + i * prm.num_perm);
-                }
-                if (!rc) {
-                    count[b.st[i]]++;
-                    if (b.st[i] != ST_OK && b.st[i] != ST_EMPTY && warned++ < 10)
-                        fprintf(stderr, "minhash: warning: %s:%llu: %s: document skipped\n", io_reader_name(r),
-                                (unsigned long long)b.lineno[i], st_name[b.st[i]]);
-                }
-                cJSON_Delete(b.obj[i]);
-                free(b.line[i]);
-            }
-            uint64_t total = 0;
-            for (int s = 0; s < ST_N; s++) total += count[s];
-            progress_update(pg, total, bytes);
-        }
-        io_reader_close(r);
-    }
-    progress_done(pg);
-    if (!rc) rc = mh_writer_commit(w);
-    else mh_writer_abort(w);
-    if (rc < 0) fprintf(stderr, "minhash: %s\n", err_msg());
+    s.pg = progress_new("minhash", "docs", 0);
+    for (size_t f = 0; f < files.n && !rc; f++)
+        rc = sign_file(&s, files.paths[f]);
+    progress_done(s.pg);
+    if (!rc)
+        rc = mh_writer_commit(s.w);
+    else
+        mh_writer_abort(s.w);
+    if (rc < 0)
+        fprintf(stderr, "minhash: %s\n", err_msg());
     else if (!args_quiet_flag) {
-        uint64_t total = 0;
-        for (int s = 0; s < ST_N; s++) total += count[s];
+        const tally *t = &s.t;
         double dt = progress_now() - t0;
         fprintf(stderr, "minhash: %" PRIu64 " documents (%.1f MB) in %.2f s (%.0f docs/s, %.1f MB/s): %" PRIu64
-                " signed into %s (%s, %u perms, %s %u-grams)\n", total, bytes / 1e6, dt, dt > 0 ? total / dt : 0,
-                dt > 0 ? bytes / 1e6 / dt : 0, count[ST_OK], out, scheme, prm.num_perm, word ? "word" : "char", prm.ngram);
+                " signed into %s (%s, %u perms, %s %u-grams)\n", t->in, s.bytes / 1e6, dt, dt > 0 ? t->in / dt : 0,
+                dt > 0 ? s.bytes / 1e6 / dt : 0, t->kept, o.out, o.scheme, s.prm.num_perm, o.word ? "word" : "char",
+                s.prm.ngram);
         fprintf(stderr, "  skipped: %" PRIu64 " empty, %" PRIu64 " bad-json, %" PRIu64 " missing-id (\"%s\"), %" PRIu64
-                " missing-text (\"%s\"), %" PRIu64 " duplicate-id\n", count[ST_EMPTY], count[ST_BAD_JSON],
-                count[ST_NO_ID], id_field, count[ST_NO_TEXT], text_field, count[ST_DUP_ID]);
+                " missing-text (\"%s\"), %" PRIu64 " duplicate-id\n", tally_count(t, ST_EMPTY - 1),
+                tally_count(t, ST_BAD_JSON - 1), tally_count(t, ST_NO_ID - 1), o.id_field,
+                tally_count(t, ST_NO_TEXT - 1), o.text_field, tally_count(t, ST_DUP_ID - 1));
     }
-    for (size_t p = 0; p < parts && b.sh; p++) free(b.sh[p]);
-    free(b.sh); free(b.shcap); free(b.line); free(b.len); free(b.lineno); free(b.obj); free(b.st); free(b.sig); free(b.exact);
-    strset_free(ids);
+    batch *b = &s.b;
+    for (size_t p = 0; p < s.parts && b->sh; p++)
+        free(b->sh[p]);
+    free(b->sh), free(b->shcap), free(b->line), free(b->len), free(b->lineno);
+    free(b->obj), free(b->st), free(b->sig), free(b->exact);
+    strset_free(s.ids);
     mh_hasher_free(&h);
-    pool_free(pl);
+    pool_free(s.pl);
     fs_list_free(&files);
     return rc < 0 ? err_exit_code(rc) : 0;
 }
