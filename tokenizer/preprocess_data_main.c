@@ -1,4 +1,7 @@
-/* preprocess_data - JSON lines to Megatron-LM mmap datasets
+/* preprocess_data_main.c - the preprocess_data tool (the encoding: docenc.c,
+ * the dataset files: mmidx.c).
+ *
+ * preprocess_data - JSON lines to Megatron-LM mmap datasets
  * ({prefix}_{key}_document.bin/.idx), like Megatron's tools/preprocess_data.py
  * with GPT2BPETokenizer, multi-threaded, output independent of --workers. */
 #include <inttypes.h>
@@ -85,31 +88,39 @@ static void remove_pair(const char *prefix)
     free(p);
 }
 
-int main(int argc, char **argv)
+typedef struct {
+    args_list inputs, keys;
+    const char *out, *impl;
+    tokcli_spec ts;
+    long long workers, partitions, log_interval;
+    int eod, strict, split, keep_nl, keep_seq;
+    char **pos;
+    int npos;
+} options;
+
+/* Returns -1 to go on, else the exit status (--help, --version, usage: printed). */
+static int parse_options(int argc, char **argv, options *o)
 {
-    args_list inputs = {0}, keys = {0};
-    const char *out = NULL, *impl = NULL;
-    tokcli_spec ts = {0};
-    long long workers = 1, partitions = 1, log_interval = 0;
-    int eod = 0, strict = 0, split = 0, keep_nl = 0, keep_seq = 0;
+    memset(o, 0, sizeof *o);
+    o->workers = o->partitions = 1;
     const arg_opt opts[] = {
-        { "input", 'i', ARG_NARGS, &inputs, "PATH", "JSON-lines input: file, directory or glob (.zst/.gz ok); repeatable" },
-        { "output-prefix", 'o', ARG_STR, &out, "PREFIX", "write PREFIX_KEY_document.bin/.idx (required)" },
-        { "json-keys", 0, ARG_NARGS, &keys, "KEY", "keys to extract, one dataset each (default: text)" },
-        { "append-eod", 0, ARG_FLAG, &eod, NULL, "append the tokenizer's EOD id to every non-empty document" },
-        { "workers", 'j', ARG_INT, &workers, "N", "encoding threads (default 1); output is identical for any N" },
-        { "partitions", 0, ARG_INT, &partitions, "N", "Megatron's partitions: documents are dealt round-robin to N\n"
+        { "input", 'i', ARG_NARGS, &o->inputs, "PATH", "JSON-lines input: file, directory or glob (.zst/.gz ok); repeatable" },
+        { "output-prefix", 'o', ARG_STR, &o->out, "PREFIX", "write PREFIX_KEY_document.bin/.idx (required)" },
+        { "json-keys", 0, ARG_NARGS, &o->keys, "KEY", "keys to extract, one dataset each (default: text)" },
+        { "append-eod", 0, ARG_FLAG, &o->eod, NULL, "append the tokenizer's EOD id to every non-empty document" },
+        { "workers", 'j', ARG_INT, &o->workers, "N", "encoding threads (default 1); output is identical for any N" },
+        { "partitions", 0, ARG_INT, &o->partitions, "N", "Megatron's partitions: documents are dealt round-robin to N\n"
           "                                parts, merged in part order (default 1: input order)" },
-        { "keep-sequential-samples", 0, ARG_FLAG, &keep_seq, NULL, "with --partitions: deal blocks of 1,000,000 documents" },
-        { "log-interval", 0, ARG_INT, &log_interval, "N", "print a progress line every N documents (default: a live\n"
+        { "keep-sequential-samples", 0, ARG_FLAG, &o->keep_seq, NULL, "with --partitions: deal blocks of 1,000,000 documents" },
+        { "log-interval", 0, ARG_INT, &o->log_interval, "N", "print a progress line every N documents (default: a live\n"
           "                                line on a terminal only)" },
-        TOKCLI_OPTS(ts),
-        { "vocab-size", 0, ARG_INT, &ts.vocab_size, "N", "NullTokenizer: the input is space-separated ids below N;\n"
+        TOKCLI_OPTS(o->ts),
+        { "vocab-size", 0, ARG_INT, &o->ts.vocab_size, "N", "NullTokenizer: the input is space-separated ids below N;\n"
           "                                EOD is N" },
-        { "dataset-impl", 0, ARG_STR, &impl, "IMPL", "mmap (the only one; accepted for compatibility)" },
-        { "split-sentences", 0, ARG_FLAG, &split, NULL, "not supported (Megatron uses NLTK punkt)" },
-        { "keep-newlines", 0, ARG_FLAG, &keep_nl, NULL, "accepted for compatibility (only matters with sentence splitting)" },
-        { "strict", 0, ARG_FLAG, &strict, NULL, "stop at the first bad record (default: drop it, warn and count it)" },
+        { "dataset-impl", 0, ARG_STR, &o->impl, "IMPL", "mmap (the only one; accepted for compatibility)" },
+        { "split-sentences", 0, ARG_FLAG, &o->split, NULL, "not supported (Megatron uses NLTK punkt)" },
+        { "keep-newlines", 0, ARG_FLAG, &o->keep_nl, NULL, "accepted for compatibility (only matters with sentence splitting)" },
+        { "strict", 0, ARG_FLAG, &o->strict, NULL, "stop at the first bad record (default: drop it, warn and count it)" },
         { NULL, 0, 0, NULL, NULL, NULL },
     };
     const arg_spec spec = {
@@ -134,40 +145,75 @@ int main(int argc, char **argv)
         "    --merge-file gpt2-merges.txt --tokenizer-type GPT2BPETokenizer --append-eod --workers 2\n"
         "Exit status: 0 done, 1 bad input (with --strict), 2 usage, 3 I/O error, 4 out of memory.\n",
     };
-    char **pos;
-    int npos;
-    int rc = args_parse_main(&spec, argc, argv, &pos, &npos);
-    if (rc >= 0) return rc;
-    rc = 0;
+    int rc = args_parse_main(&spec, argc, argv, &o->pos, &o->npos);
+    if (rc >= 0)
+        return rc;
     const char *usage = NULL;
-    if (!out) usage = "--output-prefix is required";
-    else if (!inputs.n && !npos) usage = "--input is required (a file, directory or glob; '-' for stdin)";
-    else if (workers < 1 || workers > 1024) usage = "--workers must be in 1..1024";
-    else if (partitions < 1 || partitions > 4096) usage = "--partitions must be in 1..4096";
-    else if (log_interval < 0) usage = "--log-interval must be >= 0";
-    else if (split) usage = "--split-sentences is not supported (one sequence per document; give a list of strings\n"
+    if (!o->out) usage = "--output-prefix is required";
+    else if (!o->inputs.n && !o->npos) usage = "--input is required (a file, directory or glob; '-' for stdin)";
+    else if (o->workers < 1 || o->workers > 1024) usage = "--workers must be in 1..1024";
+    else if (o->partitions < 1 || o->partitions > 4096) usage = "--partitions must be in 1..4096";
+    else if (o->log_interval < 0) usage = "--log-interval must be >= 0";
+    else if (o->split) usage = "--split-sentences is not supported (one sequence per document; give a list of strings\n"
                             "  under the key to make several sequences)";
-    else if (impl && strcmp(impl, "mmap") != 0) usage = "--dataset-impl: only mmap is supported";
-    for (size_t i = 0; i < keys.n && !usage; i++)
+    else if (o->impl && strcmp(o->impl, "mmap") != 0) usage = "--dataset-impl: only mmap is supported";
+    for (size_t i = 0; i < o->keys.n && !usage; i++)
         for (size_t j = 0; j < i; j++)
-            if (strcmp(keys.items[i], keys.items[j]) == 0) usage = "--json-keys: a key is given twice";
+            if (strcmp(o->keys.items[i], o->keys.items[j]) == 0) usage = "--json-keys: a key is given twice";
     if (usage) {
         fprintf(stderr, "preprocess_data: %s\n", usage);
-        free(pos);
-        args_list_free(&inputs);
-        args_list_free(&keys);
-        return 2;
+        free(o->pos);
+        args_list_free(&o->inputs);
+        args_list_free(&o->keys);
+        return EXIT_USAGE;
     }
+    return -1;
+}
+
+/* Megatron's merge step: each key's partitions, in order, into its final
+ * prefix; the partitions' files removed. */
+static int merge_partitions(pp_state *s, const char *const *final_prefix, int dtype, int rc)
+{
+    size_t nk = s->n_keys, nb = s->n_parts * nk;
+    for (size_t k = 0; k < nk && !rc; k++) {
+        mmidx_builder *m = NULL;
+        rc = mmidx_builder_open(&m, final_prefix[k], dtype);
+        for (size_t p = 0; p < s->n_parts && !rc; p++) {
+            mmidx d;
+            rc = mmidx_open(&d, s->prefix[p * nk + k]);
+            if (!rc)
+                rc = mmidx_builder_append(m, &d);
+            if (!rc)
+                mmidx_close(&d);
+        }
+        if (!rc)
+            rc = mmidx_builder_commit(m);
+        else
+            mmidx_builder_abort(m);
+    }
+    for (size_t i = 0; i < nb; i++)
+        if (s->prefix[i])
+            remove_pair(s->prefix[i]);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    rc = 0;
     static const char *const default_keys[] = {"text"};
-    const char *const *key_v = keys.n ? keys.items : default_keys;
-    size_t nk = keys.n ? keys.n : 1;
+    const char *const *key_v = o.keys.n ? o.keys.items : default_keys;
+    size_t nk = o.keys.n ? o.keys.n : 1;
     static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
     fs_list files = {0};
-    for (size_t i = 0; i < inputs.n && !rc; i++) rc = fs_expand(&files, inputs.items[i], sfx);
-    for (int i = 0; i < npos && !rc; i++) rc = fs_expand(&files, pos[i], sfx);
+    for (size_t i = 0; i < o.inputs.n && !rc; i++) rc = fs_expand(&files, o.inputs.items[i], sfx);
+    for (int i = 0; i < o.npos && !rc; i++) rc = fs_expand(&files, o.pos[i], sfx);
     bpe *b = NULL;
-    pp_state s = {.n_keys = nk, .n_parts = (size_t)partitions, .strict = strict, .keep_seq = keep_seq,
-                  .log_interval = (uint64_t)log_interval, .t0 = progress_now()};
+    pp_state s = {.n_keys = nk, .n_parts = (size_t)o.partitions, .strict = o.strict, .keep_seq = o.keep_seq,
+                  .log_interval = (uint64_t)o.log_interval, .t0 = progress_now()};
     docenc_stats st = {0};
     size_t nb = s.n_parts * nk;
     char **final_prefix = calloc(nk, sizeof *final_prefix);
@@ -175,24 +221,24 @@ int main(int argc, char **argv)
     s.prefix = calloc(nb, sizeof *s.prefix);
     int dtype = 0;
     if (!rc && (!s.b || !s.prefix || !final_prefix)) rc = err_set(ERR_NOMEM, "out of memory");
-    if (!rc) rc = tokcli_open(&b, &ts);
-    if (!rc && eod && bpe_eod(b) < 0)
-        rc = err_set(ERR_USAGE, "--append-eod: the tokenizer %s has no end-of-document token", ts.model ? ts.model : "");
+    if (!rc) rc = tokcli_open(&b, &o.ts);
+    if (!rc && o.eod && bpe_eod(b) < 0)
+        rc = err_set(ERR_USAGE, "--append-eod: the tokenizer %s has no end-of-document token", o.ts.model ? o.ts.model : "");
     if (!rc) dtype = mmidx_dtype_for_vocab(bpe_vocab_size(b));
     for (size_t k = 0; k < nk && !rc; k++)
-        if (!(final_prefix[k] = fmt_prefix(out, "", key_v[k]))) rc = err_set(ERR_NOMEM, "out of memory");
+        if (!(final_prefix[k] = fmt_prefix(o.out, "", key_v[k]))) rc = err_set(ERR_NOMEM, "out of memory");
     for (size_t p = 0; p < s.n_parts && !rc; p++)
         for (size_t k = 0; k < nk && !rc; k++) {
             char part[32] = "";
             if (s.n_parts > 1) snprintf(part, sizeof part, "_partition%zu", p);
-            s.prefix[p * nk + k] = fmt_prefix(out, part, key_v[k]);
+            s.prefix[p * nk + k] = fmt_prefix(o.out, part, key_v[k]);
             if (!s.prefix[p * nk + k]) rc = err_set(ERR_NOMEM, "out of memory");
             else rc = mmidx_builder_open(&s.b[p * nk + k], s.prefix[p * nk + k], dtype);
         }
     if (!rc) {
-        docenc_opts o = {.bpe = b, .keys = key_v, .n_keys = nk, .append_eod = eod, .workers = (int)workers,
+        docenc_opts dopt = {.bpe = b, .keys = key_v, .n_keys = nk, .append_eod = o.eod, .workers = (int)o.workers,
                          .progress_label = "preprocess_data"};
-        rc = docenc_run(&o, (const char *const *)files.paths, files.n, on_doc, &s, &st);
+        rc = docenc_run(&dopt, (const char *const *)files.paths, files.n, on_doc, &s, &st);
     }
     uint64_t *kseq = calloc(nk, sizeof *kseq), *ktok = calloc(nk, sizeof *ktok);
     if (!rc && (!kseq || !ktok)) rc = err_set(ERR_NOMEM, "out of memory");
@@ -206,23 +252,8 @@ int main(int argc, char **argv)
         else mmidx_builder_abort(s.b[i]);
         s.b[i] = NULL;
     }
-    if (s.n_parts > 1) {
-        /* Megatron's merge step: the parts, in order, into the final prefix */
-        for (size_t k = 0; k < nk && !rc; k++) {
-            mmidx_builder *m = NULL;
-            rc = mmidx_builder_open(&m, final_prefix[k], dtype);
-            for (size_t p = 0; p < s.n_parts && !rc; p++) {
-                mmidx d;
-                rc = mmidx_open(&d, s.prefix[p * nk + k]);
-                if (!rc) rc = mmidx_builder_append(m, &d);
-                if (!rc) mmidx_close(&d);
-            }
-            if (!rc) rc = mmidx_builder_commit(m);
-            else mmidx_builder_abort(m);
-        }
-        for (size_t i = 0; i < nb; i++)
-            if (s.prefix[i]) remove_pair(s.prefix[i]);
-    }
+    if (s.n_parts > 1)
+        rc = merge_partitions(&s, (const char *const *)final_prefix, dtype, rc);
     double dt = progress_now() - s.t0;
     if (rc < 0) fprintf(stderr, "preprocess_data: %s\n", err_msg());
     else if (!args_quiet_flag) {
@@ -231,8 +262,8 @@ int main(int argc, char **argv)
                 "preprocess_data: %" PRIu64 " documents from %zu input%s (%.1f MB of text) -> %" PRIu64
                 " tokens in %.2f s: %.1f MB/s, %.2f M tokens/s, %lld worker%s\n",
                 st.records, files.n, files.n == 1 ? "" : "s", st.text_bytes / 1e6, st.tokens, dt,
-                dt > 0 ? st.text_bytes / 1e6 / dt : 0, dt > 0 ? st.tokens / 1e6 / dt : 0, workers,
-                workers == 1 ? "" : "s");
+                dt > 0 ? st.text_bytes / 1e6 / dt : 0, dt > 0 ? st.tokens / 1e6 / dt : 0, o.workers,
+                o.workers == 1 ? "" : "s");
         fprintf(stderr, "  kept     %12" PRIu64 " (%" PRIu64 " of them empty: a document boundary, no sequence)\n",
                 st.by_status[DOC_OK], s.empty_docs);
         fprintf(stderr, "  dropped  %12" PRIu64 " (bad-json %" PRIu64 ", missing-key %" PRIu64 ", not-string %" PRIu64
@@ -251,8 +282,8 @@ int main(int argc, char **argv)
     free(s.b);
     bpe_free(b);
     fs_list_free(&files);
-    args_list_free(&inputs);
-    args_list_free(&keys);
-    free(pos);
+    args_list_free(&o.inputs);
+    args_list_free(&o.keys);
+    free(o.pos);
     return rc < 0 ? err_exit_code(rc) : 0;
 }
