@@ -12,6 +12,7 @@
 #include "common/jsonl.h"
 #include "common/progress.h"
 #include "common/strset.h"
+#include "common/tally.h"
 #include "common/utf8.h"
 #include "common/version.h"
 #include "preprocess/fetch.h"
@@ -29,13 +30,6 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#define MAX_REASONS 64
-
-typedef struct {
-    const char *name; /* owned copy */
-    uint64_t n;
-} reason_count;
 
 typedef struct {
     /* options */
@@ -59,7 +53,7 @@ typedef struct {
     size_t esc_cap;
     /* counts of this run */
     uint64_t fetched, failed, skipped, before, bytes, to_fetch; /* to_fetch: URLs this run fetches */
-    reason_count fail_r[MAX_REASONS], skip_r[MAX_REASONS];
+    tally fail_t, skip_t; /* failed and skipped URLs by reason (common/tally.h) */
     double t0;
     int show;
     char token[64];   /* the robots.txt token taken from the agent */
@@ -123,17 +117,8 @@ static int log_line(dl_state *s)
     return rc;
 }
 
-/* name may not outlive the call (http_404 is made on the fly): the table keeps a copy */
-static void count_reason(reason_count *r, const char *name)
-{
-    for (int i = 0; i < MAX_REASONS; i++) {
-        if (!r[i].name) {
-            if ((r[i].name = strdup(name))) r[i].n = 1;
-            return;
-        }
-        if (!strcmp(r[i].name, name)) { r[i].n++; return; }
-    }
-}
+/* name may not outlive the call (http_404 is made on the fly): the tally keeps a copy */
+static void count_reason(tally *t, const char *name) { tally_drop(t, tally_reason_id(t, name), 0); }
 
 /* fetch_run's callback: one URL has ended. */
 static int on_done(void *ctx, const fetch_result *r)
@@ -149,10 +134,10 @@ static int on_done(void *ctx, const fetch_result *r)
         s->bytes += r->body_len;
     } else if (r->outcome == FETCH_FAILED) {
         s->failed++;
-        count_reason(s->fail_r, r->reason);
+        count_reason(&s->fail_t, r->reason);
     } else {
         s->skipped++;
-        count_reason(s->skip_r, r->reason);
+        count_reason(&s->skip_t, r->reason);
     }
     static const char *const status[] = {"fetched", "failed", "skipped"};
     s->line_len = 0;
@@ -445,10 +430,10 @@ static void summary(const dl_state *s, size_t nlists, unsigned files)
             " failed, %" PRIu64 " skipped, %" PRIu64 " done by an earlier run\n",
             s->lines, nlists, nlists == 1 ? "" : "s", progress_now() - s->t0, s->fetched, bb, s->dir, files,
             files == 1 ? "" : "s", s->failed, s->skipped + s->malformed, s->before);
-    for (int i = 0; i < MAX_REASONS && s->fail_r[i].name; i++)
-        fprintf(stderr, "  failed   %-20s %10" PRIu64 "\n", s->fail_r[i].name, s->fail_r[i].n);
-    for (int i = 0; i < MAX_REASONS && s->skip_r[i].name; i++)
-        fprintf(stderr, "  skipped  %-20s %10" PRIu64 "\n", s->skip_r[i].name, s->skip_r[i].n);
+    for (int i = 0; i < s->fail_t.nr; i++)
+        fprintf(stderr, "  failed   %-20s %10" PRIu64 "\n", s->fail_t.r[i].name, s->fail_t.r[i].n);
+    for (int i = 0; i < s->skip_t.nr; i++)
+        fprintf(stderr, "  skipped  %-20s %10" PRIu64 "\n", s->skip_t.r[i].name, s->skip_t.r[i].n);
     if (s->malformed) fprintf(stderr, "  skipped  %-20s %10" PRIu64 "\n", "malformed", s->malformed);
 }
 
@@ -644,10 +629,6 @@ static void dl_state_free(dl_state *s)
     free(s->esc);
     strset_free(s->done);
     strset_free(s->seen);
-    for (int i = 0; i < MAX_REASONS; i++) {
-        free((char *)s->fail_r[i].name);
-        free((char *)s->skip_r[i].name);
-    }
 }
 
 int main(int argc, char **argv)

@@ -22,6 +22,7 @@
 #include "common/pool.h"
 #include "common/progress.h"
 #include <pthread.h>
+#include "common/tally.h"
 #include "common/utf8.h"
 #include "preprocess/htmltext.h"
 #include "preprocess/warc.h"
@@ -45,7 +46,8 @@ typedef struct {
     uint64_t max_size;
     int mode, favor;
     io_writer *out, *rej;
-    uint64_t count[R_N], records, listed, bytes_done, bytes_total;
+    tally t; /* documents kept, records dropped by reason (ids R_* - 1; common/tally.h) */
+    uint64_t records, listed, bytes_done, bytes_total;
     progress *pg;
     char *jbuf;
     size_t jlen, jcap;
@@ -100,13 +102,13 @@ static int emit_now(ex_state *s, const char *text, size_t tlen, const char *id, 
         return rc;
     if ((rc = io_write(s->out, "}\n", 2)) < 0)
         return rc;
-    s->count[R_KEPT]++;
+    tally_keep(&s->t);
     return 0;
 }
 
 static int drop_now(ex_state *s, int reason, const char *file, uint64_t rec, const char *id, const char *url)
 {
-    s->count[reason]++;
+    tally_drop(&s->t, reason - 1, 0);
     if (!s->rej)
         return 0;
     char line[512];
@@ -508,20 +510,22 @@ static void summary(const ex_state *s, size_t nfiles)
 {
     if (s->list) {
         fprintf(stderr, "extract: %" PRIu64 " records from %zu input%s: %" PRIu64 " listed, %" PRIu64 " damaged\n",
-                s->records, nfiles, nfiles == 1 ? "" : "s", s->listed, s->count[R_DAMAGED]);
+                s->records, nfiles, nfiles == 1 ? "" : "s", s->listed, tally_count(&s->t, R_DAMAGED - 1));
         return;
     }
     fprintf(stderr, "extract: %" PRIu64 " records from %zu input%s: %" PRIu64 " documents, %" PRIu64 " dropped\n",
-            s->records, nfiles, nfiles == 1 ? "" : "s", s->count[R_KEPT], s->records - s->count[R_KEPT]);
+            s->records, nfiles, nfiles == 1 ? "" : "s", s->t.kept, s->records - s->t.kept);
     for (int i = 1; i < R_N; i++)
-        if (s->count[i])
-            fprintf(stderr, "  %-12s %10" PRIu64 "  %s\n", reason_name[i], s->count[i], reason_help[i]);
+        if (tally_count(&s->t, i - 1))
+            fprintf(stderr, "  %-12s %10" PRIu64 "  %s\n", reason_name[i], tally_count(&s->t, i - 1), reason_help[i]);
 }
 
 int main(int argc, char **argv)
 {
     ex_state s;
     memset(&s, 0, sizeof s);
+    for (int i = 1; i < R_N; i++)
+        tally_reason_id(&s.t, reason_name[i]);
     s.max_size = (uint64_t)64 << 20;
     const arg_opt opts[] = {
         {"output", 'o', ARG_STR, &s.output, "FILE", "write documents here (default stdout; .zst compresses)"},
