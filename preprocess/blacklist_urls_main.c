@@ -11,6 +11,7 @@
 #include "common/jsonl.h"
 #include "common/progress.h"
 #include "common/utf8.h"
+#include "common/tally.h"
 #include "preprocess/urlfilter.h"
 
 #include <inttypes.h>
@@ -23,7 +24,7 @@ typedef struct {
     const char *output, *rejected, *key, *psl;
     args_list blocklists;
     int strict;
-    uint64_t count[URL_NREASONS];
+    tally t; /* kept, dropped by reason (ids URL_* - 1; common/tally.h) */
     uint64_t total, warnings, blank;
     urlfilter *f;
     io_writer *out, *rej;
@@ -36,7 +37,7 @@ static const char *const json_suffixes[] = { ".jsonl", ".json", ".jsonl.zst", ".
 
 static int reject(bl_state *s, int reason, const char *file, uint64_t line, const char *url, size_t len)
 {
-    s->count[reason]++;
+    tally_drop(&s->t, reason - 1, 0);
     if (!s->rej) return 0;
     char head[64];
     int n = snprintf(head, sizeof head, "%s\t", urlfilter_reason_name(reason));
@@ -120,7 +121,7 @@ static int process_file(bl_state *s, const char *path)
         int reason = urlfilter_classify(s->f, url, ulen);
         if (reason < 0) { cJSON_Delete(obj); rc = reason; break; }
         if (reason == URL_KEPT) {
-            s->count[URL_KEPT]++;
+            tally_keep(&s->t);
             if (s->key) rc = io_write(s->out, line, len);
             else rc = io_write(s->out, url, ulen);
             if (rc == 0) rc = io_write(s->out, "\n", 1);
@@ -138,13 +139,13 @@ static int process_file(bl_state *s, const char *path)
 
 static void summary(const bl_state *s, size_t nfiles)
 {
-    uint64_t dropped = s->total - s->count[URL_KEPT];
+    uint64_t dropped = s->total - s->t.kept;
     fprintf(stderr, "blacklist_urls: %" PRIu64 " %s from %zu input%s: %" PRIu64 " kept, %" PRIu64 " dropped\n",
-            s->total, s->key ? "documents" : "URLs", nfiles, nfiles == 1 ? "" : "s", s->count[URL_KEPT], dropped);
+            s->total, s->key ? "documents" : "URLs", nfiles, nfiles == 1 ? "" : "s", s->t.kept, dropped);
     for (int i = 1; i < URL_NREASONS; i++) {
         if (!s->key && (i == URL_BAD_JSON || i == URL_MISSING_KEY)) continue;
         if (i == URL_BLOCKLIST && !s->blocklists.n) continue;
-        fprintf(stderr, "  %-12s %12" PRIu64 "\n", urlfilter_reason_name(i), s->count[i]);
+        fprintf(stderr, "  %-12s %12" PRIu64 "\n", urlfilter_reason_name(i), tally_count(&s->t, i - 1));
     }
     if (s->key) fprintf(stderr, "  (%" PRIu64 " blank lines skipped)\n", s->blank);
 }
@@ -153,6 +154,8 @@ int main(int argc, char **argv)
 {
     bl_state s;
     memset(&s, 0, sizeof s);
+    for (int i = 1; i < URL_NREASONS; i++)
+        tally_reason_id(&s.t, urlfilter_reason_name(i));
     const arg_opt opts[] = {
         { "output", 'o', ARG_STR, &s.output, "FILE", "write kept URLs/documents here (default stdout; .zst compresses)" },
         { "key", 0, ARG_STR, &s.key, "FIELD", "JSON-lines mode: filter documents by this URL field (e.g. url)" },
