@@ -173,9 +173,11 @@ static int process(const cleanup_config *c, cleanup_worker *w, cleanup_rec *r)
                 return 0;
             }
             if (c->length && r->chars < (uint64_t)c->max_chars) {
-                w->ids.n = 0;
-                if (bpe_encode(w->bc, t, tn, &w->ids)) return ERR_NOMEM;
-                if ((long long)w->ids.n + 1 < c->min_tokens) {
+                /* fewer than min_tokens with the EOD? (the pieces decide when they are enough) */
+                int enough;
+                size_t need = c->min_tokens > 1 ? (size_t)(c->min_tokens - 1) : 0;
+                if (bpe_count_at_least(w->bc, t, tn, need, &enough)) return ERR_NOMEM;
+                if (!enough) {
                     r->reason = R_TOO_SHORT;
                     return 0;
                 }

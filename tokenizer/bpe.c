@@ -601,6 +601,7 @@ void bpe_ctx_free(bpe_ctx *c)
     if (c->md) pcre2_match_data_free(c->md);
     if (c->mctx) pcre2_match_context_free(c->mctx);
     if (c->jit) pcre2_jit_stack_free(c->jit);
+    bpe_ids_free(&c->bound);
     free(c);
 }
 
@@ -864,6 +865,7 @@ static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, b
 int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
     if (n == 0) return 0;
+    if (c->pieces_only) return bpe_ids_push(out, 0); /* bpe_count_at_least's bound: the piece's first id */
     const bpe *b = c->b;
     if (n == 1) return bpe_ids_push(out, b->byte_id[s[0]]);
     if (n > PCACHE_MAXLEN || c->force_heap || (!c->pcache && ++c->pieces_seen < PCACHE_AFTER))
@@ -1151,4 +1153,19 @@ int bpe_decode_more(const bpe *b, const uint32_t *ids, size_t n, int continuing,
     }
     if (*buf) (*buf)[*len] = 0;
     return 0;
+}
+
+int bpe_count_at_least(bpe_ctx *c, const char *text, size_t n, size_t k, int *yes)
+{
+    *yes = 1;
+    if (k == 0) return 0;
+    c->bound.n = 0;
+    c->pieces_only = 1;
+    int rc = bpe_encode(c, text, n, &c->bound);
+    c->pieces_only = 0;
+    if (rc || c->bound.n >= k) return rc;
+    c->bound.n = 0; /* fewer pieces than k: the real count decides */
+    rc = bpe_encode(c, text, n, &c->bound);
+    *yes = c->bound.n >= k;
+    return rc;
 }

@@ -169,6 +169,8 @@ struct bpe_ctx {
     void *heap;
     size_t heap_cap;
     int force_heap;
+    int pieces_only;         /* bpe_count_at_least: each piece stands for one id (a lower bound) */
+    bpe_ids bound;           /* its scratch */
     int force_regex;         /* tests: PRE_TIKTOKEN through PCRE2 */
     pcre2_match_data *md;
     pcre2_jit_stack *jit;
