@@ -399,6 +399,39 @@ static void test_train(void)
     bpetrain_free(t2);
 }
 
+/* bpe_count_at_least answers as the full count does, for every k around it, on
+ * texts of words, digits, punctuation, spaces, multibyte characters and the
+ * special token (the piece bound must never be above the ids). */
+static void test_count_at_least(void)
+{
+    static const char *const parts[] = {"the", " quick", "  ", "\n", "1234567", "!?", " caf\xc3\xa9", "\xe4\xb8\xad\xe6\x96\x87",
+                                        "'s", " <|endoftext|>", "aaaaaaaaaaaaaaaa", "\xff", " \t", "x"};
+    bpe_ctx *c = bpe_ctx_new(gpt2);
+    bpe_ids v = {0};
+    rng_state r;
+    rng_seed(&r, 11);
+    char text[4096];
+    int bad = 0;
+    for (int trial = 0; trial < 2000 && c; trial++) {
+        size_t n = 0, parts_n = (size_t)rng_below(&r, 60);
+        for (size_t i = 0; i < parts_n; i++) {
+            const char *p = parts[rng_below(&r, sizeof parts / sizeof *parts)];
+            size_t l = strlen(p);
+            if (n + l < sizeof text) memcpy(text + n, p, l), n += l;
+        }
+        v.n = 0;
+        CHECK_EQ_INT(bpe_encode(c, text, n, &v), 0);
+        for (size_t k = v.n > 3 ? v.n - 3 : 0; k <= v.n + 3; k++) {
+            int yes = -1;
+            CHECK_EQ_INT(bpe_count_at_least(c, text, n, k, &yes), 0);
+            bad += yes != (v.n >= k);
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    bpe_ids_free(&v);
+    bpe_ctx_free(c);
+}
+
 int main(void)
 {
     if (!mkdtemp(tmpdir)) return 1;
@@ -410,6 +443,7 @@ int main(void)
     RUN(test_golden_cases);
     RUN(test_pretok_vs_pcre2);
     RUN(test_pathological);
+    RUN(test_count_at_least);
     RUN(test_sanitize);
     RUN(test_load_errors);
     RUN(test_mmidx);
