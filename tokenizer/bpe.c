@@ -14,6 +14,10 @@
 #include "common/utf8.h"
 #include "pretok.h"
 #include "bpe_int.h"
+
+/* bpe_encode_piece's return when bpe_count_at_least's count is reached (every caller
+ * passes a non-zero return up unchanged, so the encoding ends there) */
+#define BPE_STOPPED 1
 #include <utf8proc.h>
 /* XXH3 inlined: a token lookup per piece is the tokenizer's hottest path (the same values as
  * common/hash.c's hash64) */
@@ -865,7 +869,7 @@ static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, b
 int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
     if (n == 0) return 0;
-    if (c->pieces_only) return bpe_ids_push(out, 0); /* bpe_count_at_least's bound: the piece's first id */
+    if (c->stop_at && out->n >= c->stop_at) return BPE_STOPPED; /* bpe_count_at_least has its answer */
     const bpe *b = c->b;
     if (n == 1) return bpe_ids_push(out, b->byte_id[s[0]]);
     if (n > PCACHE_MAXLEN || c->force_heap || (!c->pcache && ++c->pieces_seen < PCACHE_AFTER))
@@ -1160,12 +1164,10 @@ int bpe_count_at_least(bpe_ctx *c, const char *text, size_t n, size_t k, int *ye
     *yes = 1;
     if (k == 0) return 0;
     c->bound.n = 0;
-    c->pieces_only = 1;
+    c->stop_at = k; /* the encoding stops at the first piece once k ids are out */
     int rc = bpe_encode(c, text, n, &c->bound);
-    c->pieces_only = 0;
-    if (rc || c->bound.n >= k) return rc;
-    c->bound.n = 0; /* fewer pieces than k: the real count decides */
-    rc = bpe_encode(c, text, n, &c->bound);
+    c->stop_at = 0;
+    if (rc == BPE_STOPPED) return 0;
     *yes = c->bound.n >= k;
     return rc;
 }

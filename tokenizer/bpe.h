@@ -69,9 +69,8 @@ void bpe_ctx_free(bpe_ctx *c);
 
 /* Append the ids of text[0..n) to out. Returns 0 or ERR_NOMEM. */
 int bpe_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out);
-/* Whether text[0..n) encodes to at least k ids (*yes), as bpe_encode would count
- * them: the pre-tokeniser's pieces first (each piece is one id or more), then, only
- * when there are fewer than k pieces, the whole encoding. 0 or ERR_NOMEM. */
+/* Whether text[0..n) encodes to at least k ids (*yes), as bpe_encode counts them;
+ * the encoding stops once k ids are out. 0 or ERR_NOMEM. */
 int bpe_count_at_least(bpe_ctx *c, const char *text, size_t n, size_t k, int *yes);
 /* The ids of one piece, as produced by pretok (for tests and training). */
 int bpe_encode_piece(bpe_ctx *c, const unsigned char *piece, size_t n, bpe_ids *out);

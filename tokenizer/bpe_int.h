@@ -169,7 +169,7 @@ struct bpe_ctx {
     void *heap;
     size_t heap_cap;
     int force_heap;
-    int pieces_only;         /* bpe_count_at_least: each piece stands for one id (a lower bound) */
+    size_t stop_at;          /* bpe_count_at_least: stop encoding once this many ids are out (0: never) */
     bpe_ids bound;           /* its scratch */
     int force_regex;         /* tests: PRE_TIKTOKEN through PCRE2 */
     pcre2_match_data *md;
