@@ -151,3 +151,5 @@ int fs_remove_stale_tmp(const char *dir, const char *prefix)
     closedir(d);
     return removed;
 }
+
+const char *const fs_jsonl_suffixes[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};

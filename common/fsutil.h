@@ -16,6 +16,8 @@ typedef struct {
  * path that does not exist but holds * ? or [ is a glob(3) pattern: its
  * matches in sorted order (none is ERR_IO). */
 int fs_expand(fs_list *l, const char *arg, const char *const *suffixes);
+/* The JSON-lines names the data tools take from a directory: .jsonl and .json, plain, .zst, .gz. */
+extern const char *const fs_jsonl_suffixes[];
 void fs_list_free(fs_list *l);
 
 /* Temporary names. fs_tmp_suffix writes "tmp-PID-N@HOST" (this process,

@@ -238,12 +238,11 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rc = 0;
-    static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
     fs_list files = {0};
     if (!o.ninputs)
-        rc = fs_expand(&files, "-", sfx);
+        rc = fs_expand(&files, "-", fs_jsonl_suffixes);
     for (int i = 0; i < o.ninputs && !rc; i++)
-        rc = fs_expand(&files, o.inputs[i], sfx);
+        rc = fs_expand(&files, o.inputs[i], fs_jsonl_suffixes);
     free(o.inputs);
     signer s = {.o = &o};
     s.prm = (mh_params){(uint32_t)o.num_perm, o.word ? MH_WORD : MH_CHAR, (uint32_t)o.ngram, (uint64_t)o.seed,

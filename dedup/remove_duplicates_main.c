@@ -129,12 +129,11 @@ int main(int argc, char **argv)
     /* earlier shards: only their group members count, as the first met */
     for (size_t f = 0; f < o.earlier.n && !rc; f++)
         rc = dup_groups_earlier(&g, o.earlier.items[f], o.id_field, &n.earlier_reps);
-    static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
     fs_list files = {0};
     if (!rc && !o.ninputs)
-        rc = fs_expand(&files, "-", sfx);
+        rc = fs_expand(&files, "-", fs_jsonl_suffixes);
     for (int i = 0; i < o.ninputs && !rc; i++)
-        rc = fs_expand(&files, o.inputs[i], sfx);
+        rc = fs_expand(&files, o.inputs[i], fs_jsonl_suffixes);
     io_writer *w = NULL, *rw = NULL;
     if (!rc)
         rc = io_writer_open(&w, o.out, NULL);

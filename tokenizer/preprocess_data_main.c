@@ -207,10 +207,9 @@ int main(int argc, char **argv)
     static const char *const default_keys[] = {"text"};
     const char *const *key_v = o.keys.n ? o.keys.items : default_keys;
     size_t nk = o.keys.n ? o.keys.n : 1;
-    static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
     fs_list files = {0};
-    for (size_t i = 0; i < o.inputs.n && !rc; i++) rc = fs_expand(&files, o.inputs.items[i], sfx);
-    for (int i = 0; i < o.npos && !rc; i++) rc = fs_expand(&files, o.pos[i], sfx);
+    for (size_t i = 0; i < o.inputs.n && !rc; i++) rc = fs_expand(&files, o.inputs.items[i], fs_jsonl_suffixes);
+    for (int i = 0; i < o.npos && !rc; i++) rc = fs_expand(&files, o.pos[i], fs_jsonl_suffixes);
     bpe *b = NULL;
     pp_state s = {.n_keys = nk, .n_parts = (size_t)o.partitions, .strict = o.strict, .keep_seq = o.keep_seq,
                   .log_interval = (uint64_t)o.log_interval, .t0 = progress_now()};

@@ -174,10 +174,9 @@ int main(int argc, char **argv)
     if (rc >= 0)
         return rc;
     rc = 0;
-    static const char *const sfx[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
     fs_list files = {0};
-    for (size_t i = 0; i < o.inputs.n && !rc; i++) rc = fs_expand(&files, o.inputs.items[i], sfx);
-    for (int i = 0; i < o.npos && !rc; i++) rc = fs_expand(&files, o.pos[i], sfx);
+    for (size_t i = 0; i < o.inputs.n && !rc; i++) rc = fs_expand(&files, o.inputs.items[i], fs_jsonl_suffixes);
+    for (int i = 0; i < o.npos && !rc; i++) rc = fs_expand(&files, o.pos[i], fs_jsonl_suffixes);
     size_t parts = o.workers ? (size_t)o.workers : (size_t)pool_cpu_count();
     pool *pl = pool_new((int)parts);
     bpetrain **tr = calloc(parts, sizeof *tr);
