@@ -246,7 +246,8 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 
 # Fuzz targets: clang + libFuzzer + ASan/UBSan. The library sources are compiled
 # once (coverage-instrumented objects in build/fuzz/obj/), each target links them.
-FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC),$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
+# preprocess/cleanup.c (the cleanup stage) needs CLD2, C++ that the fuzz targets do not link; none reaches it.
+FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC) preprocess/cleanup.c,$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -MP
 # BPE's merge loop compares ranks and hash slots, not input bytes: libFuzzer's
