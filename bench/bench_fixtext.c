@@ -1,6 +1,6 @@
 /* bench_fixtext - time fixtext_fix (our ftfy.fix_text) on the texts of a
  * JSON-lines corpus held in memory, one thread: the figure compared with
- * ftfy.fix_text by scripts/bench_cleanup.sh. Prints "MB/s docs changed". */
+ * ftfy.fix_text by bench/bench_cleanup.sh. Prints "MB/s docs changed". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -9,7 +9,7 @@
  *
  * `test_quality --tokens` reads texts separated by NUL on stdin and prints each
  * one's tokens joined by \x1f, \x1e, its sentence count, \x1d: the driver of
- * scripts/spacy_crosscheck.py. Run from the repository root. */
+ * scripts/check/spacy_crosscheck.py. Run from the repository root. */
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
