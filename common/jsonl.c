@@ -185,9 +185,7 @@ int jsonl_next(jsonl_reader *jr, jsonl_record *rec)
         size_t len;
         int rc = io_getline(jr->io, &line, &len);
         if (rc <= 0) return rc;
-        size_t i = 0;
-        while (i < len && is_ws(line[i])) i++;
-        if (i == len) {
+        if (jsonl_is_blank(line, len)) {
             jr->blank++;
             continue;
         }
@@ -215,6 +213,14 @@ int jsonl_next(jsonl_reader *jr, jsonl_record *rec)
 
 uint64_t jsonl_malformed(const jsonl_reader *jr) { return jr->malformed; }
 uint64_t jsonl_blank(const jsonl_reader *jr) { return jr->blank; }
+
+int jsonl_is_blank(const char *line, size_t len)
+{
+    size_t i = 0;
+    while (i < len && is_ws(line[i]))
+        i++;
+    return i == len;
+}
 io_reader *jsonl_io(jsonl_reader *jr) { return jr->io; }
 
 const char *jsonl_get_string(const cJSON *obj, const char *key)

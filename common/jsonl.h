@@ -37,6 +37,8 @@ int jsonl_next(jsonl_reader *jr, jsonl_record *rec);
 
 uint64_t jsonl_malformed(const jsonl_reader *jr);
 uint64_t jsonl_blank(const jsonl_reader *jr);
+/* A line of JSON white space only (jsonl_next skips and counts those). */
+int jsonl_is_blank(const char *line, size_t len);
 io_reader *jsonl_io(jsonl_reader *jr);
 
 /* The string value of `key` in object `obj`, or NULL if obj is not an object,

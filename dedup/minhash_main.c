@@ -160,11 +160,8 @@ static int read_batch(signer *s, io_reader *r, int *eof)
             *eof = 1;
             return 0;
         }
-        size_t k = 0;
-        while (k < len && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r'))
-            k++;
-        if (k == len)
-            continue; /* blank */
+        if (jsonl_is_blank(line, len))
+            continue;
         int rc = grow_batch(b, b->n + 1, s->prm.num_perm);
         if (rc)
             return rc;

@@ -357,10 +357,7 @@ int cleanup_read_batch(io_reader *in, cleanup_batch *b, uint64_t *blank, int *eo
             *eof = 1;
             return 0;
         }
-        size_t k = 0;
-        while (k < len && (line[k] == ' ' || line[k] == '\t' || line[k] == '\r'))
-            k++;
-        if (k == len) {
+        if (jsonl_is_blank(line, len)) {
             (*blank)++;
             continue;
         }
@@ -458,7 +455,7 @@ int cleanup_write_removed(io_writer *rw, const cleanup_config *c, const cleanup_
     return rc;
 }
 
-void cleanup_stats_init(cleanup_stats *st, const cleanup_config *c)
+void cleanup_stats_init(cleanup_stats *st)
 {
     memset(st, 0, sizeof *st);
     tally_init(&st->all);
@@ -466,7 +463,6 @@ void cleanup_stats_init(cleanup_stats *st, const cleanup_config *c)
         (k == R_QUALITY || k == R_QUALITY_ERROR ? tally_hidden : tally_reason_id)(&st->all, cleanup_reason_name[k]);
     for (int f = 0; f < MAX_QF; f++)
         tally_init(&st->filter[f]);
-    (void)c;
 }
 
 void cleanup_count(cleanup_stats *st, const cleanup_config *c, const cleanup_rec *r, const char *file)

@@ -124,7 +124,7 @@ static inline const char *cleanup_output(const cleanup_rec *r, size_t *len)
  * {"cleanup_reason", "line", "file", "raw"}. */
 int cleanup_write_removed(io_writer *rw, const cleanup_config *c, const cleanup_rec *r, const char *file);
 
-void cleanup_stats_init(cleanup_stats *st, const cleanup_config *c);
+void cleanup_stats_init(cleanup_stats *st);
 /* Count one record (and warn on stderr of the first few bad ones, naming file:line). */
 void cleanup_count(cleanup_stats *st, const cleanup_config *c, const cleanup_rec *r, const char *file);
 /* The summary: documents in, kept, dropped by reason. */

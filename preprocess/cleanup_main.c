@@ -178,7 +178,7 @@ int main(int argc, char **argv)
     if (!rc && o.removed_path) rc = io_writer_open(&rw, o.removed_path, NULL);
     progress *pr = rc ? NULL : progress_new("cleanup", "docs", io_reader_size_hint(in));
     cleanup_stats st;
-    cleanup_stats_init(&st, &c);
+    cleanup_stats_init(&st);
     cleanup_batch b = {0};
     uint64_t blank = 0;
     int eof = 0;

@@ -12,7 +12,8 @@
 #include "common/progress.h"
 #include "train/run.h"
 
-int whole_alloc(gpt_model *w, const gpt_config *cfg)
+/* The whole model's parameters and moments (no gradients): what a checkpoint holds. */
+static int whole_alloc(gpt_model *w, const gpt_config *cfg)
 {
     memset(w, 0, sizeof *w);
     w->cfg = *cfg;
@@ -25,7 +26,7 @@ int whole_alloc(gpt_model *w, const gpt_config *cfg)
     return 0;
 }
 
-void whole_free(gpt_model *w)
+static void whole_free(gpt_model *w)
 {
     free(w->params);
     free(w->adam_m);

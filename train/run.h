@@ -85,6 +85,8 @@ int run_fail(run *r, int rc);
 
 /* trainer.c: fill r->in / r->tg with micro-batch samples first.. of a split. */
 int run_get_batch(run *r, int split, uint64_t first, int mbs);
+/* Bytes of activations a pipeline stage sends on per micro-batch. */
+size_t run_stage_bytes(const run *r);
 /* Mean loss over eval_iters global batches of a split, from *pos on. */
 int run_evaluate(run *r, int split, uint64_t *pos, double *loss);
 
@@ -102,8 +104,5 @@ int checkpoint_save(run *r);
 /* --load: the latest checkpoint into this rank's part of the model. *resumed
  * is 0 when there is none yet (a first run of a requeued job). */
 int checkpoint_load(run *r, int *resumed);
-/* The whole model's parameters and moments (what a checkpoint holds). */
-int whole_alloc(gpt_model *w, const gpt_config *cfg);
-void whole_free(gpt_model *w);
 
 #endif

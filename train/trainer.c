@@ -88,7 +88,7 @@ int run_get_batch(run *r, int split, uint64_t first, int mbs)
  * gradient of its input back to s-1, inside the pipeline group; the schedules
  * are in train/parallel/schedules.c. */
 
-static size_t stage_bytes(const run *r)
+size_t run_stage_bytes(const run *r)
 {
     size_t bt = (size_t)r->a->micro_batch_size * (size_t)r->a->seq_length;
     return gpt_stage_rows(&r->m, bt) * (size_t)r->a->hidden_size * sizeof(float);
@@ -138,7 +138,7 @@ static int step_forward(void *ctx, long long b, int slot, const float *x_in, dou
 
 static pp_sched sched_of(run *r, step_fwd *f, double loss_scale)
 {
-    pp_sched p = {.d = &r->d, .m = &r->m, .pipe = &r->c_pipe, .emb = &r->c_emb, .vpp = r->vpp, .act_bytes = stage_bytes(r), .xrecv = r->xrecv,
+    pp_sched p = {.d = &r->d, .m = &r->m, .pipe = &r->c_pipe, .emb = &r->c_emb, .vpp = r->vpp, .act_bytes = run_stage_bytes(r), .xrecv = r->xrecv,
                   .grecv = r->grecv, .forward = step_forward, .ctx = f, .loss_scale = loss_scale};
     return p;
 }
@@ -171,12 +171,12 @@ int run_evaluate(run *r, int split, uint64_t *pos, double *loss)
             if ((rc = gpt_use_chunk(&r->m, c)))
                 break;
             if (!first_virtual(r))
-                rc = comm_sendrecv(&r->c_pipe, NULL, 0, -1, r->xrecv, stage_bytes(r), (r->d.pp_rank + S - 1) % S,
+                rc = comm_sendrecv(&r->c_pipe, NULL, 0, -1, r->xrecv, run_stage_bytes(r), (r->d.pp_rank + S - 1) % S,
                                    PP_TAG_PIPE);
             if (!rc)
                 rc = stage_forward(r, split, f, 0, r->xrecv, 1.0, &s);
             if (!rc && !last_virtual(r))
-                rc = comm_sendrecv(&r->c_pipe, gpt_stage_output(&r->m), stage_bytes(r), (r->d.pp_rank + 1) % S, NULL,
+                rc = comm_sendrecv(&r->c_pipe, gpt_stage_output(&r->m), run_stage_bytes(r), (r->d.pp_rank + 1) % S, NULL,
                                    0, -1, PP_TAG_PIPE);
         }
     }

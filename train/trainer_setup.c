@@ -576,7 +576,7 @@ static int open_data(run *r)
     r->tok = malloc((size_t)(L + 1) * 4);
     r->in = malloc((size_t)mbs * L * 4);
     r->tg = malloc((size_t)mbs * L * 4);
-    size_t stage = gpt_stage_rows(&r->m, (size_t)mbs * L) * (size_t)a->hidden_size * sizeof(float);
+    size_t stage = run_stage_bytes(r);
     if (r->d.pp > 1) {
         r->xrecv = r->ops->alloc(stage);
         r->grecv = r->ops->alloc(stage);
