@@ -272,16 +272,17 @@ int main(int argc, char **argv)
     if (rc < 0)
         fprintf(stderr, "minhash: %s\n", err_msg());
     else if (!args_quiet_flag) {
-        const tally *t = &s.t;
         double dt = progress_now() - t0;
-        fprintf(stderr, "minhash: %" PRIu64 " documents (%.1f MB) in %.2f s (%.0f docs/s, %.1f MB/s): %" PRIu64
-                " signed into %s (%s, %u perms, %s %u-grams)\n", t->in, s.bytes / 1e6, dt, dt > 0 ? t->in / dt : 0,
-                dt > 0 ? s.bytes / 1e6 / dt : 0, t->kept, o.out, o.scheme, s.prm.num_perm, o.word ? "word" : "char",
-                s.prm.ngram);
-        fprintf(stderr, "  skipped: %" PRIu64 " empty, %" PRIu64 " bad-json, %" PRIu64 " missing-id (\"%s\"), %" PRIu64
-                " missing-text (\"%s\"), %" PRIu64 " duplicate-id\n", tally_count(t, ST_EMPTY - 1),
-                tally_count(t, ST_BAD_JSON - 1), tally_count(t, ST_NO_ID - 1), o.id_field,
-                tally_count(t, ST_NO_TEXT - 1), o.text_field, tally_count(t, ST_DUP_ID - 1));
+        char note[96], no_id[80], no_text[80];
+        snprintf(note, sizeof note, "%.1f MB in %.2f s: %.0f docs/s, %.1f MB/s", s.bytes / 1e6, dt,
+                 dt > 0 ? s.t.in / dt : 0, dt > 0 ? s.bytes / 1e6 / dt : 0);
+        snprintf(no_id, sizeof no_id, "no string \"%s\"", o.id_field);
+        snprintf(no_text, sizeof no_text, "no string \"%s\"", o.text_field);
+        tally_describe(&s.t, ST_NO_ID - 1, no_id);
+        tally_describe(&s.t, ST_NO_TEXT - 1, no_text);
+        tally_summary(&s.t, stderr, "minhash", "documents", NULL, note);
+        fprintf(stderr, "  signed into %s (%s, %u perms, %s %u-grams)\n", o.out, o.scheme, s.prm.num_perm,
+                o.word ? "word" : "char", s.prm.ngram);
     }
     batch *b = &s.b;
     for (size_t p = 0; p < s.parts && b->sh; p++)

@@ -11,6 +11,7 @@
 #include "common/fsutil.h"
 #include "common/io.h"
 #include "common/jsonl.h"
+#include "common/tally.h"
 #include "dedup/dupgroups.h"
 
 typedef struct {
@@ -21,7 +22,9 @@ typedef struct {
 } options;
 
 typedef struct {
-    uint64_t in, kept_unique, kept_rep, removed, no_id, bad, earlier_reps;
+    tally t; /* documents in = kept + dropped (the one reason: duplicate) */
+    int dup;
+    uint64_t kept_unique, kept_rep, no_id, bad, earlier_reps;
 } counts;
 
 /* Returns -1 to go on, else the exit status (--help, --version, usage: printed). */
@@ -87,7 +90,6 @@ static int filter_file(const char *path, const options *o, dup_groups *g, io_wri
         return rc;
     jsonl_record r;
     while (!rc && (k = jsonl_next(jr, &r)) > 0) {
-        n->in++;
         const char *id = k == JSONL_OK ? jsonl_get_string(r.obj, o->id_field) : NULL;
         uint32_t group = 0;
         const char *kept = NULL;
@@ -102,12 +104,13 @@ static int filter_file(const char *path, const options *o, dup_groups *g, io_wri
         else if (what == DUP_REPRESENTATIVE)
             n->kept_rep++;
         if (what != DUP_REMOVE) {
+            tally_keep(&n->t);
             rc = io_write(w, r.line, r.len);
             if (!rc)
                 rc = io_write(w, "\n", 1);
             continue;
         }
-        n->removed++;
+        tally_drop(&n->t, n->dup, 0);
         if (rw)
             rc = write_removed(rw, id, group, kept, kl);
     }
@@ -125,6 +128,8 @@ int main(int argc, char **argv)
         return rc;
     dup_groups g;
     counts n = {0};
+    tally_init(&n.t);
+    n.dup = tally_reason_id(&n.t, "duplicate");
     rc = dup_groups_load(&g, o.groups_path);
     /* earlier shards: only their group members count, as the first met */
     for (size_t f = 0; f < o.earlier.n && !rc; f++)
@@ -150,10 +155,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "remove_duplicates: %s\n", err_msg());
     else if (!args_quiet_flag) {
         uint64_t absent = dup_groups_absent(&g);
-        fprintf(stderr, "remove_duplicates: %" PRIu64 " documents in: %" PRIu64 " kept, %" PRIu64 " removed (duplicates)\n"
-                "  kept: %" PRIu64 " in no group, %" PRIu64 " group representatives (the first met), %" PRIu64
-                " without the id \"%s\", %" PRIu64 " not JSON (passed through)\n", n.in, n.in - n.removed, n.removed,
-                n.kept_unique, n.kept_rep, n.no_id, o.id_field, n.bad);
+        tally_summary(&n.t, stderr, "remove_duplicates", "documents", NULL, NULL);
+        fprintf(stderr, "  kept: %" PRIu64 " in no group, %" PRIu64 " group representatives (the first met), %" PRIu64
+                " without the id \"%s\", %" PRIu64 " not JSON (passed through)\n", n.kept_unique, n.kept_rep, n.no_id,
+                o.id_field, n.bad);
         if (o.earlier.n)
             fprintf(stderr, "  %" PRIu64 " groups had their representative in the %zu earlier file(s)\n", n.earlier_reps,
                     o.earlier.n);

@@ -139,15 +139,11 @@ static int process_file(bl_state *s, const char *path)
 
 static void summary(const bl_state *s, size_t nfiles)
 {
-    uint64_t dropped = s->total - s->t.kept;
-    fprintf(stderr, "blacklist_urls: %" PRIu64 " %s from %zu input%s: %" PRIu64 " kept, %" PRIu64 " dropped\n",
-            s->total, s->key ? "documents" : "URLs", nfiles, nfiles == 1 ? "" : "s", s->t.kept, dropped);
-    for (int i = 1; i < URL_NREASONS; i++) {
-        if (!s->key && (i == URL_BAD_JSON || i == URL_MISSING_KEY)) continue;
-        if (i == URL_BLOCKLIST && !s->blocklists.n) continue;
-        fprintf(stderr, "  %-12s %12" PRIu64 "\n", urlfilter_reason_name(i), tally_count(&s->t, i - 1));
-    }
-    if (s->key) fprintf(stderr, "  (%" PRIu64 " blank lines skipped)\n", s->blank);
+    char note[96];
+    int k = snprintf(note, sizeof note, "from %zu input%s", nfiles, nfiles == 1 ? "" : "s");
+    if (s->key)
+        snprintf(note + k, sizeof note - (size_t)k, "; %" PRIu64 " blank lines skipped", s->blank);
+    tally_summary(&s->t, stderr, "blacklist_urls", s->key ? "documents" : "URLs", NULL, note);
 }
 
 int main(int argc, char **argv)

@@ -497,11 +497,10 @@ void cleanup_count(cleanup_stats *st, const cleanup_config *c, const cleanup_rec
 void cleanup_print_summary(const cleanup_stats *st, const cleanup_config *c, uint64_t blank, FILE *f)
 {
     const tally *t = &st->all;
-    fprintf(f, "cleanup: %" PRIu64 " documents in: %" PRIu64 " kept, %" PRIu64 " dropped", t->in, t->kept,
-            tally_dropped(t));
+    char note[64] = "";
     if (blank)
-        fprintf(f, " (%" PRIu64 " blank lines skipped)", blank);
-    fprintf(f, "\n");
+        snprintf(note, sizeof note, "%" PRIu64 " blank lines skipped", blank);
+    tally_summary(t, f, "cleanup", "documents", "characters", note);
     if (c->tasks) {
         fprintf(f, "  tasks: remove_512 %" PRIu64 ", remove_256_javascript %" PRIu64 ", remove_512_non_english %" PRIu64
                    ", ftfy_fix_text %" PRIu64 " (%" PRIu64 " changed), general_cleaning %" PRIu64 "\n",
@@ -514,7 +513,6 @@ void cleanup_print_summary(const cleanup_stats *st, const cleanup_config *c, uin
     for (int i = 0; i < c->nqf; i++)
         if (c->qf[i] == Q_C4)
             fprintf(f, "  kept documents edited by c4_quality: %" PRIu64 "\n", st->qedited);
-    tally_print_dropped(t, f, 22, "documents", "characters");
     for (int i = 0; i < c->nqf; i++) /* by filter, in the order they ran */
-        tally_print_dropped(&st->filter[i], f, 40, "documents", "characters");
+        tally_print_dropped(&st->filter[i], f, 0, "documents", "characters");
 }

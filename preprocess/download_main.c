@@ -53,7 +53,7 @@ typedef struct {
     size_t esc_cap;
     /* counts of this run */
     uint64_t fetched, failed, skipped, before, bytes, to_fetch; /* to_fetch: URLs this run fetches */
-    tally fail_t, skip_t; /* failed and skipped URLs by reason (common/tally.h) */
+    tally t; /* URLs: kept (fetched now or by an earlier run), dropped as failed/REASON or skipped/REASON */
     double t0;
     int show;
     char token[64];   /* the robots.txt token taken from the agent */
@@ -117,8 +117,14 @@ static int log_line(dl_state *s)
     return rc;
 }
 
-/* name may not outlive the call (http_404 is made on the fly): the tally keeps a copy */
-static void count_reason(tally *t, const char *name) { tally_drop(t, tally_reason_id(t, name), 0); }
+/* One URL dropped as HOW/NAME (failed or skipped); name may not outlive the call (http_404 is
+ * made on the fly): the tally keeps a copy. */
+static void count_reason(tally *t, const char *how, const char *name)
+{
+    char r[64];
+    snprintf(r, sizeof r, "%s/%s", how, name);
+    tally_drop(t, tally_reason_id(t, r), 0);
+}
 
 /* fetch_run's callback: one URL has ended. */
 static int on_done(void *ctx, const fetch_result *r)
@@ -131,13 +137,14 @@ static int on_done(void *ctx, const fetch_result *r)
                         r->body, r->body_len, r->fetch_time};
         if ((rc = warcw_write(s->w, &p, &file))) return rc;
         s->fetched++;
+        tally_keep(&s->t);
         s->bytes += r->body_len;
     } else if (r->outcome == FETCH_FAILED) {
         s->failed++;
-        count_reason(&s->fail_t, r->reason);
+        count_reason(&s->t, "failed", r->reason);
     } else {
         s->skipped++;
-        count_reason(&s->skip_t, r->reason);
+        count_reason(&s->t, "skipped", r->reason);
     }
     static const char *const status[] = {"fetched", "failed", "skipped"};
     s->line_len = 0;
@@ -214,6 +221,7 @@ static int read_list(dl_state *s, const char *path)
             size_t vs, ve;
             if (jsonl_value_span(u, n, s->key, &vs, &ve) != 1 || u[vs] != '"' ||
                 jsonl_unescape(u + vs, ve - vs, &buf, &bl, &bc)) {
+                count_reason(&s->t, "skipped", "malformed");
                 if (s->malformed++ < 10)
                     fprintf(stderr, "download: warning: %s:%" PRIu64 ": no \"%s\" string in this JSON line: skipped\n",
                             io_reader_name(r), io_reader_lineno(r), s->key);
@@ -224,6 +232,7 @@ static int read_list(dl_state *s, const char *path)
             utf8_strip_pyspace(&u, &n);
         }
         if (memchr(u, '\n', n) || memchr(u, '\0', n) || memchr(u, '\t', n) || n > 8192) {
+            count_reason(&s->t, "skipped", "malformed");
             if (s->malformed++ < 10)
                 fprintf(stderr, "download: warning: %s:%" PRIu64 ": not a URL (a control character, or over 8 KiB): skipped\n",
                         io_reader_name(r), io_reader_lineno(r));
@@ -423,18 +432,13 @@ static int resume(dl_state *s, unsigned *next)
 
 static void summary(const dl_state *s, size_t nlists, unsigned files)
 {
-    char bb[32];
+    char bb[32], note[300];
     args_fmt_bytes((double)s->bytes, bb, sizeof bb);
-    fprintf(stderr,
-            "download: %" PRIu64 " URLs from %zu list%s in %.1f s: %" PRIu64 " fetched (%s into %s/, %u WARC file%s), %" PRIu64
-            " failed, %" PRIu64 " skipped, %" PRIu64 " done by an earlier run\n",
-            s->lines, nlists, nlists == 1 ? "" : "s", progress_now() - s->t0, s->fetched, bb, s->dir, files,
-            files == 1 ? "" : "s", s->failed, s->skipped + s->malformed, s->before);
-    for (int i = 0; i < s->fail_t.nr; i++)
-        fprintf(stderr, "  failed   %-20s %10" PRIu64 "\n", s->fail_t.r[i].name, s->fail_t.r[i].n);
-    for (int i = 0; i < s->skip_t.nr; i++)
-        fprintf(stderr, "  skipped  %-20s %10" PRIu64 "\n", s->skip_t.r[i].name, s->skip_t.r[i].n);
-    if (s->malformed) fprintf(stderr, "  skipped  %-20s %10" PRIu64 "\n", "malformed", s->malformed);
+    snprintf(note, sizeof note,
+             "%" PRIu64 " fetched now: %s into %s/, %u WARC file%s; %" PRIu64 " done by an earlier run; %zu list%s in "
+             "%.1f s", s->fetched, bb, s->dir, files, files == 1 ? "" : "s", s->before, nlists, nlists == 1 ? "" : "s",
+             progress_now() - s->t0);
+    tally_summary(&s->t, stderr, "download", "URLs", NULL, note);
 }
 
 /* The flags into s (its defaults first). Returns -1 to go on, else the exit
@@ -557,7 +561,7 @@ static int plan(dl_state *s)
         return err_set(ERR_NOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < s->n; i++) {
         size_t ul = strlen(s->urls[i]);
-        if (strset_has(s->done, s->urls[i], ul)) { s->before++; continue; }
+        if (strset_has(s->done, s->urls[i], ul)) { s->before++; tally_keep(&s->t); continue; }
         int fresh = strset_add(s->seen, s->urls[i], ul);
         if (fresh < 0) { rc = fresh; break; }
         if (fresh) { s->want[i] = 1; s->to_fetch++; continue; }

@@ -513,11 +513,9 @@ static void summary(const ex_state *s, size_t nfiles)
                 s->records, nfiles, nfiles == 1 ? "" : "s", s->listed, tally_count(&s->t, R_DAMAGED - 1));
         return;
     }
-    fprintf(stderr, "extract: %" PRIu64 " records from %zu input%s: %" PRIu64 " documents, %" PRIu64 " dropped\n",
-            s->records, nfiles, nfiles == 1 ? "" : "s", s->t.kept, s->records - s->t.kept);
-    for (int i = 1; i < R_N; i++)
-        if (tally_count(&s->t, i - 1))
-            fprintf(stderr, "  %-12s %10" PRIu64 "  %s\n", reason_name[i], tally_count(&s->t, i - 1), reason_help[i]);
+    char note[48];
+    snprintf(note, sizeof note, "from %zu input%s", nfiles, nfiles == 1 ? "" : "s");
+    tally_summary(&s->t, stderr, "extract", "records", NULL, note);
 }
 
 int main(int argc, char **argv)
@@ -525,7 +523,7 @@ int main(int argc, char **argv)
     ex_state s;
     memset(&s, 0, sizeof s);
     for (int i = 1; i < R_N; i++)
-        tally_reason_id(&s.t, reason_name[i]);
+        tally_describe(&s.t, tally_reason_id(&s.t, reason_name[i]), reason_help[i]);
     s.max_size = (uint64_t)64 << 20;
     const arg_opt opts[] = {
         {"output", 'o', ARG_STR, &s.output, "FILE", "write documents here (default stdout; .zst compresses)"},

@@ -14,6 +14,7 @@
 #include "common/err.h"
 #include "common/fsutil.h"
 #include "common/progress.h"
+#include "common/tally.h"
 #include "tokenizer/bpe.h"
 #include "tokenizer/docenc.h"
 #include "tokenizer/mmidx.h"
@@ -256,18 +257,20 @@ int main(int argc, char **argv)
     double dt = progress_now() - s.t0;
     if (rc < 0) fprintf(stderr, "preprocess_data: %s\n", err_msg());
     else if (!args_quiet_flag) {
-        uint64_t dropped = st.by_status[DOC_BAD_JSON] + st.by_status[DOC_MISSING_KEY] + st.by_status[DOC_NOT_STRING];
-        fprintf(stderr,
-                "preprocess_data: %" PRIu64 " documents from %zu input%s (%.1f MB of text) -> %" PRIu64
-                " tokens in %.2f s: %.1f MB/s, %.2f M tokens/s, %lld worker%s\n",
-                st.records, files.n, files.n == 1 ? "" : "s", st.text_bytes / 1e6, st.tokens, dt,
-                dt > 0 ? st.text_bytes / 1e6 / dt : 0, dt > 0 ? st.tokens / 1e6 / dt : 0, o.workers,
-                o.workers == 1 ? "" : "s");
-        fprintf(stderr, "  kept     %12" PRIu64 " (%" PRIu64 " of them empty: a document boundary, no sequence)\n",
-                st.by_status[DOC_OK], s.empty_docs);
-        fprintf(stderr, "  dropped  %12" PRIu64 " (bad-json %" PRIu64 ", missing-key %" PRIu64 ", not-string %" PRIu64
-                "); %" PRIu64 " blank lines skipped\n", dropped, st.by_status[DOC_BAD_JSON],
-                st.by_status[DOC_MISSING_KEY], st.by_status[DOC_NOT_STRING], st.blank_lines);
+        tally t;
+        tally_init(&t);
+        tally_add_kept(&t, st.by_status[DOC_OK]);
+        tally_add(&t, tally_reason_id(&t, "bad-json"), st.by_status[DOC_BAD_JSON], 0);
+        tally_add(&t, tally_reason_id(&t, "missing-key"), st.by_status[DOC_MISSING_KEY], 0);
+        tally_add(&t, tally_reason_id(&t, "not-string"), st.by_status[DOC_NOT_STRING], 0);
+        char note[96];
+        snprintf(note, sizeof note, "from %zu input%s; %" PRIu64 " blank lines skipped", files.n,
+                 files.n == 1 ? "" : "s", st.blank_lines);
+        tally_summary(&t, stderr, "preprocess_data", "documents", NULL, note);
+        fprintf(stderr, "  %.1f MB of text -> %" PRIu64 " tokens in %.2f s: %.1f MB/s, %.2f M tokens/s, %lld worker%s\n",
+                st.text_bytes / 1e6, st.tokens, dt, dt > 0 ? st.text_bytes / 1e6 / dt : 0,
+                dt > 0 ? st.tokens / 1e6 / dt : 0, o.workers, o.workers == 1 ? "" : "s");
+        fprintf(stderr, "  kept documents: %" PRIu64 " of them empty (a document boundary, no sequence)\n", s.empty_docs);
         for (size_t k = 0; k < nk; k++)
             fprintf(stderr, "  wrote    %s.bin/.idx (%s): %" PRIu64 " documents, %" PRIu64 " sequences, %" PRIu64
                     " tokens\n", final_prefix[k], mmidx_dtype_name(dtype), st.by_status[DOC_OK], kseq[k], ktok[k]);

@@ -14,6 +14,7 @@
 #include "common/jsonl.h"
 #include "common/pool.h"
 #include "common/progress.h"
+#include "common/tally.h"
 #include "tokenizer/bpetrain.h"
 
 typedef struct {
@@ -196,10 +197,18 @@ int main(int argc, char **argv)
     for (size_t p = 0; p < parts; p++) nbad += bad[p];
     for (size_t p = 1; p < parts && !rc; p++) rc = bpetrain_absorb(tr[0], tr[p]);
     double t1 = progress_now();
-    if (!rc && !args_quiet_flag)
-        fprintf(stderr, "train_bpe: %" PRIu64 " records (%.1f MB; %" PRIu64 " dropped: not JSON or no string key) -> %" PRIu64
-                " pieces, %" PRIu64 " distinct, counted in %.1f s\n", records, bytes / 1e6, nbad,
-                bpetrain_pieces(tr[0]), bpetrain_unique_pieces(tr[0]), t1 - t0);
+    if (!rc && !args_quiet_flag) {
+        tally t;
+        tally_init(&t);
+        tally_add_kept(&t, records - nbad);
+        tally_add(&t, tally_reason_id(&t, "bad-record"), nbad, 0);
+        tally_describe(&t, 0, "not JSON, or no string under the key");
+        char note[64];
+        snprintf(note, sizeof note, "%.1f MB counted in %.1f s", bytes / 1e6, t1 - t0);
+        tally_summary(&t, stderr, "train_bpe", "records", NULL, note);
+        fprintf(stderr, "  %" PRIu64 " pieces, %" PRIu64 " distinct\n", bpetrain_pieces(tr[0]),
+                bpetrain_unique_pieces(tr[0]));
+    }
     size_t want = (size_t)o.vocab_size - 257;
     if (!rc) rc = bpetrain_run(tr[0], want, (uint64_t)o.min_freq, !args_quiet_flag);
     if (!rc) rc = bpetrain_write(tr[0], o.vocab_out, o.merges_out);

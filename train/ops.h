@@ -25,7 +25,8 @@
  * between the kernels, each described where it is declared.
  *
  * The table is in three parts: what the table is (name and flags), memory
- * (buffers, transfers, ordering), compute (kernels and the small operations).
+ * (gpt_mem_ops: buffers, transfers, ordering; called as ops->mem.alloc), compute
+ * (kernels and the small operations). No member exists for tests only.
  * Every member is required except those marked "optional" (NULL allowed; the
  * caller then does without).
  */
@@ -36,14 +37,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct gpt_ops {
-    const char *name; /* "cpu", "checked", "cuda" */
-    int device;       /* 1: buffers are not host memory */
-    int nccl;         /* 1: NCCL can take its buffers (CUDA device memory) */
-    int nccl_emulated;/* the checked table (a test table itself): a forced NCCL is emulated over
-                         MPI with NCCL's semantics */
-
-    /* ==== memory ==== */
+/* ==== memory ==== (ggml's buffer interface beside its backend's: where buffers
+ * live and how bytes cross between host and device) */
+typedef struct gpt_mem_ops {
     void *(*alloc)(size_t bytes);  /* zeroed; NULL when out of memory */
     void (*free)(void *p);         /* NULL is allowed */
     void (*copy)(void *dst, const void *src, size_t bytes); /* device to device (no overlap) */
@@ -56,6 +52,15 @@ typedef struct gpt_ops {
     void (*host_free)(void *p);
     /* The device's UUID (which physical GPU; the communicators compare them). */
     void (*device_uuid)(unsigned char uuid[16]);
+} gpt_mem_ops;
+
+typedef struct gpt_ops {
+    /* ==== what the table is ==== */
+    const char *name; /* "cpu", "checked", "cuda" */
+    int device;       /* 1: buffers are not host memory */
+    int nccl;         /* 1: NCCL can take its buffers (CUDA device memory) */
+
+    gpt_mem_ops mem;
 
     /* ==== compute ==== */
     /* ---- the model's kernels (kernels.h) ---- */
@@ -150,6 +155,6 @@ const gpt_ops *gpt_ops_profiled(const gpt_ops *inner);
 void gpt_ops_profile_report(FILE *f);
 
 /* Helpers over any table. */
-static inline void *ops_alloc_floats(const gpt_ops *o, size_t n) { return o->alloc(n ? n * sizeof(float) : 1); }
+static inline void *ops_alloc_floats(const gpt_ops *o, size_t n) { return o->mem.alloc(n ? n * sizeof(float) : 1); }
 
 #endif

@@ -45,7 +45,7 @@ static double t0_(void)
 }
 static void t1_(int k, double t0)
 {
-    in->sync();
+    in->mem.sync();
     t_last = now();
     secs[k] += t_last - t0;
     calls[k]++;
@@ -60,18 +60,18 @@ static void t1_(int k, double t0)
 static void *pr_alloc(size_t b)
 {
     void *p;
-    TIMED(P_ALLOC, p = in->alloc(b));
+    TIMED(P_ALLOC, p = in->mem.alloc(b));
     return p;
 }
-static void pr_free(void *p) { TIMED(P_ALLOC, in->free(p)); }
-static void pr_copy(void *d, const void *s, size_t b) { TIMED(P_COPY, in->copy(d, s, b)); }
-static void pr_zero(void *d, size_t b) { TIMED(P_ZERO, in->zero(d, b)); }
-static void pr_upload(void *d, const void *h, size_t b) { TIMED(P_UPLOAD, in->upload(d, h, b)); }
-static void pr_download(void *h, const void *s, size_t b) { TIMED(P_DOWNLOAD, in->download(h, s, b)); }
+static void pr_free(void *p) { TIMED(P_ALLOC, in->mem.free(p)); }
+static void pr_copy(void *d, const void *s, size_t b) { TIMED(P_COPY, in->mem.copy(d, s, b)); }
+static void pr_zero(void *d, size_t b) { TIMED(P_ZERO, in->mem.zero(d, b)); }
+static void pr_upload(void *d, const void *h, size_t b) { TIMED(P_UPLOAD, in->mem.upload(d, h, b)); }
+static void pr_download(void *h, const void *s, size_t b) { TIMED(P_DOWNLOAD, in->mem.download(h, s, b)); }
 static void pr_sync(void) { TIMED(P_SYNC, (void)0); }
-static void *pr_host_alloc(size_t b) { return in->host_alloc(b); }
-static void pr_host_free(void *p) { in->host_free(p); }
-static void pr_device_uuid(unsigned char u[16]) { in->device_uuid(u); }
+static void *pr_host_alloc(size_t b) { return in->mem.host_alloc(b); }
+static void pr_host_free(void *p) { in->mem.host_free(p); }
+static void pr_device_uuid(unsigned char u[16]) { in->mem.device_uuid(u); }
 static void pr_enc(float *o, const int32_t *i, const float *wte, const float *wpe, int B, int T, int C)
 {
     TIMED(P_ENC, in->encoder_forward(o, i, wte, wpe, B, T, C));
@@ -165,10 +165,17 @@ const gpt_ops *gpt_ops_profiled(const gpt_ops *inner)
 {
     in = inner;
     prof = (gpt_ops){
-        .name = inner->name, .device = inner->device, .nccl = inner->nccl, .nccl_emulated = inner->nccl_emulated,
-        .alloc = pr_alloc, .free = pr_free, .copy = pr_copy, .zero = pr_zero, .upload = pr_upload,
-        .download = pr_download, .sync = pr_sync, .host_alloc = pr_host_alloc, .host_free = pr_host_free,
-        .device_uuid = pr_device_uuid, .encoder_forward = pr_enc, .encoder_forward_vp = pr_enc_vp,
+        .name = inner->name, .device = inner->device, .nccl = inner->nccl, .mem = {.alloc = pr_alloc,
+                 .free = pr_free,
+                 .copy = pr_copy,
+                 .zero = pr_zero,
+                 .upload = pr_upload,
+                 .download = pr_download,
+                 .sync = pr_sync,
+                 .host_alloc = pr_host_alloc,
+                 .host_free = pr_host_free,
+                 .device_uuid = pr_device_uuid},
+        .encoder_forward = pr_enc, .encoder_forward_vp = pr_enc_vp,
         .encoder_backward = pr_enc_b, .layernorm_forward = pr_ln, .layernorm_backward = pr_ln_b,
         .layernorm_part_floats = pr_ln_part, .matmul_forward = pr_mm, .matmul_backward = pr_mm_b,
         .attention_forward = pr_att, .attention_backward = pr_att_b, .attention_scratch_floats = pr_att_sc,

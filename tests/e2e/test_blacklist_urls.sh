@@ -14,7 +14,7 @@ done
 
 # Summary: totals add up, reasons listed.
 "$B" "$U/reddit_2005_urls.txt" -o "$WORK/k.txt" 2> "$WORK/sum.txt"
-if grep -q '1182 URLs from 1 input: 1162 kept, 20 dropped' "$WORK/sum.txt" && grep -qE '^  domain +10$' "$WORK/sum.txt"; then pass summary_counts; else fail summary_counts "$(cat "$WORK/sum.txt")"; fi
+if grep -q '1182 URLs in: 1162 kept, 20 dropped (from 1 input)' "$WORK/sum.txt" && grep -qE '^  dropped domain +10 URLs$' "$WORK/sum.txt"; then pass summary_counts; else fail summary_counts "$(cat "$WORK/sum.txt")"; fi
 
 # Compressed input (by content) and output (by suffix), stdin.
 zstd -q -c "$U/reddit_2005_urls.txt" > "$WORK/u.zst"; gzip -c "$U/reddit_2005_urls.txt" > "$WORK/u.gz"
@@ -51,8 +51,8 @@ printf 'http://example.com/caf\xe9\nhttp://ok.example.com/\xff\xfe\nhttp://fine.
 "$B" "$WORK/garbage.bin" -o "$WORK/kb.txt" 2> "$WORK/sum.txt"; rc=$?
 lines=$(wc -l < "$WORK/garbage.bin"); last=$(tail -c1 "$WORK/garbage.bin" | wc -l); [ "$last" = 1 ] || lines=$((lines + 1))
 total=$(sed -n 's/^blacklist_urls: \([0-9]*\) URLs.*/\1/p' "$WORK/sum.txt")
-kept=$(sed -n 's/.*: \([0-9]*\) kept.*/\1/p' "$WORK/sum.txt"); dropped=$(sed -n 's/.* \([0-9]*\) dropped$/\1/p' "$WORK/sum.txt")
-reasons=$(awk '/^  [a-z-]+ +[0-9]+$/{s+=$2} END{print s+0}' "$WORK/sum.txt")
+kept=$(sed -n 's/.*: \([0-9]*\) kept.*/\1/p' "$WORK/sum.txt"); dropped=$(sed -n 's/.* \([0-9][0-9]*\) dropped.*/\1/p' "$WORK/sum.txt")
+reasons=$(awk '/^  dropped [a-z-]+ +[0-9]+ URLs$/{s+=$3} END{print s+0}' "$WORK/sum.txt")
 if [ "$rc" = 0 ] && [ "$total" = "$lines" ] && [ $((kept + dropped)) = "$total" ] && [ "$reasons" = "$dropped" ]; then pass garbage_accounted; else fail garbage_accounted "rc=$rc lines=$lines total=$total kept=$kept dropped=$dropped reasons=$reasons"; fi
 if tail -1 "$WORK/kb.txt" | grep -qx 'http://fine.example.com/' && ! grep -q 'ok.example.com' "$WORK/kb.txt"; then pass invalid_utf8_dropped; else fail invalid_utf8_dropped; fi
 
@@ -75,10 +75,10 @@ in=$(wc -l < "$FIX/cc/dolma_cc_en_head-0091.jsonl"); out=$(wc -l < "$WORK/docs.j
 if [ "$in" = $((out + rj)) ] && [ "$out" -gt 0 ]; then pass jsonl_mode_real_docs; else fail jsonl_mode_real_docs "in=$in out=$out rejected=$rj"; fi
 check jsonl_mode_lines_unchanged bash -c "grep -Fxf '$WORK/docs.jsonl' '$FIX/cc/dolma_cc_en_head-0091.jsonl' | cmp - '$WORK/docs.jsonl'"
 "$B" --key url "$FIX/cc/olmo_c4-sample.01.json.gz" -o "$WORK/c4.jsonl" 2> "$WORK/sum.txt"
-if grep -qE 'documents from 1 input: [1-9][0-9]* kept' "$WORK/sum.txt"; then pass jsonl_mode_gz_c4; else fail jsonl_mode_gz_c4 "$(cat "$WORK/sum.txt")"; fi
+if grep -qE 'documents in: [1-9][0-9]* kept, [0-9]+ dropped \(from 1 input' "$WORK/sum.txt"; then pass jsonl_mode_gz_c4; else fail jsonl_mode_gz_c4 "$(cat "$WORK/sum.txt")"; fi
 printf '{"url": "http://example.com/a", "text": "x"}\n{"url": broken\n{"text": "no url"}\n{"url": 42}\n{"url": "http://youtube.com/x"}\n' > "$WORK/bad.jsonl"
 "$B" --key url "$WORK/bad.jsonl" -o "$WORK/good.jsonl" 2> "$WORK/sum.txt"
-if grep -q '5 documents from 1 input: 1 kept, 4 dropped' "$WORK/sum.txt" && grep -qE 'bad-json +1$' "$WORK/sum.txt" && grep -qE 'missing-key +2$' "$WORK/sum.txt" && grep -q 'bad.jsonl:2: not valid JSON' "$WORK/sum.txt"; then pass jsonl_bad_documents; else fail jsonl_bad_documents "$(cat "$WORK/sum.txt")"; fi
+if grep -q '5 documents in: 1 kept, 4 dropped (from 1 input' "$WORK/sum.txt" && grep -qE 'dropped bad-json +1 documents$' "$WORK/sum.txt" && grep -qE 'dropped missing-key +2 documents$' "$WORK/sum.txt" && grep -q 'bad.jsonl:2: not valid JSON' "$WORK/sum.txt"; then pass jsonl_bad_documents; else fail jsonl_bad_documents "$(cat "$WORK/sum.txt")"; fi
 expect_exit jsonl_strict 1 "$B" --strict --key url "$WORK/bad.jsonl" -o "$WORK/never.txt"
 stderr_has jsonl_strict_message "bad.jsonl:2: not valid JSON"
 check jsonl_strict_no_output test ! -e "$WORK/never.txt"

@@ -72,7 +72,11 @@ printf '%s\n' '{"url": "u1", "text": "hello world, hello world"}' '{"text": "no 
 expect_exit bad_input_counted 0 "$MH" "$WORK/bad.jsonl" -o "$WORK/bad.mh"
 stderr_has missing_id_named "bad.jsonl:2: missing-id"
 stderr_has duplicate_id_named "bad.jsonl:3: duplicate-id"
-stderr_has bad_summary "skipped: 1 empty, 1 bad-json, 1 missing-id (\"url\"), 0 missing-text (\"text\"), 1 duplicate-id"
+stderr_has bad_summary "7 documents in: 3 kept, 4 dropped"
+for r in bad-json missing-id empty duplicate-id; do
+  grep -qE "^  dropped $r +1 documents" "$WORK/.err" && pass "bad_summary_$r" || fail "bad_summary_$r" "$(cat "$WORK/.err")"
+done
+stderr_has bad_summary_id_named 'missing-id            1 documents  no string "url"'
 "$FD" -q "$WORK/bad.mh" -o "$WORK/bad.pairs"
 grep -q '"a": "u3", "b": "u4", "jaccard": 1.000000' "$WORK/bad.pairs" && pass short_docs_match || fail short_docs_match "$(cat "$WORK/bad.pairs")"
 "$MH" -q --num-perm 64 "$WORK/bad.jsonl" -o "$WORK/other.mh" 2>/dev/null

@@ -90,8 +90,10 @@ if (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/out" "$WORK/out/downl
       --expect "$WORK/expect.txt") > "$WORK/check1" 2>&1; then pass download_outcomes_and_warcio_payloads
 else fail download_outcomes_and_warcio_payloads "$(head -c 1500 "$WORK/check1")"; fi
 # every URL counted once: 26 in = 10 fetched + 11 failed + 5 skipped (duplicate, robots x2, scheme, invalid)
-if grep -q '26 URLs from 1 list .*: 10 fetched .* 11 failed, 5 skipped, 0 done by an earlier run' "$WORK/run1.err" &&
-   grep -qE '^  skipped  duplicate +1$' "$WORK/run1.err"; then pass download_summary_accounts
+if grep -q '26 URLs in: 10 kept, 16 dropped (10 fetched now: .*; 0 done by an earlier run' "$WORK/run1.err" &&
+   [ "$(grep -E '^  dropped failed/' "$WORK/run1.err" | awk '{ s += $3 } END { print s }')" = 11 ] &&
+   [ "$(grep -E '^  dropped skipped/' "$WORK/run1.err" | awk '{ s += $3 } END { print s }')" = 5 ] &&
+   grep -qE '^  dropped skipped/duplicate +1 URLs$' "$WORK/run1.err"; then pass download_summary_accounts
 else fail download_summary_accounts "$(cat "$WORK/run1.err")"; fi
 # the Retry-After of /busy/1 was honoured: its second request came a second after the first
 sec=$("$PY" -c 'import json,sys; print([json.loads(l)["seconds"] for l in open(sys.argv[1]) if "/busy/1" in l][0])' "$WORK/out/download.log.jsonl")
@@ -105,7 +107,7 @@ else fail download_then_extract "$(head -c 600 "$WORK/docs.jsonl")"; fi
 cp "$WORK/out/download.log.jsonl" "$WORK/log1"
 ls "$WORK/out" > "$WORK/ls1"
 "$D" -o "$WORK/out" "${OPTS[@]}" "$WORK/urls.txt" 2> "$WORK/run2.err"
-if grep -q ': 0 fetched .* 0 failed, 0 skipped, 26 done by an earlier run' "$WORK/run2.err" &&
+if grep -q '26 URLs in: 26 kept, 0 dropped (0 fetched now: .*; 26 done by an earlier run' "$WORK/run2.err" &&
    cmp -s "$WORK/log1" "$WORK/out/download.log.jsonl" && ls "$WORK/out" | cmp -s - "$WORK/ls1"; then pass download_rerun_noop
 else fail download_rerun_noop "$(cat "$WORK/run2.err")"; fi
 
@@ -116,7 +118,7 @@ else fail download_rerun_noop "$(cat "$WORK/run2.err")"; fi
 nf=$(ls "$WORK/rot"/*.warc.gz 2>/dev/null | wc -l)
 for i in $(seq 1 40); do echo "$B/page/j$i"; done > "$WORK/rot.urls"
 if [ "$nf" -ge 3 ] && grep -q 'urls.jsonl.zst:41: no "url" string' "$WORK/rot.err" &&
-   grep -qE '^  skipped  malformed +1$' "$WORK/rot.err" &&
+   grep -qE '^  dropped skipped/malformed +1 URLs$' "$WORK/rot.err" &&
    (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/rot" "$WORK/rot/download.log.jsonl" "$WORK/rot.urls" --all-fetched) > "$WORK/check2" 2>&1
 then pass download_jsonl_rotation; else fail download_jsonl_rotation "$nf files; $(cat "$WORK/rot.err" "$WORK/check2" | head -c 800)"; fi
 
@@ -127,14 +129,14 @@ head -n -3 "$WORK/rot/download.log.jsonl" > "$WORK/rot.log" && printf '{"url": "
 mv "$WORK/rot.log" "$WORK/rot/download.log.jsonl"
 "$D" -o "$WORK/rot" --wait 0 --warc-max-size 4k "$WORK/urls.jsonl.zst" 2> "$WORK/rot2.err"
 nrec=$(grep -c '"note":"recovered' "$WORK/rot/download.log.jsonl")
-if [ "$nrec" = 3 ] && grep -q ': 0 fetched' "$WORK/rot2.err" &&
+if [ "$nrec" = 3 ] && grep -q '(0 fetched now:' "$WORK/rot2.err" &&
    (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/rot" "$WORK/rot/download.log.jsonl" "$WORK/rot.urls" --all-fetched) > "$WORK/check6" 2>&1
 then pass download_log_recovered; else fail download_log_recovered "$nrec recovered; $(cat "$WORK/rot2.err" "$WORK/check6" | head -c 600)"; fi
 lost=$(ls "$WORK/rot"/*.warc.gz | tail -1)
 nlost=$("$PY" -c 'import sys; from warcio.archiveiterator import ArchiveIterator; print(sum(r.rec_type == "response" for r in ArchiveIterator(open(sys.argv[1], "rb"))))' "$lost")
 rm "$lost"
 "$D" -o "$WORK/rot" --wait 0 --warc-max-size 4k "$WORK/urls.jsonl.zst" 2> "$WORK/rot3.err"
-if [ "$nlost" -ge 1 ] && grep -q ": $nlost fetched" "$WORK/rot3.err" &&
+if [ "$nlost" -ge 1 ] && grep -q "($nlost fetched now:" "$WORK/rot3.err" &&
    (cd "$ROOT/tests/e2e" && "$PY" check_download.py "$WORK/rot" "$WORK/rot/download.log.jsonl" "$WORK/rot.urls" --all-fetched) > "$WORK/check7" 2>&1
 then pass download_lost_file_refetched; else fail download_lost_file_refetched "$nlost lost; $(cat "$WORK/rot3.err" "$WORK/check7" | head -c 600)"; fi
 

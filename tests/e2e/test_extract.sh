@@ -12,7 +12,7 @@ field() { "$PY" -c 'import json,sys; print("\n".join(str(json.loads(l).get(sys.a
 
 # Common Crawl's WARC: warcinfo, request, response, metadata; one document.
 "$X" "$W/whirlwind.warc.gz" -o "$WORK/ww.jsonl" 2> "$WORK/ww.err"
-if grep -q '4 records from 1 input: 1 documents, 3 dropped' "$WORK/ww.err" && grep -qE '^  record_type +3 ' "$WORK/ww.err"; then
+if grep -q '4 records in: 1 kept, 3 dropped (from 1 input)' "$WORK/ww.err" && grep -qE '^  dropped record_type +3 ' "$WORK/ww.err"; then
   pass whirlwind_counts; else fail whirlwind_counts "$(cat "$WORK/ww.err")"; fi
 if [ "$(field "$WORK/ww.jsonl" url)" = "https://an.wikipedia.org/wiki/Escopete" ] &&
    [ "$(field "$WORK/ww.jsonl" id)" = "<urn:uuid:2aabeff2-67f5-4608-8466-e87c6296e2b6>" ] &&
@@ -39,7 +39,7 @@ PY
   if [ $? = 0 ]; then pass wet_text_as_warcio; else fail wet_text_as_warcio "$(cat "$WORK/wet.out")"; fi
 else fail wet_text_as_warcio "warcio missing in $PY (scripts/setup/install_deps.sh --test installs it)"; fi
 "$X" "$W/whirlwind.warc.wat.gz" -o "$WORK/wat.jsonl" 2> "$WORK/wat.err"
-if [ ! -s "$WORK/wat.jsonl" ] && grep -q '2 records from 1 input: 0 documents, 2 dropped' "$WORK/wat.err"; then
+if [ ! -s "$WORK/wat.jsonl" ] && grep -q '2 records in: 0 kept, 2 dropped (from 1 input)' "$WORK/wat.err"; then
   pass wat_no_documents; else fail wat_no_documents "$(cat "$WORK/wat.err")"; fi
 
 # A WARC written by warcio: every record accounted for, in warcio's order, each page decoded.
@@ -47,7 +47,7 @@ if has_py warcio; then
   "$PY" "$ROOT/tests/e2e/make_warc.py" "$WORK/t.warc.gz" "$WORK/t.tsv"
   "$X" "$WORK/t.warc.gz" --rejected "$WORK/rej.tsv" -o "$WORK/t.jsonl" 2> "$WORK/t.err"
   n=$(wc -l < "$WORK/t.tsv"); k=$(wc -l < "$WORK/t.jsonl"); d=$(wc -l < "$WORK/rej.tsv")
-  if [ "$n" = $((k + d)) ] && grep -q "$n records from 1 input: $k documents, $d dropped" "$WORK/t.err"; then
+  if [ "$n" = $((k + d)) ] && grep -q "$n records in: $k kept, $d dropped (from 1 input)" "$WORK/t.err"; then
     pass warcio_records_in_equal_out; else fail warcio_records_in_equal_out "warcio $n, kept $k, dropped $d: $(cat "$WORK/t.err")"; fi
   # the ids of documents and drops, in record order, are warcio's
   "$PY" - "$WORK/t.tsv" "$WORK/t.jsonl" "$WORK/rej.tsv" > "$WORK/ids.out" 2>&1 <<'PY'
@@ -88,7 +88,7 @@ PY
   # a directory: its WARC and HTML files
   mkdir -p "$WORK/dir"; cp "$WORK/t.warc.gz" "$WORK/dir/"; printf '<p>A page on disk, with text.</p>' > "$WORK/dir/p.html"; echo x > "$WORK/dir/notes.md"
   "$X" "$WORK/dir" -o "$WORK/dir.jsonl" 2> "$WORK/dir.err"
-  if grep -q "$((n + 1)) records from 2 inputs: $((k + 1)) documents" "$WORK/dir.err"; then pass directory_input; else fail directory_input "$(cat "$WORK/dir.err")"; fi
+  if grep -q "$((n + 1)) records in: $((k + 1)) kept, .* (from 2 inputs)" "$WORK/dir.err"; then pass directory_input; else fail directory_input "$(cat "$WORK/dir.err")"; fi
 
   # Bad input. A gzip member cut short: the records before it kept, a message naming the file.
   sz=$(stat -c %s "$WORK/t.warc.gz"); head -c $((sz * 6 / 10)) "$WORK/t.warc.gz" > "$WORK/cut.warc.gz"
@@ -143,7 +143,7 @@ import sys
 p = "<p>" + "word " * 2000 + "</p>\n"
 sys.stdout.write("<html><body>" + p * (100 * 1024 * 1024 // len(p)) + "</body></html>")' > "$WORK/big.html"
   "$X" "$WORK/big.html" -o "$WORK/big.jsonl" 2> "$WORK/big.err"
-  if grep -qE '^  too_large +1 ' "$WORK/big.err" && [ ! -s "$WORK/big.jsonl" ]; then pass page_100mb_too_large; else fail page_100mb_too_large "$(cat "$WORK/big.err")"; fi
+  if grep -qE '^  dropped too_large +1 ' "$WORK/big.err" && [ ! -s "$WORK/big.jsonl" ]; then pass page_100mb_too_large; else fail page_100mb_too_large "$(cat "$WORK/big.err")"; fi
   "$X" -q --max-size 128M --mode all "$WORK/big.html" -o "$WORK/big2.jsonl"
   if [ "$(field "$WORK/big2.jsonl" text | wc -l)" -ge 10000 ]; then pass page_100mb_extracted; else fail page_100mb_extracted "$(head -c 200 "$WORK/big2.jsonl")"; fi
   rm -f "$WORK/big.html" "$WORK/big2.jsonl"

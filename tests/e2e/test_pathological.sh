@@ -43,14 +43,14 @@ for c in long_line tiny nested unicode nul newlines; do
   fi
   # minhash: signed + skipped = records; then find_duplicates over the signatures
   if run minhash "$BIN/minhash" "$IN" -o sig.mh -j 2; then
-    n=$(num '[0-9]+ documents'); s=$(num '[0-9]+ signed')
-    sk=$(grep -oE '[0-9]+ (empty|bad-json|missing-id[^,]*|missing-text[^,]*|duplicate-id)' "$WORK/err" | awk '{ s += $1 } END { print s + 0 }')
+    n=$(num '[0-9]+ documents in'); s=$(num '[0-9]+ kept')
+    sk=$(grep -E '^  dropped [a-z-]+ +[0-9]+ documents' "$WORK/err" | awk '{ s += $3 } END { print s + 0 }')
     [ "$n" = "$recs" ] && [ $((s + sk)) = "$n" ] || bad="$bad [minhash: $n documents ($recs records), $s signed + $sk skipped]"
     run find_duplicates "$BIN/find_duplicates" -q sig.mh -o pairs.jsonl -j 2
   fi
   # preprocess_data: kept + dropped = records; inspect_dataset validates; the texts decode back
   if run preprocess_data "$BIN/preprocess_data" --input "$IN" --output-prefix pp --workers 2; then
-    k=$(num 'kept +[0-9]+'); d=$(num 'dropped +[0-9]+')
+    k=$(num '[0-9]+ kept'); d=$(num '[0-9]+ dropped')
     [ $((k + d)) = "$recs" ] && [ "$k" = "$pyok" ] || bad="$bad [preprocess_data: $k kept + $d dropped, $recs records, Python parses $pyok]"
     if (cd "$O" && "$BIN/inspect_dataset" pp_text_document > "$WORK/err" 2>&1) || { bad="$bad [inspect_dataset: $(head -c 200 "$WORK/err")]"; false; }; then
       docs=$(grep -oE 'documents +[0-9]+' "$WORK/err" | head -1 | grep -oE '[0-9]+')

@@ -78,8 +78,10 @@ expect_exit bad_records_dropped 0 "$P" -i "$WORK/bad.jsonl" -o "$WORK/bad"
 stderr_has bad_json_named "bad.jsonl:4: invalid JSON"
 stderr_has missing_key_named "bad.jsonl:5: key \"text\" is missing"
 stderr_has not_string_named "bad.jsonl:6: key \"text\" is not a string"
-stderr_has bad_summary "dropped             3 (bad-json 1, missing-key 1, not-string 1); 1 blank lines skipped"
-stderr_has kept_summary "kept                4"
+stderr_has bad_summary "7 documents in: 4 kept, 3 dropped (from 1 input; 1 blank lines skipped)"
+for r in bad-json missing-key not-string; do
+  grep -qE "^  dropped $r +1 documents$" "$WORK/.err" && pass "bad_summary_$r" || fail "bad_summary_$r" "$(cat "$WORK/.err")"
+done
 expect_exit strict_stops 1 "$P" -i "$WORK/bad.jsonl" -o "$WORK/strict" --strict
 stderr_has strict_message "bad.jsonl:4: invalid JSON"
 check strict_no_output test ! -e "$WORK/strict_text_document.bin" -a ! -e "$WORK/strict_text_document.idx"

@@ -41,25 +41,25 @@ static vec randn(size_t n, float sd = 1.0f)
 struct twin {
     vec h;
     float *d;
-    explicit twin(const vec &v) : h(v), d((float *)D->alloc(v.size() * 4 + 4)) { D->upload(d, v.data(), v.size() * 4); }
+    explicit twin(const vec &v) : h(v), d((float *)D->mem.alloc(v.size() * 4 + 4)) { D->mem.upload(d, v.data(), v.size() * 4); }
     explicit twin(size_t n) : twin(vec(n, NAN)) {}
-    ~twin() { D->free(d); }
+    ~twin() { D->mem.free(d); }
     vec back() const
     {
         vec r(h.size());
-        D->download(r.data(), d, r.size() * 4);
-        D->sync();
+        D->mem.download(r.data(), d, r.size() * 4);
+        D->mem.sync();
         return r;
     }
 };
 struct itwin {
     std::vector<int32_t> h;
     int32_t *d;
-    explicit itwin(const std::vector<int32_t> &v) : h(v), d((int32_t *)D->alloc(v.size() * 4 + 4))
+    explicit itwin(const std::vector<int32_t> &v) : h(v), d((int32_t *)D->mem.alloc(v.size() * 4 + 4))
     {
-        D->upload(d, v.data(), v.size() * 4);
+        D->mem.upload(d, v.data(), v.size() * 4);
     }
-    ~itwin() { D->free(d); }
+    ~itwin() { D->mem.free(d); }
 };
 
 static void check(const char *what, const twin &t, double tol)
@@ -114,14 +114,14 @@ static void test_ops(void)
         check("layernorm_forward rstd", rstd, 1e-5);
         twin dout(randn((size_t)BT * C)), dx(vec((size_t)BT * C, 0.5f)), dw(vec(C, 0.1f)), db(vec(C, 0.2f));
         vec hp(H->layernorm_part_floats(C));
-        float *dp = (float *)D->alloc(D->layernorm_part_floats(C) * 4);
+        float *dp = (float *)D->mem.alloc(D->layernorm_part_floats(C) * 4);
         H->layernorm_backward(dx.h.data(), dw.h.data(), db.h.data(), dout.h.data(), x.h.data(), w.h.data(),
                               mean.h.data(), rstd.h.data(), BT, C, hp.data());
         D->layernorm_backward(dx.d, dw.d, db.d, dout.d, x.d, w.d, mean.d, rstd.d, BT, C, dp);
         check("layernorm_backward dinp (+=)", dx, 1e-5);
         check("layernorm_backward dw (+=)", dw, 1e-5);
         check("layernorm_backward db (+=)", db, 1e-5);
-        D->free(dp);
+        D->mem.free(dp);
     }
     for (int acc = 0; acc < 2; acc++) {
         const int OC = 96;
@@ -141,7 +141,7 @@ static void test_ops(void)
     {
         twin qkv(randn((size_t)BT * 3 * C)), out((size_t)BT * C);
         vec hatt((size_t)B * NH * T * T), hs(H->attention_scratch_floats(T));
-        float *datt = (float *)D->alloc((size_t)B * NH * T * T * 4), *ds = (float *)D->alloc(D->attention_scratch_floats(T) * 4);
+        float *datt = (float *)D->mem.alloc((size_t)B * NH * T * T * 4), *ds = (float *)D->mem.alloc(D->attention_scratch_floats(T) * 4);
         H->attention_forward(out.h.data(), hatt.data(), qkv.h.data(), B, T, C, NH);
         D->attention_forward(out.d, datt, qkv.d, B, T, C, NH);
         check("attention_forward", out, 1e-5);
@@ -149,8 +149,8 @@ static void test_ops(void)
         H->attention_backward(dqkv.h.data(), hs.data(), dout.h.data(), qkv.h.data(), hatt.data(), out.h.data(), B, T, C, NH);
         D->attention_backward(dqkv.d, ds, dout.d, qkv.d, datt, out.d, B, T, C, NH);
         check("attention_backward", dqkv, 1e-5);
-        D->free(datt);
-        D->free(ds);
+        D->mem.free(datt);
+        D->mem.free(ds);
     }
     {
         const size_t n = 5000;
@@ -201,11 +201,11 @@ static void test_ops(void)
         const size_t n = 300000;
         twin g(randn(n)), m2(randn(n, 0.01f)), v2(vec(n, 1e-4f)), p(randn(n)), x(randn(n));
         double hs, ds;
-        double *dd = (double *)D->alloc(sizeof(double));
+        double *dd = (double *)D->mem.alloc(sizeof(double));
         H->sumsq_f64(&hs, g.h.data(), n, 1 << 16);
         D->sumsq_f64(dd, g.d, n, 1 << 16);
-        D->download(&ds, dd, sizeof ds);
-        D->sync();
+        D->mem.download(&ds, dd, sizeof ds);
+        D->mem.sync();
         checks++;
         if (fabs(ds - hs) > 1e-9 * hs) {
             failures++;
@@ -215,8 +215,8 @@ static void test_ops(void)
         }
         H->sum_f64(&hs, g.h.data(), 4096);
         D->sum_f64(dd, g.d, 4096);
-        D->download(&ds, dd, sizeof ds);
-        D->sync();
+        D->mem.download(&ds, dd, sizeof ds);
+        D->mem.sync();
         checks++;
         if (fabs(ds - hs) > 1e-9 * fabs(hs) + 1e-9) {
             failures++;
@@ -224,7 +224,7 @@ static void test_ops(void)
         } else {
             printf("PASS ops_cuda sum_f64\n");
         }
-        D->free(dd);
+        D->mem.free(dd);
         H->scale(x.h.data(), 0.3f, n);
         D->scale(x.d, 0.3f, n);
         check("scale", x, 0);
@@ -279,7 +279,7 @@ static void test_narrow(int prec)
         double tol = prec == 1 ? 2e-2 : 4e-3;
         twin qkv(rounded(randn((size_t)BT * 3 * C), prec)), out((size_t)BT * C);
         vec hatt((size_t)B * NH * T * T), hs(H->attention_scratch_floats(T));
-        float *datt = (float *)D->alloc((size_t)B * NH * T * T * 4), *ds = (float *)D->alloc(D->attention_scratch_floats(T) * 4);
+        float *datt = (float *)D->mem.alloc((size_t)B * NH * T * T * 4), *ds = (float *)D->mem.alloc(D->attention_scratch_floats(T) * 4);
         H->attention_forward(out.h.data(), hatt.data(), qkv.h.data(), B, T, C, NH);
         D->attention_forward(out.d, datt, qkv.d, B, T, C, NH);
         snprintf(what, sizeof what, "%s attention_forward (head size %d)", pn, C / NH);
@@ -288,14 +288,14 @@ static void test_narrow(int prec)
         vec o = out.back();
         H->round_prec(o.data(), o.size(), prec);
         out.h = rounded(out.h, prec);
-        D->upload(out.d, o.data(), o.size() * 4);
+        D->mem.upload(out.d, o.data(), o.size() * 4);
         twin dout(rounded(randn((size_t)BT * C), prec)), dqkv((size_t)BT * 3 * C);
         H->attention_backward(dqkv.h.data(), hs.data(), dout.h.data(), qkv.h.data(), hatt.data(), out.h.data(), B, T, C, NH);
         D->attention_backward(dqkv.d, ds, dout.d, qkv.d, datt, out.d, B, T, C, NH);
         snprintf(what, sizeof what, "%s attention_backward (head size %d)", pn, C / NH);
         check(what, dqkv, 2 * tol);
-        D->free(datt);
-        D->free(ds);
+        D->mem.free(datt);
+        D->mem.free(ds);
     }
     D->compute_prec(0);
 }

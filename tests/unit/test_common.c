@@ -497,6 +497,18 @@ static void test_tally(void)
     fclose(f);
     CHECK_EQ_STR(buf, "  dropped non_english           2 documents             15 characters\n"
                       "  dropped too_short             1 documents              3 characters\n");
+    f = fmemopen(buf, sizeof buf, "w");
+    tally_describe(&t, a, "not English (CLD2)");
+    tally_summary(&t, f, "cleanup", "documents", NULL, "from 1 input");
+    fclose(f);
+    CHECK_EQ_STR(buf, "cleanup: 6 documents in: 1 kept, 5 dropped (from 1 input)\n"
+                      "  dropped non_english           2 documents  not English (CLD2)\n"
+                      "  dropped too_short             1 documents\n");
+    tally u;
+    tally_init(&u);
+    tally_add_kept(&u, 4);
+    tally_add(&u, tally_reason_id(&u, "bad-json"), 3, 0);
+    CHECK(u.in == 7 && u.kept == 4 && tally_dropped(&u) == 3 && tally_count(&u, 0) == 3);
     for (int i = 0; i < TALLY_MAX + 5; i++) {
         char name[16];
         snprintf(name, sizeof name, "r%d", i);

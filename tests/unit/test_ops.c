@@ -63,7 +63,7 @@ static int child_signal(void (*fn)(void))
 static volatile float sink;
 static void deref_device(void)
 {
-    float *d = gpt_ops_checked.alloc(64);
+    float *d = gpt_ops_checked.mem.alloc(64);
     sink = d[3]; /* a host read of device memory */
 }
 static void host_as_device(void)
@@ -73,9 +73,9 @@ static void host_as_device(void)
 }
 static void fine(void)
 {
-    float *d = gpt_ops_checked.alloc(64);
+    float *d = gpt_ops_checked.mem.alloc(64);
     gpt_ops_checked.scale(d, 2.0f, 16);
-    gpt_ops_checked.free(d);
+    gpt_ops_checked.mem.free(d);
 }
 
 static void test_checked_faults(void)
@@ -90,21 +90,21 @@ static void test_checked_sync(void)
 {
     const gpt_ops *o = &gpt_ops_checked;
     float h[4] = {1, 2, 3, 4}, back[4] = {0};
-    float *d = o->alloc(sizeof h);
-    o->upload(d, h, sizeof h);
+    float *d = o->mem.alloc(sizeof h);
+    o->mem.upload(d, h, sizeof h);
     o->scale(d, 2.0f, 4);
-    o->download(back, d, sizeof back);
+    o->mem.download(back, d, sizeof back);
     o->scale(d, 10.0f, 4); /* after the download: the copy holds the earlier values */
     CHECK(isnan(back[0]) && isnan(back[3])); /* not synchronised yet: poison */
-    o->sync();
+    o->mem.sync();
     CHECK(back[0] == 2.0f && back[3] == 8.0f);
     long v = gpt_ops_checked_violations();
-    o->download(back, d, sizeof back);
+    o->mem.download(back, d, sizeof back);
     back[1] = 7.0f; /* a host write before the sync */
-    o->sync();
+    o->mem.sync();
     CHECK_EQ_INT(gpt_ops_checked_violations(), v + 1);
     CHECK(back[1] == 40.0f);
-    o->free(d);
+    o->mem.free(d);
 }
 
 /* One step of a small model on a table: loss, gradient norm, parameters after AdamW. */

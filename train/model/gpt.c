@@ -128,7 +128,7 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
         gpt_free(m);
         return err_set(ERR_NOMEM, "out of memory for %zu parameters", off);
     }
-    if (!(m->red = m->ops->alloc(GPT_NUM_TENSORS * sizeof(double)))) {
+    if (!(m->red = m->ops->mem.alloc(GPT_NUM_TENSORS * sizeof(double)))) {
         gpt_free(m);
         return err_set(ERR_NOMEM, "out of memory");
     }
@@ -178,12 +178,12 @@ void gpt_upload(gpt_model *m)
         return;
     size_t b = m->num_params * sizeof(float);
     if (m->dev.params && m->params)
-        m->ops->upload(m->dev.params, m->params, b);
+        m->ops->mem.upload(m->dev.params, m->params, b);
     if (m->dev.adam_m && m->adam_m)
-        m->ops->upload(m->dev.adam_m, m->adam_m, b);
+        m->ops->mem.upload(m->dev.adam_m, m->adam_m, b);
     if (m->dev.adam_v && m->adam_v)
-        m->ops->upload(m->dev.adam_v, m->adam_v, b);
-    m->ops->sync();
+        m->ops->mem.upload(m->dev.adam_v, m->adam_v, b);
+    m->ops->mem.sync();
 }
 
 void gpt_params_changed(gpt_model *m)
@@ -196,7 +196,7 @@ static void refresh_compute_weights(gpt_model *m)
 {
     if (!m->prec || !m->wlow_stale || !m->dev.params)
         return;
-    m->ops->copy(m->wlow, m->dev.params, m->num_params * sizeof(float));
+    m->ops->mem.copy(m->wlow, m->dev.params, m->num_params * sizeof(float));
     RP(m, m->wlow, m->num_params);
     m->wlow_stale = 0;
 }
@@ -204,7 +204,7 @@ static void refresh_compute_weights(gpt_model *m)
 static void drop_pair(gpt_model *m, float **host, float **dev)
 {
     if (m->ops->device)
-        m->ops->free(*dev);
+        m->ops->mem.free(*dev);
     free(*host);
     *host = *dev = NULL;
 }
@@ -227,12 +227,12 @@ void gpt_download(gpt_model *m, int moments)
         return;
     size_t b = m->num_params * sizeof(float);
     if (m->dev.params && m->params)
-        m->ops->download(m->params, m->dev.params, b);
+        m->ops->mem.download(m->params, m->dev.params, b);
     if (moments && m->dev.adam_m && m->adam_m)
-        m->ops->download(m->adam_m, m->dev.adam_m, b);
+        m->ops->mem.download(m->adam_m, m->dev.adam_m, b);
     if (moments && m->dev.adam_v && m->adam_v)
-        m->ops->download(m->adam_v, m->dev.adam_v, b);
-    m->ops->sync();
+        m->ops->mem.download(m->adam_v, m->dev.adam_v, b);
+    m->ops->mem.sync();
 }
 
 /* Standard normal from two splitmix64 draws (Box-Muller); reproducible. */
@@ -287,10 +287,10 @@ static void acts_free(const gpt_ops *ops, gpt_acts *a)
                    &a->lnf_rstd, &a->logits, &a->lse, &a->losses, &a->dres, &a->dbuf1, &a->dbuf2, &a->dqkv,
                    &a->datt, &a->ln_part, &a->tpbuf, &a->tpcol, &a->splocal};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-        ops->free(*f[i]);
-    ops->free(a->total);
-    ops->free(a->inputs);
-    ops->free(a->targets);
+        ops->mem.free(*f[i]);
+    ops->mem.free(a->total);
+    ops->mem.free(a->inputs);
+    ops->mem.free(a->targets);
     free(a);
 }
 
@@ -317,9 +317,9 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
              A(datt, o->attention_scratch_floats(T)) && A(ln_part, o->layernorm_part_floats((int)C)) &&
              (m->tp > 1 || m->prec ? A(tpbuf, bt * C) : 1) && (m->tp > 1 ? A(tpcol, 3 * bt) : 1) && (m->sp ? A(splocal, r * C) : 1);
 #undef A
-    a->inputs = o->alloc(bt * sizeof(int32_t));
-    a->targets = o->alloc(bt * sizeof(int32_t));
-    a->total = o->alloc(sizeof(double));
+    a->inputs = o->mem.alloc(bt * sizeof(int32_t));
+    a->targets = o->mem.alloc(bt * sizeof(int32_t));
+    a->total = o->mem.alloc(sizeof(double));
     if (!ok || !a->inputs || !a->targets || !a->total) {
         acts_free(o, a);
         return NULL;
@@ -333,10 +333,10 @@ void gpt_free(gpt_model *m)
         return;
     const gpt_ops *o = m->ops ? m->ops : &gpt_ops_cpu;
     if (o->device) {
-        o->free(m->dev.params);
-        o->free(m->dev.grads);
-        o->free(m->dev.adam_m);
-        o->free(m->dev.adam_v);
+        o->mem.free(m->dev.params);
+        o->mem.free(m->dev.grads);
+        o->mem.free(m->dev.adam_m);
+        o->mem.free(m->dev.adam_v);
     }
     free(m->params);
     free(m->grads);
@@ -351,8 +351,8 @@ void gpt_free(gpt_model *m)
     } else {
         acts_free(o, m->acts);
     }
-    o->free(m->red);
-    o->free(m->wlow);
+    o->mem.free(m->red);
+    o->mem.free(m->wlow);
     if (m->tp_own) {
         comm_free(m->tp_own);
         free(m->tp_own);
@@ -446,13 +446,13 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
     m->T = T;
     refresh_compute_weights(m);
     if (first)
-        o->upload(a->inputs, inputs, BT * sizeof(int32_t));
+        o->mem.upload(a->inputs, inputs, BT * sizeof(int32_t));
     /* R: rows of the residual stream held here (this rank's B*T/tp with sequence parallelism). */
     size_t R = gpt_stage_rows(m, BT), r0 = (size_t)m->tp_rank * R * (m->sp ? 1 : 0);
     if (first)
         unit_gather(m, 0); /* stage 3: the embedding, kept for the logits */
     if (!first) {
-        o->copy(a->encoded, x_in, R * C * sizeof(float)); /* the previous stage's output */
+        o->mem.copy(a->encoded, x_in, R * C * sizeof(float)); /* the previous stage's output */
     } else if (!tpar) {
         o->encoder_forward(a->encoded, a->inputs, P(m, GPT_WTE, 0), P(m, GPT_WPE, 0), B, T, C);
     } else {
@@ -516,7 +516,7 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
         m->mean_loss = -1;
         return 0;
     }
-    o->upload(a->targets, targets, BT * sizeof(int32_t));
+    o->mem.upload(a->targets, targets, BT * sizeof(int32_t));
     if (!tpar) {
         o->crossentropy_forward(a->lse, a->losses, a->logits, a->targets, BT, V, (size_t)Vp);
     } else {
@@ -534,8 +534,8 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
     /* The reduction order is fixed for a thread count (static schedule on the CPU). */
     double total;
     o->sum_f64(a->total, a->losses, BT);
-    o->download(&total, a->total, sizeof total);
-    o->sync();
+    o->mem.download(&total, a->total, sizeof total);
+    o->mem.sync();
     m->mean_loss = (float)(total / (double)BT);
     return 0;
 }
@@ -565,7 +565,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
     int sp = m->sp;
     const gpt_ops *o = m->ops;
     if (!last) {
-        o->copy(dres, dout, R * C * sizeof(float)); /* from the next stage */
+        o->mem.copy(dres, dout, R * C * sizeof(float)); /* from the next stage */
     } else {
         /* dlogits = (softmax - onehot) * dl, in place of this rank's logits; 0 for padding. */
         o->crossentropy_backward(a->logits, a->lse, a->targets, BT, nv, Vl, v0, dl);
@@ -578,7 +578,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         o->matmul_backward(a->dbuf1, G(m, GPT_WTE, 0), NULL, a->logits, a->lnf, P(m, GPT_WTE, 0), (int)BT, C,
                            (int)Vl, 0);
         const float *dln = column_input_grad(m, a->dbuf1, R, BT, C);
-        o->zero(dres, R * C * sizeof(float));
+        o->mem.zero(dres, R * C * sizeof(float));
         o->layernorm_backward(dres, G(m, GPT_LNFW, 0), G(m, GPT_LNFB, 0), dln,
                                 a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0), a->lnf_mean, a->lnf_rstd,
                                 (int)R, C, a->ln_part);
@@ -662,7 +662,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
 void gpt_zero_grad(gpt_model *m)
 {
     if (m->dev.grads)
-        m->ops->zero(m->dev.grads, m->num_params * sizeof(float));
+        m->ops->mem.zero(m->dev.grads, m->num_params * sizeof(float));
 }
 
 double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const float *g)
@@ -680,8 +680,8 @@ double gpt_grad_sumsq_range(const gpt_model *m, size_t lo, size_t hi, const floa
         o->sumsq_f64(m->red + t, g + (t0 - lo), t1 - t0, t1 - t0);
         used[t] = 1;
     }
-    o->download(part, m->red, sizeof part);
-    o->sync();
+    o->mem.download(part, m->red, sizeof part);
+    o->mem.sync();
     double total = 0;
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
         if (!used[t])
@@ -709,8 +709,8 @@ double gpt_grad_norm(const gpt_model *m)
      * thread count. */
     double s;
     m->ops->sumsq_f64(m->red, m->dev.grads, m->num_params, (size_t)1 << 16);
-    m->ops->download(&s, m->red, sizeof s);
-    m->ops->sync();
+    m->ops->mem.download(&s, m->red, sizeof s);
+    m->ops->mem.sync();
     return sqrt(s);
 }
 

@@ -68,7 +68,7 @@ int comm_init(pcomm *c, const char *group, dist_ctx *d, dist_group *g, const gpt
     if (ops->device) {
         /* Every rank's UUID, by a broadcast from each (set-up, not training traffic). */
         uint64_t sent = d->bytes_sent;
-        ops->device_uuid(u[g->rank]);
+        ops->mem.device_uuid(u[g->rank]);
         for (int r = 0; r < n; r++) {
             int rc = dist_broadcast(d, g, u[r], 16, r);
             if (rc) {
@@ -84,13 +84,14 @@ int comm_init(pcomm *c, const char *group, dist_ctx *d, dist_group *g, const gpt
     int have_nccl = 0;
 #endif
     char why[300];
+    if (forced && !strcmp(forced, "nccl-emulated") && ops->device) { /* tests: staged, NCCL's semantics */
+        free(u);
+        c->kind = COMM_STAGED;
+        c->nccl_like = 1;
+        return 0;
+    }
     if (forced && !strcmp(forced, "nccl") && ops->device && !ops->nccl) {
         free(u);
-        if (ops->nccl_emulated) { /* tests: staged transfers with NCCL's semantics */
-            c->kind = COMM_STAGED;
-            c->nccl_like = 1;
-            return 0;
-        }
         return err_set(ERR_USAGE, "--distributed-backend nccl: the %s table's buffers are not GPU memory, which NCCL "
                                   "needs", ops->name);
     }
@@ -119,7 +120,7 @@ void comm_free(pcomm *c)
         dist_nccl_free((dist_nccl *)c->nccl);
 #endif
     if (c->stage)
-        c->ops->host_free(c->stage);
+        c->ops->mem.host_free(c->stage);
     c->nccl = NULL;
     c->stage = NULL;
     c->stage_cap = 0;
@@ -130,8 +131,8 @@ static char *stage(pcomm *c, size_t bytes)
 {
     if (c->stage_cap < bytes) {
         if (c->stage)
-            c->ops->host_free(c->stage);
-        c->stage = c->ops->host_alloc(bytes);
+            c->ops->mem.host_free(c->stage);
+        c->stage = c->ops->mem.host_alloc(bytes);
         c->stage_cap = c->stage ? bytes : 0;
         if (!c->stage) {
             err_set(ERR_NOMEM, "out of memory for a %zu-byte staging buffer (%s-parallel group)", bytes, c->group);
@@ -144,8 +145,8 @@ static char *stage(pcomm *c, size_t bytes)
 /* Host copies of device buffers around an MPI call. */
 static void down(pcomm *c, void *host, const void *dev, size_t bytes)
 {
-    c->ops->download(host, dev, bytes);
-    c->ops->sync();
+    c->ops->mem.download(host, dev, bytes);
+    c->ops->mem.sync();
 }
 
 int comm_allreduce(pcomm *c, float *buf, size_t n, comm_op op)
@@ -162,7 +163,7 @@ int comm_allreduce(pcomm *c, float *buf, size_t n, comm_op op)
     }
     int rc = op == COMM_MAX ? dist_allreduce_max_f32(c->d, c->g, h, n) : dist_allreduce_f32(c->d, c->g, h, n);
     if (!rc && h != buf)
-        c->ops->upload(buf, h, n * sizeof(float));
+        c->ops->mem.upload(buf, h, n * sizeof(float));
     return rc;
 }
 
@@ -181,7 +182,7 @@ int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n)
     down(c, h, send, all * sizeof(float));
     int rc = dist_reduce_scatter_f32(c->d, c->g, h, h + all, n);
     if (!rc)
-        c->ops->upload(recv, h + all, n * sizeof(float));
+        c->ops->mem.upload(recv, h + all, n * sizeof(float));
     return rc;
 }
 
@@ -201,7 +202,7 @@ int comm_allgather(pcomm *c, const float *send, float *recv, size_t n)
     down(c, mine, send, n * sizeof(float));
     int rc = dist_allgather_f32(c->d, c->g, mine, h, n);
     if (!rc)
-        c->ops->upload(recv, h, all * sizeof(float));
+        c->ops->mem.upload(recv, h, all * sizeof(float));
     return rc;
 }
 
@@ -220,7 +221,7 @@ int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root)
         down(c, h, buf, bytes);
     int rc = dist_broadcast(c->d, c->g, h, bytes, root);
     if (!rc && c->g->rank != root)
-        c->ops->upload(buf, h, bytes);
+        c->ops->mem.upload(buf, h, bytes);
     return rc;
 }
 
@@ -248,19 +249,19 @@ int comm_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag)
     for (int i = 0; i < n; i++) {
         hops[i] = ops[i];
         if (ops[i].sbuf) {
-            c->ops->download(h + off, ops[i].sbuf, ops[i].bytes);
+            c->ops->mem.download(h + off, ops[i].sbuf, ops[i].bytes);
             hops[i].sbuf = h + off;
         } else {
             hops[i].rbuf = h + off;
         }
         off += ops[i].bytes;
     }
-    c->ops->sync();
+    c->ops->mem.sync();
     /* NCCL's semantics when emulated: untagged, rendezvous sends */
     int rc = dist_p2p_batch(c->d, c->g, hops, n, c->nccl_like ? 0 : tag, c->nccl_like);
     for (int i = 0; i < n && !rc; i++)
         if (!ops[i].sbuf)
-            c->ops->upload(ops[i].rbuf, hops[i].rbuf, ops[i].bytes);
+            c->ops->mem.upload(ops[i].rbuf, hops[i].rbuf, ops[i].bytes);
     return rc;
 }
 

@@ -23,8 +23,9 @@
  * Point to point follows Megatron's batched p2p (p2p_communication.py's
  * _batched_p2p_ops): a rank posts its send and its receive of one step
  * together (comm_p2p, comm_sendrecv), so that NCCL, whose sends block until
- * the peer receives, cannot deadlock where MPI would not. The checked test
- * table with --distributed-backend nccl emulates NCCL's semantics over MPI
+ * the peer receives, cannot deadlock where MPI would not. On a device table
+ * the forced backend "nccl-emulated" (what the trainer passes for the checked
+ * test table with --distributed-backend nccl) emulates NCCL's semantics over MPI
  * (untagged: messages between two ranks match in order; a send completes only
  * once its receive is posted; each step's operations complete together), so
  * the schedules are tested against them without a GPU.

@@ -51,8 +51,8 @@ static void pack(const ddp *o, int u, const float *flat, float *buf)
     int ns = gpt_unit_segs(o->m, u, seg);
     size_t pos = 0;
     for (int i = 0; i < ns; pos += seg[i].n, i++)
-        o->ops->copy(buf + pos, flat + seg[i].off, seg[i].n * sizeof *buf);
-    o->ops->zero(buf + pos, (o->units[u].per * (size_t)o->g->size - pos) * sizeof *buf);
+        o->ops->mem.copy(buf + pos, flat + seg[i].off, seg[i].n * sizeof *buf);
+    o->ops->mem.zero(buf + pos, (o->units[u].per * (size_t)o->g->size - pos) * sizeof *buf);
 }
 
 static void unpack(const ddp *o, int u, const float *buf, float *flat)
@@ -61,7 +61,7 @@ static void unpack(const ddp *o, int u, const float *buf, float *flat)
     int ns = gpt_unit_segs(o->m, u, seg);
     size_t pos = 0;
     for (int i = 0; i < ns; pos += seg[i].n, i++)
-        o->ops->copy(flat + seg[i].off, buf + pos, seg[i].n * sizeof *buf);
+        o->ops->mem.copy(flat + seg[i].off, buf + pos, seg[i].n * sizeof *buf);
 }
 
 /* Every rank's part of unit u of a sharded array, into buf [per * dp]. */
@@ -69,7 +69,7 @@ static int gather_unit(ddp *o, int u, const float *shard, float *buf)
 {
     const ddp_unit *k = &o->units[u];
     float *mine = buf + (size_t)o->g->rank * k->per;
-    o->ops->copy(mine, shard + k->soff, k->per * sizeof *mine);
+    o->ops->mem.copy(mine, shard + k->soff, k->per * sizeof *mine);
     return comm_allgather(o->c, mine, buf, k->per);
 }
 
@@ -81,11 +81,11 @@ static int scatter_unit(ddp *o, int u, const float *full, float *shard)
     gpt_seg seg[GPT_UNIT_MAX_SEGS];
     int ns = gpt_unit_segs(o->m, u, seg);
     size_t a0 = (size_t)o->g->rank * k->per, a1 = a0 + k->per, pos = 0;
-    o->ops->zero(shard + k->soff, k->per * sizeof *shard);
+    o->ops->mem.zero(shard + k->soff, k->per * sizeof *shard);
     for (int i = 0; i < ns; pos += seg[i].n, i++) {
         size_t x0 = pos > a0 ? pos : a0, x1 = pos + seg[i].n < a1 ? pos + seg[i].n : a1;
         if (x0 < x1)
-            o->ops->upload(shard + k->soff + (x0 - a0), full + seg[i].off + (x0 - pos), (x1 - x0) * sizeof *full);
+            o->ops->mem.upload(shard + k->soff + (x0 - a0), full + seg[i].off + (x0 - pos), (x1 - x0) * sizeof *full);
     }
     return 0;
 }
@@ -118,7 +118,7 @@ static float *hook_grad_buf(void *ctx, int u)
 {
     ddp *o = ctx;
     float *buf = o->gbuf[slot_of(o, u)];
-    o->ops->zero(buf, o->units[u].per * (size_t)o->g->size * sizeof *buf);
+    o->ops->mem.zero(buf, o->units[u].per * (size_t)o->g->size * sizeof *buf);
     return buf;
 }
 
@@ -200,7 +200,7 @@ static int units_init(ddp *o, gpt_model *m)
             goto nomem;
         for (int u = 0; u < o->nu; u++)
             scatter_unit(o, u, m->params, o->pshard);
-        o->ops->sync();
+        o->ops->mem.sync();
     }
     o->hooks = (gpt_unit_hooks){o, o->zero == 3 ? hook_gather : NULL, hook_release, hook_grad_buf, hook_grad_done};
     if (gpt_set_unit_hooks(m, &o->hooks))
@@ -227,7 +227,7 @@ int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket, pcomm *
     if (!c && (rc = comm_init(&o->own, "data", d, o->g, o->ops, NULL)))
         return rc;
     o->c = c ? c : &o->own;
-    if (!(o->red = o->ops->alloc(sizeof(double)))) {
+    if (!(o->red = o->ops->mem.alloc(sizeof(double)))) {
         ddp_free(o);
         return err_set(ERR_NOMEM, "out of memory");
     }
@@ -269,20 +269,20 @@ void ddp_free(ddp *o)
     if (!o || !o->ops)
         return;
     const gpt_ops *ops = o->ops;
-    ops->free(o->gshard);
-    ops->free(o->adam_m);
-    ops->free(o->adam_v);
-    ops->free(o->pad);
-    ops->free(o->red);
+    ops->mem.free(o->gshard);
+    ops->mem.free(o->adam_m);
+    ops->mem.free(o->adam_v);
+    ops->mem.free(o->pad);
+    ops->mem.free(o->red);
     if (o->m)
         gpt_set_unit_hooks(o->m, NULL);
     free(o->units);
     free(o->pieces);
-    ops->free(o->pshard);
-    ops->free(o->recv);
+    ops->mem.free(o->pshard);
+    ops->mem.free(o->recv);
     for (int s = 0; s < 3; s++) {
-        ops->free(o->gbuf[s]);
-        ops->free(o->pbuf[s]);
+        ops->mem.free(o->gbuf[s]);
+        ops->mem.free(o->pbuf[s]);
     }
     comm_free(&o->own);
     memset(o, 0, sizeof *o);
@@ -307,8 +307,8 @@ int ddp_reduce_grads(ddp *o, gpt_model *m)
         } else {
             const float *send = g;
             if (k.per * dp != k.len) {
-                o->ops->copy(o->pad, g, k.len * sizeof *g);
-                o->ops->zero(o->pad + k.len, (k.per * dp - k.len) * sizeof *g);
+                o->ops->mem.copy(o->pad, g, k.len * sizeof *g);
+                o->ops->mem.zero(o->pad + k.len, (k.per * dp - k.len) * sizeof *g);
                 send = o->pad;
             }
             rc = comm_reduce_scatter(o->c, send, o->gshard + k.soff, k.per);
@@ -336,8 +336,8 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm)
     } else if (m->tp <= 1 && m->pp <= 1) {
         /* Padding holds zeros, so the whole shard can be summed (in order). */
         o->ops->sumsq_f64(o->red, o->gshard, o->shard_n, o->shard_n);
-        o->ops->download(&s, o->red, sizeof s);
-        o->ops->sync();
+        o->ops->mem.download(&s, o->red, sizeof s);
+        o->ops->mem.sync();
     } else {
         /* Tensor slices summed over the tensor group, replicated tensors once, stages added. */
         for (size_t b = 0; b < o->nb; b++) {
@@ -404,11 +404,11 @@ int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float ep
             rc = comm_allgather(o->c, p + a0, p + k.lo, k.per);
         } else {
             float *mine = o->pad + (size_t)o->g->rank * k.per;
-            o->ops->zero(mine, k.per * sizeof *mine);
-            o->ops->copy(mine, p + a0, (a1 - a0) * sizeof *mine);
+            o->ops->mem.zero(mine, k.per * sizeof *mine);
+            o->ops->mem.copy(mine, p + a0, (a1 - a0) * sizeof *mine);
             rc = comm_allgather(o->c, mine, o->pad, k.per);
             if (!rc)
-                o->ops->copy(p + k.lo, o->pad, k.len * sizeof *o->pad);
+                o->ops->mem.copy(p + k.lo, o->pad, k.len * sizeof *o->pad);
         }
         if (rc)
             return rc;
@@ -428,20 +428,20 @@ static int gather_full(ddp *o, const float *shard, float *full)
         int ns = gpt_unit_segs(o->m, u, seg);
         size_t pos = 0;
         for (int i = 0; i < ns; pos += seg[i].n, i++)
-            o->ops->download(full + seg[i].off, buf + pos, seg[i].n * sizeof *full);
-        o->ops->sync(); /* before the buffer is reused */
+            o->ops->mem.download(full + seg[i].off, buf + pos, seg[i].n * sizeof *full);
+        o->ops->mem.sync(); /* before the buffer is reused */
     }
     if (o->zero >= 2)
         return 0;
     for (size_t b = 0; b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
         float *mine = o->pad + (size_t)o->g->rank * k.per;
-        o->ops->copy(mine, shard + k.soff, k.per * sizeof *mine);
+        o->ops->mem.copy(mine, shard + k.soff, k.per * sizeof *mine);
         int rc = comm_allgather(o->c, mine, o->pad, k.per);
         if (rc)
             return rc;
-        o->ops->download(full + k.lo, o->pad, k.len * sizeof *full);
-        o->ops->sync();
+        o->ops->mem.download(full + k.lo, o->pad, k.len * sizeof *full);
+        o->ops->mem.sync();
     }
     return 0;
 }
@@ -460,7 +460,7 @@ int ddp_gather_params(ddp *o, float *full)
 void ddp_zero_grads(ddp *o, gpt_model *m)
 {
     if (o->zero >= 2)
-        o->ops->zero(o->gshard, o->shard_n * sizeof *o->gshard);
+        o->ops->mem.zero(o->gshard, o->shard_n * sizeof *o->gshard);
     else
         gpt_zero_grad(m);
 }
@@ -468,8 +468,8 @@ void ddp_zero_grads(ddp *o, gpt_model *m)
 void ddp_poison_grad(ddp *o, gpt_model *m)
 {
     static const float nan = NAN;
-    o->ops->upload(o->zero >= 2 ? o->gshard : m->dev.grads, &nan, sizeof nan);
-    o->ops->sync();
+    o->ops->mem.upload(o->zero >= 2 ? o->gshard : m->dev.grads, &nan, sizeof nan);
+    o->ops->mem.sync();
 }
 
 void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v)
@@ -482,12 +482,12 @@ void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v)
         bucket_t k = bucket_at(o, b);
         size_t a0, a1;
         owned(o, &k, &a0, &a1);
-        o->ops->zero(o->adam_m + k.soff, k.per * sizeof(float));
-        o->ops->zero(o->adam_v + k.soff, k.per * sizeof(float));
-        o->ops->upload(o->adam_m + k.soff, full_m + a0, (a1 - a0) * sizeof(float));
-        o->ops->upload(o->adam_v + k.soff, full_v + a0, (a1 - a0) * sizeof(float));
+        o->ops->mem.zero(o->adam_m + k.soff, k.per * sizeof(float));
+        o->ops->mem.zero(o->adam_v + k.soff, k.per * sizeof(float));
+        o->ops->mem.upload(o->adam_m + k.soff, full_m + a0, (a1 - a0) * sizeof(float));
+        o->ops->mem.upload(o->adam_v + k.soff, full_v + a0, (a1 - a0) * sizeof(float));
     }
-    o->ops->sync();
+    o->ops->mem.sync();
 }
 
 void ddp_bytes_per_param(const ddp *o, double *params, double *grads, double *moments)

@@ -137,7 +137,7 @@ static float *buf_get(ilv_state *q)
     if (q->npool)
         return q->pool[--q->npool];
     const gpt_ops *o = q->p->m->ops;
-    return o->alloc(q->p->act_bytes);
+    return o->mem.alloc(q->p->act_bytes);
 }
 
 static int buf_put(ilv_state *q, float *b)
@@ -340,14 +340,14 @@ int pp_forward_backward_interleaved(pp_sched *p, long long M, double *loss)
         if (!rc && (q.in[c].n || q.grad[c].n))
             rc = err_set(ERR_INTERNAL, "interleaved pipeline: transfers left over for chunk %d", c);
         for (long long i = 0; i < q.in[c].n; i++)
-            o->free(q.in[c].b[q.in[c].head + i]);
+            o->mem.free(q.in[c].b[q.in[c].head + i]);
         for (long long i = 0; i < q.grad[c].n; i++)
-            o->free(q.grad[c].b[q.grad[c].head + i]);
+            o->mem.free(q.grad[c].b[q.grad[c].head + i]);
         free(q.in[c].b);
         free(q.grad[c].b);
     }
     for (int i = 0; i < q.npool; i++)
-        o->free(q.pool[i]);
+        o->mem.free(q.pool[i]);
     free(q.pool);
     free(q.in);
     free(q.grad);

@@ -47,7 +47,7 @@ void row_parallel(gpt_model *m, float *out, const float *res, const float *inp, 
     size_t n = (size_t)N * OC;
     const gpt_ops *o = m->ops;
     if (m->tp <= 1 && !m->prec) {
-        o->copy(out, res, n * sizeof(float));
+        o->mem.copy(out, res, n * sizeof(float));
         o->matmul_forward(out, inp, w, bias, N, K, OC, 1);
         return;
     }
