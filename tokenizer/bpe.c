@@ -86,7 +86,14 @@ long bpe_unmap(const char *s, size_t n, char *out)
 
 /* ---- hash tables --------------------------------------------------------- */
 
-static inline uint64_t tok_hash(const char *s, size_t n) { return XXH3_64bits_withSeed(s, n, 0x6270652d746f6bull); }
+static inline uint64_t tok_hash(const char *s, size_t n)
+{
+    if (n - 1 < PCACHE_MAXLEN) { /* 1..24 bytes: the piece key's hash, cheaper than XXH3's */
+        uint64_t w[3];
+        return piece_key((const unsigned char *)s, n, w);
+    }
+    return XXH3_64bits_withSeed(s, n, 0x6270652d746f6bull);
+}
 
 /* Equal bytes? Tokens are short: eight at a time, inline, no call to memcmp. */
 static inline int same_bytes(const char *a, const char *b, size_t n)
@@ -866,6 +873,28 @@ static int merge_long_tiktoken(bpe_ctx *c, const unsigned char *s, size_t n, bpe
 
 static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out);
 
+/* The split loops' own call: a single byte, and a piece found in the cache,
+ * without a call; the rest through bpe_encode_piece. */
+static inline int encode_piece_fast(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    if (out->cap - out->n >= PCACHE_MAXIDS && !c->stop_at) {
+        if (n == 1) {
+            out->v[out->n++] = c->b->byte_id[s[0]];
+            return 0;
+        }
+        if (n <= PCACHE_MAXLEN && c->pcache && !c->force_heap) {
+            uint64_t w[3];
+            const pcache_ent *e = &c->pcache[piece_key(s, n, w) & c->pcache_mask];
+            if (e->len == n && e->w[0] == w[0] && e->w[1] == w[1] && e->w[2] == w[2]) {
+                memcpy(out->v + out->n, e->ids, sizeof e->ids); /* all six: a fixed-size copy */
+                out->n += e->nids;
+                return 0;
+            }
+        }
+    }
+    return bpe_encode_piece(c, s, n, out);
+}
+
 int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
     if (n == 0) return 0;
@@ -878,22 +907,24 @@ int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
         if (!(c->pcache = calloc(PCACHE_SLOTS, sizeof *c->pcache))) return err_set(ERR_NOMEM, "out of memory");
         c->pcache_mask = PCACHE_SLOTS - 1;
     }
-    uint64_t h = XXH3_64bits_withSeed(s, n, 0x70636163686521ull);
+    uint64_t w[3];
+    uint64_t h = piece_key(s, n, w);
     pcache_ent *e = &c->pcache[h & c->pcache_mask];
-    if (e->h == h && e->len == n && same_bytes((const char *)e->s, (const char *)s, n)) {
-        int rc = ids_reserve(out, e->nids);
-        if (rc) return rc;
-        memcpy(out->v + out->n, e->ids, e->nids * sizeof *e->ids);
+    if (e->len == n && e->w[0] == w[0] && e->w[1] == w[1] && e->w[2] == w[2]) {
+        if (out->cap - out->n < PCACHE_MAXIDS) {
+            int rc = ids_reserve(out, PCACHE_MAXIDS);
+            if (rc) return rc;
+        }
+        memcpy(out->v + out->n, e->ids, sizeof e->ids); /* all six: a fixed-size copy */
         out->n += e->nids;
         return 0;
     }
     size_t before = out->n;
     int rc = encode_piece_uncached(c, s, n, out);
     if (rc || out->n - before > PCACHE_MAXIDS) return rc;
-    e->h = h;
+    memcpy(e->w, w, sizeof w);
     e->len = (uint8_t)n;
     e->nids = (uint8_t)(out->n - before);
-    memcpy(e->s, s, n);
     memcpy(e->ids, out->v + before, e->nids * sizeof *e->ids);
     return 0;
 }
@@ -916,8 +947,9 @@ static int gpt2_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out
 {
     size_t i = 0;
     while (i < n) {
-        size_t j = pretok_next(s, n, i);
-        int rc = bpe_encode_piece(c, s + i, j - i, out);
+        size_t j = pretok_fast(s, n, i, PRETOK_FAST_GPT2, 0);
+        if (!j) j = pretok_next(s, n, i);
+        int rc = encode_piece_fast(c, s + i, j - i, out);
         if (rc) return rc;
         i = j;
     }
@@ -987,8 +1019,9 @@ static int tiktoken_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids 
     const bpe *b = c->b;
     size_t i = 0;
     while (i < n) {
-        size_t j = b->fast_digits ? pretok_tiktoken_next(s, n, i, b->fast_digits, b->fast_cl100k) : pretok_o200k_next(s, n, i);
-        int rc = bpe_encode_piece(c, s + i, j - i, out);
+        size_t j = pretok_fast(s, n, i, b->fast_digits ? PRETOK_FAST_LLAMA3 : PRETOK_FAST_O200K, b->fast_digits ? b->fast_digits : 3);
+        if (!j) j = b->fast_digits ? pretok_tiktoken_next(s, n, i, b->fast_digits, b->fast_cl100k) : pretok_o200k_next(s, n, i);
+        int rc = encode_piece_fast(c, s + i, j - i, out);
         if (rc) return rc;
         i = j;
     }

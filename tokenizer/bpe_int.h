@@ -14,6 +14,7 @@
 #ifndef TOKENIZER_BPE_INT_H
 #define TOKENIZER_BPE_INT_H
 #define PCRE2_CODE_UNIT_WIDTH 8
+#include <string.h>
 #include <pcre2.h>
 
 #include <cjson/cJSON.h>
@@ -148,12 +149,40 @@ int spm_load(bpe **out, const char *path, const char *type); /* sets b->fam to S
 #define PCACHE_AFTER 4096
 #define PCACHE_MAXIDS 6
 typedef struct {
-    uint64_t h;
+    uint64_t w[3];   /* the piece's key (piece_key) */
     uint8_t len, nids;
-    char s[PCACHE_MAXLEN];
     uint32_t ids[PCACHE_MAXIDS];
 } pcache_ent;
 
+/* The key of a piece of 1..24 bytes: up to three words read from it (reads
+ * that overlap for lengths that are not multiples of 8), a one-to-one map
+ * for a given length, so that two pieces of the same length are equal when
+ * their keys are. Returns a hash of (key, length) for a table index. */
+static inline uint64_t piece_key(const unsigned char *s, size_t n, uint64_t w[3])
+{
+    uint64_t a = 0, b = 0, c = 0;
+    if (n >= 8) {
+        memcpy(&a, s, 8);
+        if (n > 16) {
+            memcpy(&b, s + 8, 8);
+            memcpy(&c, s + n - 8, 8);
+        } else {
+            memcpy(&b, s + n - 8, 8);
+        }
+    } else if (n >= 4) {
+        uint32_t lo, hi;
+        memcpy(&lo, s, 4);
+        memcpy(&hi, s + n - 4, 4);
+        a = (uint64_t)hi << 32 | lo;
+    } else {
+        a = (uint64_t)s[0] | (uint64_t)s[n >> 1] << 8 | (uint64_t)s[n - 1] << 16;
+    }
+    w[0] = a;
+    w[1] = b;
+    w[2] = c;
+    __uint128_t m = (__uint128_t)(a ^ 0x9E3779B97F4A7C15ull ^ (uint64_t)n << 56) * (b ^ (c << 29 | c >> 35) ^ 0xC2B2AE3D27D4EB4Full);
+    return (uint64_t)m ^ (uint64_t)(m >> 64);
+}
 /* Scratch shared with the families. */
 struct bpe_ctx {
     pcache_ent *pcache;

@@ -12,6 +12,7 @@
 #include "common/err.h"
 #include "common/io.h"
 #include "common/jsonl.h"
+#include "common/jsonscan.h"
 #include "common/pool.h"
 #include "common/progress.h"
 
@@ -127,16 +128,38 @@ static int encode_piece(batch *b, key_res *r, const char *s, size_t n, size_t *t
     return 0;
 }
 
-static int encode_line(batch *b, size_t i)
+/* The keys read through common/jsonscan: one pass, no tree. 1 when it has
+ * the answer (status and ids set, or *rc an error), 0 when the line must go
+ * the cJSON way (jsonscan's own rule, or a key holding a list of strings). */
+static int encode_keys_fast(batch *b, size_t i, int *rc)
+{
+    const docenc_opts *o = b->p->o;
+    const char *line = b->buf + b->off[i];
+    jsonscan_span sp[JSONSCAN_MAX_KEYS];
+    if (!jsonscan_fields(line, b->llen[i], o->keys, o->n_keys, sp)) return 0;
+    for (size_t k = 0; k < o->n_keys; k++)
+        if (sp[k].type == JSONSCAN_ARRAY) return 0;
+    *rc = 0;
+    for (size_t k = 0; k < o->n_keys && b->status[i] == DOC_OK; k++) {
+        if (sp[k].type != JSONSCAN_STRING) {
+            b->status[i] = sp[k].type == JSONSCAN_ABSENT ? DOC_MISSING_KEY : DOC_NOT_STRING;
+            b->bad_key[i] = o->keys[k];
+            break;
+        }
+        const char *t;
+        size_t tl;
+        if ((*rc = jsonscan_string(line, &sp[k], &t, &tl, &b->ubuf, &b->ubuf_cap)) ||
+            (*rc = encode_piece(b, &b->kr[k], t, tl, &b->text_bytes[i])))
+            break;
+    }
+    return 1;
+}
+
+/* The keys read from cJSON's tree of the line. */
+static int encode_keys_cjson(batch *b, size_t i)
 {
     const docenc_opts *o = b->p->o;
     size_t nk = o->n_keys;
-    for (size_t k = 0; k < nk; k++) {
-        b->kr[k].doc_seq[i] = b->kr[k].n_len;
-        b->kr[k].doc_ids[i] = b->kr[k].ids.n;
-    }
-    b->status[i] = DOC_OK;
-    b->text_bytes[i] = 0;
     int trailing, rc = 0;
     cJSON *obj = jsonl_parse_line(b->buf + b->off[i], b->llen[i], &b->err_col[i], &trailing);
     if (!obj && trailing == JSONL_NOMEM) {
@@ -145,15 +168,15 @@ static int encode_line(batch *b, size_t i)
     }
     if (!obj) {
         b->status[i] = DOC_BAD_JSON;
-        goto end;
+        return 0;
     }
-    for (size_t k = 0; k < nk && b->status[i] == DOC_OK; k++) {
+    for (size_t k = 0; k < nk && b->status[i] == DOC_OK && !rc; k++) {
         const cJSON *v = cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, o->keys[k]) : NULL;
         if (!v && cJSON_IsObject(obj) && strchr(o->keys[k], '.')) {
             /* dotted path: resolve through jsonl_get_string for strings only */
             const char *s = jsonl_get_string(obj, o->keys[k]);
             if (s) {
-                if ((rc = encode_piece(b, &b->kr[k], s, strlen(s), &b->text_bytes[i]))) goto end;
+                if ((rc = encode_piece(b, &b->kr[k], s, strlen(s), &b->text_bytes[i]))) break;
                 continue;
             }
         }
@@ -167,9 +190,9 @@ static int encode_line(batch *b, size_t i)
             size_t vs, ve, ul;
             if (jsonl_value_span(line, b->llen[i], o->keys[k], &vs, &ve) && memmem(line + vs, ve - vs, "\\u0000", 6) &&
                 jsonl_unescape(line + vs, ve - vs, &b->ubuf, &ul, &b->ubuf_cap) == 0) {
-                if ((rc = encode_piece(b, &b->kr[k], b->ubuf, ul, &b->text_bytes[i]))) goto end;
+                if ((rc = encode_piece(b, &b->kr[k], b->ubuf, ul, &b->text_bytes[i]))) break;
             } else if ((rc = encode_piece(b, &b->kr[k], v->valuestring, strlen(v->valuestring), &b->text_bytes[i]))) {
-                goto end;
+                break;
             }
         } else if (cJSON_IsArray(v)) {
             for (const cJSON *e = v->child; e; e = e->next)
@@ -178,13 +201,30 @@ static int encode_line(batch *b, size_t i)
                     b->bad_key[i] = o->keys[k];
                     break;
                 }
-            for (const cJSON *e = v->child; e && b->status[i] == DOC_OK; e = e->next)
-                if ((rc = encode_piece(b, &b->kr[k], e->valuestring, strlen(e->valuestring), &b->text_bytes[i]))) goto end;
+            for (const cJSON *e = v->child; e && b->status[i] == DOC_OK && !rc; e = e->next)
+                rc = encode_piece(b, &b->kr[k], e->valuestring, strlen(e->valuestring), &b->text_bytes[i]);
         } else {
             b->status[i] = DOC_NOT_STRING;
             b->bad_key[i] = o->keys[k];
         }
     }
+    cJSON_Delete(obj);
+    return rc;
+}
+
+static int encode_line(batch *b, size_t i)
+{
+    const docenc_opts *o = b->p->o;
+    size_t nk = o->n_keys;
+    for (size_t k = 0; k < nk; k++) {
+        b->kr[k].doc_seq[i] = b->kr[k].n_len;
+        b->kr[k].doc_ids[i] = b->kr[k].ids.n;
+    }
+    b->status[i] = DOC_OK;
+    b->text_bytes[i] = 0;
+    int rc = 0;
+    if (!encode_keys_fast(b, i, &rc)) rc = encode_keys_cjson(b, i);
+    if (rc) goto end;
     if (b->status[i] != DOC_OK) {
         /* roll back what the good keys produced */
         for (size_t k = 0; k < nk; k++) {
@@ -200,7 +240,6 @@ static int encode_line(batch *b, size_t i)
         }
     }
 end:
-    cJSON_Delete(obj);
     for (size_t k = 0; k < nk; k++) {
         b->kr[k].doc_seq[i + 1] = b->kr[k].n_len;
         b->kr[k].doc_ids[i + 1] = b->kr[k].ids.n;

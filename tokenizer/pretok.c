@@ -74,6 +74,8 @@ static inline size_t run_end(const unsigned char *s, size_t n, size_t i, int cls
 
 size_t pretok_next(const unsigned char *s, size_t n, size_t i)
 {
+    size_t f = pretok_fast(s, n, i, PRETOK_FAST_GPT2, 0);
+    if (f) return f;
     pthread_once(&bmp_once, bmp_init);
     unsigned c = s[i];
     if (c == '\'' && i + 1 < n) {
@@ -154,6 +156,8 @@ static size_t ws_piece(const unsigned char *s, size_t n, size_t i, size_t k, int
 
 size_t pretok_tiktoken_next(const unsigned char *s, size_t n, size_t i, int max_digits, int cl100k)
 {
+    size_t f = pretok_fast(s, n, i, PRETOK_FAST_LLAMA3, max_digits);
+    if (f) return f;
     pthread_once(&bmp_once, bmp_init);
     unsigned c = s[i];
     if (c == '\'') {
@@ -268,19 +272,8 @@ static size_t o2_alt2(const unsigned char *s, size_t n, size_t p)
 
 size_t pretok_o200k_next(const unsigned char *s, size_t n, size_t i)
 {
-    /* The common piece first: an ASCII word, with one space before it or none. Its letters
-     * are [A-Z]*[a-z]+ (the first alternative) or else [A-Z]+ (the second), as the general
-     * path below finds; a byte past 0x7F after it (a letter or a mark may go on) takes that
-     * path instead. */
-    {
-        size_t p = s[i] == ' ' ? i + 1 : i, j = p;
-        while (j < n && s[j] >= 'A' && s[j] <= 'Z') j++;
-        while (j < n && s[j] >= 'a' && s[j] <= 'z') j++;
-        if (j > p && (j == n || s[j] < 0x80)) {
-            if (j < n && s[j] == '\'') j += contraction(s, n, j);
-            return j;
-        }
-    }
+    size_t f = pretok_fast(s, n, i, PRETOK_FAST_O200K, 3);
+    if (f) return f;
     pthread_once(&bmp_once, bmp_init);
     pthread_once(&o2_once, o2_init);
     size_t k;

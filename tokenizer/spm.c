@@ -595,9 +595,10 @@ static int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
         }
         size_t len = j - i;
         if (len <= PCACHE_MAXLEN) {
-            uint64_t h = hash64(t + i, len, 0x73706d7063616368ull);
+            uint64_t key[3];
+            uint64_t h = piece_key((const unsigned char *)t + i, len, key);
             pcache_ent *e = &c->pcache[h & c->pcache_mask];
-            if (e->h == h && e->len == len && !memcmp(e->s, t + i, len)) {
+            if (e->len == len && e->w[0] == key[0] && e->w[1] == key[1] && e->w[2] == key[2]) {
                 for (int k = 0; k < e->nids; k++)
                     if ((rc = bpe_ids_push(out, e->ids[k]))) return rc;
                 prev_unk = 0;
@@ -610,10 +611,9 @@ static int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
             int has_unk = unk0 || prev_unk;
             for (size_t k = before; k < out->n && !has_unk; k++) has_unk = out->v[k] == (uint32_t)m->unk;
             if (!has_unk && out->n - before <= PCACHE_MAXIDS) {
-                e->h = h;
+                memcpy(e->w, key, sizeof key);
                 e->len = (uint8_t)len;
                 e->nids = (uint8_t)(out->n - before);
-                memcpy(e->s, t + i, len);
                 memcpy(e->ids, out->v + before, e->nids * sizeof *e->ids);
             }
         } else if ((rc = spm_segment(c, w, t + i, len, out, &prev_unk))) {

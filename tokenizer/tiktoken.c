@@ -120,6 +120,16 @@ static int b64val(int c)
     return -1;
 }
 
+/* The decimal digits of v at out (no NUL); returns their count. */
+static size_t put_uint(char *out, size_t v)
+{
+    char t[24];
+    size_t k = 0;
+    do { t[k++] = (char)('0' + v % 10); v /= 10; } while (v);
+    for (size_t j = 0; j < k; j++) out[j] = t[k - 1 - j];
+    return k;
+}
+
 /* Standard base64 with padding; returns the decoded length or -1. */
 static long b64decode(const char *s, size_t n, unsigned char *out)
 {
@@ -240,10 +250,18 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
         if (ll && p[ll - 1] == '\r') ll--;
         if (ll) {
             char *sp = memchr(p, ' ', ll);
-            uint32_t r = (uint32_t)strtoul(sp + 1, NULL, 10);
+            uint32_t r = 0;
+            for (const char *q = sp + 1; q < p + ll; q++) r = r * 10 + (uint32_t)(*q - '0'); /* checked by pass 1 */
             long tl = b64decode(p, (size_t)(sp - p), tok);
-            char what[64];
-            snprintf(what, sizeof what, "line %zu (rank %u)", lineno, r);
+            char what[64]; /* "line N (rank R)" for bpe_core_set's messages; snprintf here cost more than the rest */
+            size_t wl = 0;
+            memcpy(what, "line ", 5);
+            wl = 5 + put_uint(what + 5, lineno);
+            memcpy(what + wl, " (rank ", 7);
+            wl += 7;
+            wl += put_uint(what + wl, r);
+            what[wl++] = ')';
+            what[wl] = 0;
             if (tl <= 0) rc = err_set(ERR_FORMAT, "%s:%zu: the token is not base64", path, lineno);
             else if (!(rc = bpe_core_set(b, r + (uint32_t)shift, (const char *)tok, (size_t)tl, 1, what)))
                 rank_of[r + shift] = r;

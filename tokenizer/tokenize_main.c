@@ -20,25 +20,57 @@ typedef struct {
     size_t cap;
     int strict;
     uint64_t warned;
+    uint64_t *dec;   /* id -> its decimal digits and a space, for ids below n_dec */
+    uint8_t *dec_len;
+    size_t n_dec;
 } tk_state;
+
+/* The decimal text of every id of the vocabulary (ids below 10^7: seven
+ * digits and the space fit one 8-byte word), so that writing an id is one
+ * store: printing the ids was an eighth of tokenize's time. */
+static int decimal_table(tk_state *s, size_t n_ids)
+{
+    s->n_dec = n_ids < 10000000 ? n_ids : 10000000;
+    s->dec = malloc(s->n_dec * sizeof *s->dec);
+    s->dec_len = malloc(s->n_dec);
+    if (!s->dec || !s->dec_len) return err_set(ERR_NOMEM, "out of memory");
+    for (size_t id = 0; id < s->n_dec; id++) {
+        char t[8];
+        int k = 0;
+        size_t v = id;
+        char rev[8];
+        do { rev[k++] = (char)('0' + v % 10); v /= 10; } while (v);
+        for (int j = 0; j < k; j++) t[j] = rev[k - 1 - j];
+        t[k] = ' ';
+        memcpy(&s->dec[id], t, 8);
+        s->dec_len[id] = (uint8_t)(k + 1);
+    }
+    return 0;
+}
 
 static int put_ids(tk_state *s, const uint32_t *ids, size_t n)
 {
-    if (s->cap < n * 11 + 2) {
+    if (s->cap < n * 11 + 9) {
         free(s->line);
-        s->cap = n * 11 + 2;
+        s->cap = n * 11 + 9;
         s->line = malloc(s->cap);
         if (!s->line) return err_set(ERR_NOMEM, "out of memory");
     }
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
-        if (i) s->line[o++] = ' ';
+        uint32_t v = ids[i];
+        if (v < s->n_dec) {
+            memcpy(s->line + o, &s->dec[v], 8); /* the line has 8 bytes to spare */
+            o += s->dec_len[v];
+            continue;
+        }
         char tmp[12];
         int k = 0;
-        uint32_t v = ids[i];
         do { tmp[k++] = (char)('0' + v % 10); v /= 10; } while (v);
         while (k) s->line[o++] = tmp[--k];
+        s->line[o++] = ' ';
     }
+    if (o) o--; /* the last id's space */
     s->line[o++] = '\n';
     return io_write(s->w, s->line, o);
 }
@@ -198,6 +230,7 @@ int main(int argc, char **argv)
     double t0 = progress_now();
     rc = tokcli_open(&b, &ts);
     if (!rc) rc = io_writer_open(&w, output, NULL);
+    if (!rc && !decode) rc = decimal_table(&s, bpe_n_ids(b));
     s.w = w;
     if (!rc) {
         if (decode) rc = decode_lines(b, inputs, n_inputs, w);
@@ -212,6 +245,8 @@ int main(int argc, char **argv)
     if (!rc) rc = io_writer_commit(w);
     else io_writer_abort(w);
     free(s.line);
+    free(s.dec);
+    free(s.dec_len);
     bpe_free(b);
     free(pos);
     if (rc < 0) {

@@ -1,4 +1,4 @@
-/* Unit tests of common/: err, args, utf8, hash, strset, io, jsonl, pool, fsutil. */
+/* Unit tests of common/: err, args, utf8, hash, strset, io, jsonl, jsonscan, pool, fsutil. */
 #include "common/args.h"
 #include "common/err.h"
 #include "common/fsutil.h"
@@ -11,6 +11,7 @@
 #include "common/tally.h"
 #include "common/utf8.h"
 #include "tests/unit/check.h"
+#include "tests/unit/jsonscan_check.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -518,6 +519,80 @@ static void test_tally(void)
     CHECK_EQ_INT(tally_reason_id(&t, "one_too_many"), -1);
 }
 
+/* common/jsonscan: answers where it should, and never otherwise than cJSON. */
+static void test_jsonscan(void)
+{
+    static const char *const keys[] = {"text", "id"};
+    jsonscan_span sp[2];
+    const char *s;
+    size_t sl, cap = 0;
+    char *buf = NULL;
+    /* answered: plain and escaped strings, other types, absent keys, nesting, white space */
+    const char *l1 = " {\"id\": 7, \"meta\": {\"a\": [1, 2.5e-3, true, null, \"]\"]}, \"text\": \"caf\xc3\xa9 \\\"q\\\"\\n\\u00e9\\/\"}\r\n";
+    CHECK_EQ_INT(jsonscan_fields(l1, strlen(l1), keys, 2, sp), 1);
+    CHECK_EQ_INT(sp[0].type, JSONSCAN_STRING);
+    CHECK_EQ_INT(sp[0].escaped, 1);
+    CHECK_EQ_INT(sp[1].type, JSONSCAN_NUMBER);
+    CHECK_EQ_INT(jsonscan_string(l1, &sp[0], &s, &sl, &buf, &cap), 0);
+    CHECK(sl == strlen("caf\xc3\xa9 \"q\"\n\xc3\xa9/") && !memcmp(s, "caf\xc3\xa9 \"q\"\n\xc3\xa9/", sl));
+    const char *l2 = "{\"text\":\"plain\"}";
+    CHECK_EQ_INT(jsonscan_fields(l2, strlen(l2), keys, 2, sp), 1);
+    CHECK_EQ_INT(sp[1].type, JSONSCAN_ABSENT);
+    CHECK_EQ_INT(jsonscan_string(l2, &sp[0], &s, &sl, &buf, &cap), 0);
+    CHECK(s == l2 + 9 && sl == 5); /* no copy */
+    const char *l3 = "{\"text\":\"a\\u0000b\"}"; /* NUL kept (Python's json does) */
+    CHECK_EQ_INT(jsonscan_fields(l3, strlen(l3), keys, 1, sp), 1);
+    CHECK_EQ_INT(jsonscan_string(l3, &sp[0], &s, &sl, &buf, &cap), 0);
+    CHECK(sl == 3 && !memcmp(s, "a\0b", 3));
+    /* left to cJSON */
+    static const char *const fallback[] = {
+        "", "[1]", "\"x\"", "{\"text\":\"a\",}", "{\"text\":\"a\" \"id\":1}", "{\"text\":'a'}",
+        "{\"text\":\"a\"} x", "{\"text\":\"\\ud800\"}", "{\"text\":\"\\ud83d\\ude00\"}", "{\"text\":\"\\x\"}",
+        "{\"text\":\"a\tb\"}", "{\"text\":1,\"text\":2}", "{\"te\\u0078t\":\"a\"}", "{\"text\":01}", "{\"text\":1.}",
+        "{\"text\":+1}", "{\"text\":tru}", "\xef\xbb\xbf{\"text\":\"a\"}", "{\"text\":\"a\"}\x0b", "{\"text\":\"a\"",
+        "{\"text\":1234567890123456789012345678901234567890123}",
+    };
+    for (size_t i = 0; i < sizeof fallback / sizeof *fallback; i++) {
+        int got = jsonscan_fields(fallback[i], strlen(fallback[i]), keys, 2, sp);
+        if (got) printf("  jsonscan answered: %s\n", fallback[i]);
+        CHECK_EQ_INT(got, 0);
+    }
+    const char *deep = "{\"a\":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}";
+    CHECK_EQ_INT(jsonscan_fields(deep, strlen(deep), keys, 2, sp), 0);
+    static const char *const dotted[] = {"a.b"};
+    const char *l4 = "{\"a\":{\"b\":\"c\"}}";
+    CHECK_EQ_INT(jsonscan_fields(l4, strlen(l4), dotted, 1, sp), 0); /* a path: cJSON's */
+    /* agreement on mutated lines: every byte of a few records replaced, inserted or dropped */
+    static const char *const seeds[] = {
+        "{\"id\": \"doc-1\", \"text\": \"Caf\xc3\xa9 \\u00e9t\xc3\xa9\\n\\\"quoted\\\" \\\\ end\", \"n\": -12.5e3}",
+        "{\"text\": \"a\\u0000b\", \"id\": [1, {\"x\": null}], \"ok\": true}",
+        "{\"meta\": {\"url\": \"http://x/\"}, \"text\": \"\\ud83d\\ude00 \\t\", \"id\": false}",
+    };
+    const char alphabet[] = "{}[]\":,\\ u0123456789abcdefntrl-+.eE\x01\t\r\n\x7f\xc3\xa9\xff";
+    char line[256];
+    uint64_t state = 0x9E3779B97F4A7C15ull, disagree = 0, answered = 0;
+    for (int it = 0; it < 60000; it++) {
+        const char *seed = seeds[it % 3];
+        size_t n = strlen(seed);
+        memcpy(line, seed, n);
+        for (int m = 0; m < 1 + it % 3; m++) {
+            state = state * 6364136223846793005ull + 1442695040888963407ull;
+            size_t at = (size_t)(state >> 33) % n;
+            char ch = alphabet[(state >> 20) % (sizeof alphabet - 1)];
+            int op = (int)((state >> 12) % 3);
+            if (op == 0) line[at] = ch;
+            else if (op == 1 && n + 1 < sizeof line) { memmove(line + at + 1, line + at, n - at); line[at] = ch; n++; }
+            else if (n > 1) { memmove(line + at, line + at + 1, n - at - 1); n--; }
+        }
+        answered += jsonscan_fields(line, n, keys, 2, sp);
+        const char *why = jsonscan_disagreement(line, n, keys, 2);
+        if (why && disagree++ < 5) printf("  %s: %.*s\n", why, (int)n, line);
+    }
+    CHECK_EQ_INT(disagree, 0);
+    CHECK(answered > 10000); /* the mutations leave many lines valid */
+    free(buf);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/test_common.XXXXXX");
@@ -534,6 +609,7 @@ int main(void)
     RUN(test_io_writer);
     RUN(test_io_writer_full_disk);
     RUN(test_jsonl);
+    RUN(test_jsonscan);
     RUN(test_pool);
     RUN(test_fsutil);
     RUN(test_progress_quiet);

@@ -144,6 +144,8 @@ static void test_pretok_vs_pcre2(void)
         "!", ".", "-", "\xC2\xA0", "\xE3\x80\x80", "\xC2\x85", "\x1C", "\xE2\x80\x8B", "\xC3\xA9", "\xCE\xB1", "\xD0\xB6",
         "\xE4\xB8\xAD", "\xCC\x81", "\xE0\xA4\xBF", "\xD9\xA3", "\xC2\xB2", "\xE2\x85\xAB", "\xF0\x9F\x98\x80",
         "\xF0\x9D\x90\x80", "\xEF\xBF\xBD", "\xE2\x80\xA8", "\xE1\x9A\x80",
+        /* ASCII runs (pretok_fast's): punctuation of every range, controls, words, numbers */
+        "\"", "#", "(", ")", ";", "@", "[", "`", "{", "~", "/", "\x7f", "\x0b", "\x1f", "word", "The", "1990", " (",
     };
     size_t na = sizeof alpha / sizeof *alpha, mismatches = 0;
     rng_state rng;

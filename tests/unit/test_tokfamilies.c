@@ -409,7 +409,10 @@ static void test_fast_split_vs_pcre2(void)
     static const char *const alpha[] = {"a", "Z", "\xc3\xa9", "\xe4\xb8\xad", "\xcc\x81", "'", "s", "S", "t", "re", "VE", "l", "L", "d", "m",
                                         "\xc5\xbf", "0", "7", "\xd9\xa3", "\xe2\x85\xa0", " ", " ", "  ", "\n", "\r", "\t",
                                         "\xe3\x80\x80", "\xc2\x85", "\xe1\xa0\x8e", ".", ",", "!", "/", "(", "\xf0\x9f\x8e\x89",
-                                        "\xe2\x80\x8b", "-", "_", "\xc2\xa0", "\xca\xb0", "\xc7\x85", "A", "\xd7\x90", "\xe0\xa4\x95", "\xe0\xa4\xbf", "\xe2\x83\x9d", "\xf0\x9d\x90\x80", "/", "\r\n"};
+                                        "\xe2\x80\x8b", "-", "_", "\xc2\xa0", "\xca\xb0", "\xc7\x85", "A", "\xd7\x90", "\xe0\xa4\x95", "\xe0\xa4\xbf", "\xe2\x83\x9d", "\xf0\x9d\x90\x80", "/", "\r\n",
+                                        /* ASCII runs (pretok_fast's): punctuation of every range, controls, words, numbers */
+                                        "\"", "#", ")", ";", "@", "[", "`", "{", "~", "\x7f", "\x0b", "\x1c", "1990", "word",
+                                        "The", "HTMLParser", " (", "\n/", "'S", "'ll"};
     static const char *const pats[] = {"cl100k_base", "llama3", "qwen2", "o200k_base"};
     uint64_t rng = 28;
     size_t checked = 0, bad = 0;
