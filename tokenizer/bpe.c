@@ -111,7 +111,7 @@ static inline int same_bytes(const char *a, const char *b, size_t n)
 
 /* A slot holds (the hash's high half << 32) | (id + 1): a probe that meets
  * another token's slot is told apart without touching the token tables. */
-int64_t bpe_lookup(const bpe *b, const char *s, size_t n)
+static inline __attribute__((always_inline)) int64_t vocab_find(const bpe *b, const char *s, size_t n)
 {
     uint64_t h = tok_hash(s, n);
     uint32_t tag = (uint32_t)(h >> 32);
@@ -126,6 +126,8 @@ int64_t bpe_lookup(const bpe *b, const char *s, size_t n)
         i = (i + 1) & b->tok_mask;
     }
 }
+
+int64_t bpe_lookup(const bpe *b, const char *s, size_t n) { return vocab_find(b, s, n); }
 
 static inline const pair_slot *pair_get(const bpe *b, uint32_t l, uint32_t r)
 {
@@ -211,6 +213,7 @@ void bpe_free(bpe *b)
     free(b->tok_flags);
     free(b->arena);
     free(b->tok_slots);
+    free(b->pair_id);
     free(b->pairs);
     for (int i = 0; i < b->n_re; i++) pcre2_code_free(b->re[i]), free(b->re_src[i]);
     for (size_t i = 0; i < b->n_sp; i++) free(b->sp[i].s);
@@ -238,16 +241,24 @@ int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens)
     return 0;
 }
 
-int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what)
+/* what: the entry's name in messages; NULL: "line L (rank R)", written only
+ * when there is a message (the tiktoken loader sets 200,000 tokens). */
+static int core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what, size_t line,
+                    uint32_t rank)
 {
-    if (id >= b->n_ids) return err_set(ERR_FORMAT, "%s: %s: id %u is out of range", b->file, what, id);
-    if (b->tok_off[id] != UINT64_MAX) return err_set(ERR_FORMAT, "%s: %s: id %u used twice", b->file, what, id);
-    if (n > UINT32_MAX) return err_set(ERR_FORMAT, "%s: %s: token too long", b->file, what);
+    char at[64];
+#define WHAT (what ? what : (snprintf(at, sizeof at, "line %zu (rank %u)", line, rank), at))
+    if (id >= b->n_ids) return err_set(ERR_FORMAT, "%s: %s: id %u is out of range", b->file, WHAT, id);
+    if (b->tok_off[id] != UINT64_MAX) return err_set(ERR_FORMAT, "%s: %s: id %u used twice", b->file, WHAT, id);
+    if (n > UINT32_MAX) return err_set(ERR_FORMAT, "%s: %s: token too long", b->file, WHAT);
+    uint64_t hh = 0;
     if (hashed) {
-        if (n == 0) return err_set(ERR_FORMAT, "%s: %s: empty token", b->file, what);
-        if (bpe_lookup(b, s, n) >= 0)
-            return err_set(ERR_FORMAT, "%s: %s: the same bytes as another token", b->file, what);
+        if (n == 0) return err_set(ERR_FORMAT, "%s: %s: empty token", b->file, WHAT);
+        if (vocab_find(b, s, n) >= 0)
+            return err_set(ERR_FORMAT, "%s: %s: the same bytes as another token", b->file, WHAT);
+        hh = tok_hash(s, n);
     }
+#undef WHAT
     int rc = bpe_buf_reserve(&b->arena, &b->arena_cap, b->arena_len + n + 1);
     if (rc) return rc;
     memcpy(b->arena + b->arena_len, s, n);
@@ -257,12 +268,21 @@ int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const
     b->n_entries++;
     if (hashed) {
         if (b->n_entries * 2 > b->tok_mask) return err_set(ERR_FORMAT, "%s: more tokens than announced", b->file);
-        uint64_t hh = tok_hash(s, n);
         size_t h = (size_t)hh & b->tok_mask;
         while (b->tok_slots[h]) h = (h + 1) & b->tok_mask;
         b->tok_slots[h] = (hh >> 32 << 32) | (uint64_t)(id + 1);
     }
     return 0;
+}
+
+int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what)
+{
+    return core_set(b, id, s, n, hashed, what, 0, 0);
+}
+
+int bpe_core_set_line(bpe *b, uint32_t id, const char *s, size_t n, size_t line, uint32_t rank)
+{
+    return core_set(b, id, s, n, 1, NULL, line, rank);
 }
 
 int bpe_core_bytes(bpe *b)
@@ -273,6 +293,14 @@ int bpe_core_bytes(bpe *b)
         if (id < 0)
             return err_set(ERR_FORMAT, "%s: no token for byte 0x%02X: not a byte-level vocabulary", b->file, c);
         b->byte_id[c] = (uint32_t)id;
+    }
+    if (b->family == TOKF_TIKTOKEN && !b->pair_id) { /* merges start from pairs of bytes: a direct table */
+        if (!(b->pair_id = calloc(65536, sizeof *b->pair_id))) return err_set(ERR_NOMEM, "out of memory loading %s", b->file);
+        for (unsigned v = 0; v < 65536; v++) {
+            char two[2] = {(char)(v & 0xFF), (char)(v >> 8)};
+            int64_t id = vocab_find(b, two, 2);
+            b->pair_id[v] = id < 0 ? 0 : (uint32_t)id + 1;
+        }
     }
     return 0;
 }
@@ -682,39 +710,39 @@ static int merge_short(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *ou
 static int merge_short_tiktoken(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
     const bpe *b = c->b;
-    uint32_t *sym = c->sym, *rk = c->rk, *pos = c->mg;
-    size_t m = n;
+    /* symbol i (a start byte) spans s[i, nxt[i]); rk[i]: the rank of its pair with the next */
+    uint32_t *sym = c->sym, *rk = c->rk, *nxt = c->mg;
     const char *t = (const char *)s;
-    for (size_t i = 0; i < n; i++) sym[i] = b->byte_id[s[i]], pos[i] = (uint32_t)i;
-    pos[n] = (uint32_t)n;
-    for (size_t i = 0; i + 1 < m; i++) {
-        int64_t id = bpe_lookup(b, t + i, 2);
-        rk[i] = id < 0 ? NO_RANK : (uint32_t)id;
+    for (size_t i = 0; i < n; i++) {
+        sym[i] = b->byte_id[s[i]];
+        nxt[i] = (uint32_t)i + 1;
+        rk[i] = i + 1 < n ? b->pair_id[s[i] | (unsigned)s[i + 1] << 8] - 1 : NO_RANK; /* none: NO_RANK */
     }
-    while (m > 1) {
-        size_t best = 0;
-        uint32_t br = rk[0];
-        for (size_t i = 1; i + 1 < m; i++)
-            if (rk[i] < br) { br = rk[i]; best = i; }
+    for (;;) {
+        uint32_t br = NO_RANK;
+        size_t best = 0, bprev = n;
+        for (size_t i = 0, prev = n; i < n; prev = i, i = nxt[i])
+            if (rk[i] < br) { br = rk[i]; best = i; bprev = prev; }
         if (br == NO_RANK) break;
         sym[best] = br;
-        memmove(sym + best + 1, sym + best + 2, (m - best - 2) * sizeof *sym);
-        memmove(pos + best + 1, pos + best + 2, (m - best - 1) * sizeof *pos);
-        if (best + 2 < m) memmove(rk + best + 1, rk + best + 2, (m - best - 3) * sizeof *rk);
-        m--;
-        if (best > 0) {
-            int64_t id = bpe_lookup(b, t + pos[best - 1], pos[best + 1] - pos[best - 1]);
-            rk[best - 1] = id < 0 ? NO_RANK : (uint32_t)id;
+        nxt[best] = nxt[nxt[best]];
+        size_t after = nxt[best]; /* the symbol after the merged one, or n */
+        if (bprev != n) {
+            int64_t id = vocab_find(b, t + bprev, after - bprev);
+            rk[bprev] = id < 0 ? NO_RANK : (uint32_t)id;
         }
-        if (best + 1 < m) {
-            int64_t id = bpe_lookup(b, t + pos[best], pos[best + 2] - pos[best]);
+        if (after < n) {
+            int64_t id = vocab_find(b, t + best, nxt[after] - best);
             rk[best] = id < 0 ? NO_RANK : (uint32_t)id;
+        } else {
+            rk[best] = NO_RANK;
         }
     }
+    size_t m = 0;
+    for (size_t i = 0; i < n; i = nxt[i]) m++;
     int rc = ids_reserve(out, m);
     if (rc) return rc;
-    memcpy(out->v + out->n, sym, m * sizeof *sym);
-    out->n += m;
+    for (size_t i = 0; i < n; i = nxt[i]) out->v[out->n++] = sym[i];
     return 0;
 }
 
@@ -933,7 +961,7 @@ static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, b
 {
     const bpe *b = c->b;
     if (b->whole_first) {
-        int64_t whole = bpe_lookup(b, (const char *)s, n);
+        int64_t whole = vocab_find(b, (const char *)s, n);
         if (whole >= 0) return bpe_ids_push(out, (uint32_t)whole);
     }
     int rc = ctx_reserve(c, n + 1);

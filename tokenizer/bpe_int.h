@@ -88,6 +88,7 @@ struct bpe {
     pair_slot *pairs;
     size_t pair_mask;
     uint32_t byte_id[256];
+    uint32_t *pair_id;       /* tiktoken: id + 1 of the token of each two bytes (b0 | b1 << 8), 0 for none */
     special_tok *sp;       /* matched in text, longest first at a position */
     size_t n_sp;
     uint8_t sp_first[256]; /* first bytes of the specials */
@@ -106,6 +107,8 @@ int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens);
  * alphabet); specials and SentencePiece control pieces are not. Error when
  * the id or (hashed) the bytes are taken. */
 int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what);
+/* The same for a hashed token named "line L (rank R)" in messages. */
+int bpe_core_set_line(bpe *b, uint32_t id, const char *s, size_t n, size_t line, uint32_t rank);
 /* byte_id[] from the one-byte tokens; error naming file when one is missing. */
 int bpe_core_bytes(bpe *b);
 /* Build the pair table from tmp[0..n) (rank order not required; on a repeated

@@ -13,6 +13,7 @@
  * recognised in text (encode_ordinary, what Megatron's TikTokenizer calls);
  * EOD is appended by the caller.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,39 +111,31 @@ static int named_specials(const tt_encoding *e, size_t n_ranks, char ***names, u
     return 0;
 }
 
-static int b64val(int c)
+/* base64: each digit's value + 1, 0 for the rest */
+static uint8_t b64tab[256];
+static pthread_once_t b64_once = PTHREAD_ONCE_INIT;
+static void b64_init(void)
 {
-    if (c >= 'A' && c <= 'Z') return c - 'A';
-    if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-    if (c >= '0' && c <= '9') return c - '0' + 52;
-    if (c == '+') return 62;
-    if (c == '/') return 63;
-    return -1;
-}
-
-/* The decimal digits of v at out (no NUL); returns their count. */
-static size_t put_uint(char *out, size_t v)
-{
-    char t[24];
-    size_t k = 0;
-    do { t[k++] = (char)('0' + v % 10); v /= 10; } while (v);
-    for (size_t j = 0; j < k; j++) out[j] = t[k - 1 - j];
-    return k;
+    static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    for (int i = 0; i < 64; i++) b64tab[(unsigned char)digits[i]] = (uint8_t)(i + 1);
 }
 
 /* Standard base64 with padding; returns the decoded length or -1. */
 static long b64decode(const char *s, size_t n, unsigned char *out)
 {
     if (n == 0 || n % 4) return -1;
+    const unsigned char *u = (const unsigned char *)s;
     size_t o = 0;
     for (size_t i = 0; i < n; i += 4) {
-        int v[4], pad = 0;
-        for (int k = 0; k < 4; k++) {
-            if (s[i + k] == '=' && i + 4 == n && k >= 2) { v[k] = 0; pad++; continue; }
-            if (pad) return -1;
-            if ((v[k] = b64val((unsigned char)s[i + k])) < 0) return -1;
+        unsigned v0 = b64tab[u[i]], v1 = b64tab[u[i + 1]], v2 = b64tab[u[i + 2]], v3 = b64tab[u[i + 3]];
+        int pad = 0;
+        if (i + 4 == n && u[i + 3] == '=') { /* the last group: "xx==" or "xxx=" */
+            pad = u[i + 2] == '=' ? 2 : 1;
+            v3 = 1;
+            if (pad == 2) v2 = 1;
         }
-        uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+        if (!v0 || !v1 || !v2 || !v3) return -1;
+        uint32_t w = (v0 - 1) << 18 | (v1 - 1) << 12 | (v2 - 1) << 6 | (v3 - 1);
         out[o++] = (unsigned char)(w >> 16);
         if (pad < 2) out[o++] = (unsigned char)(w >> 8);
         if (pad < 1) out[o++] = (unsigned char)w;
@@ -154,6 +147,7 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
 {
     char *data = NULL;
     size_t len = 0;
+    pthread_once(&b64_once, b64_init);
     int rc = bpe_slurp(path, &data, &len);
     if (rc) return rc;
     bpe *b = bpe_new(TOKF_TIKTOKEN, type ? type : "TikTokenizer", path);
@@ -253,17 +247,8 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
             uint32_t r = 0;
             for (const char *q = sp + 1; q < p + ll; q++) r = r * 10 + (uint32_t)(*q - '0'); /* checked by pass 1 */
             long tl = b64decode(p, (size_t)(sp - p), tok);
-            char what[64]; /* "line N (rank R)" for bpe_core_set's messages; snprintf here cost more than the rest */
-            size_t wl = 0;
-            memcpy(what, "line ", 5);
-            wl = 5 + put_uint(what + 5, lineno);
-            memcpy(what + wl, " (rank ", 7);
-            wl += 7;
-            wl += put_uint(what + wl, r);
-            what[wl++] = ')';
-            what[wl] = 0;
             if (tl <= 0) rc = err_set(ERR_FORMAT, "%s:%zu: the token is not base64", path, lineno);
-            else if (!(rc = bpe_core_set(b, r + (uint32_t)shift, (const char *)tok, (size_t)tl, 1, what)))
+            else if (!(rc = bpe_core_set_line(b, r + (uint32_t)shift, (const char *)tok, (size_t)tl, lineno, r)))
                 rank_of[r + shift] = r;
         }
         p = le + 1;

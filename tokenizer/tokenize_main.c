@@ -34,16 +34,21 @@ static int decimal_table(tk_state *s, size_t n_ids)
     s->dec = malloc(s->n_dec * sizeof *s->dec);
     s->dec_len = malloc(s->n_dec);
     if (!s->dec || !s->dec_len) return err_set(ERR_NOMEM, "out of memory");
+    char t[16] = "0 "; /* the last increment may reach eight digits */
+    int k = 1; /* digits in t */
     for (size_t id = 0; id < s->n_dec; id++) {
-        char t[8];
-        int k = 0;
-        size_t v = id;
-        char rev[8];
-        do { rev[k++] = (char)('0' + v % 10); v /= 10; } while (v);
-        for (int j = 0; j < k; j++) t[j] = rev[k - 1 - j];
-        t[k] = ' ';
         memcpy(&s->dec[id], t, 8);
         s->dec_len[id] = (uint8_t)(k + 1);
+        int d = k - 1; /* t += 1 */
+        while (d >= 0 && t[d] == '9') t[d--] = '0';
+        if (d >= 0) {
+            t[d]++;
+        } else {
+            memmove(t + 1, t, (size_t)k);
+            t[0] = '1';
+            k++;
+        }
+        t[k] = ' ';
     }
     return 0;
 }
