@@ -98,6 +98,14 @@ static inline uint64_t tok_hash(const char *s, size_t n)
 /* Equal bytes? Tokens are short: eight at a time, inline, no call to memcmp. */
 static inline int same_bytes(const char *a, const char *b, size_t n)
 {
+    if (n - 4 <= 4) { /* 4..8 bytes: two overlapping words */
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, a, 4);
+        memcpy(&y0, b, 4);
+        memcpy(&x1, a + n - 4, 4);
+        memcpy(&y1, b + n - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
     for (; n >= 8; a += 8, b += 8, n -= 8) {
         uint64_t x, y;
         memcpy(&x, a, 8);
@@ -901,28 +909,6 @@ static int merge_long_tiktoken(bpe_ctx *c, const unsigned char *s, size_t n, bpe
 
 static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out);
 
-/* The split loops' own call: a single byte, and a piece found in the cache,
- * without a call; the rest through bpe_encode_piece. */
-static inline int encode_piece_fast(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
-{
-    if (out->cap - out->n >= PCACHE_MAXIDS && !c->stop_at) {
-        if (n == 1) {
-            out->v[out->n++] = c->b->byte_id[s[0]];
-            return 0;
-        }
-        if (n <= PCACHE_MAXLEN && c->pcache && !c->force_heap) {
-            uint64_t w[3];
-            const pcache_ent *e = &c->pcache[piece_key(s, n, w) & c->pcache_mask];
-            if (e->len == n && e->w[0] == w[0] && e->w[1] == w[1] && e->w[2] == w[2]) {
-                memcpy(out->v + out->n, e->ids, sizeof e->ids); /* all six: a fixed-size copy */
-                out->n += e->nids;
-                return 0;
-            }
-        }
-    }
-    return bpe_encode_piece(c, s, n, out);
-}
-
 int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
     if (n == 0) return 0;
@@ -971,17 +957,70 @@ static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, b
     return b->family == TOKF_TIKTOKEN ? merge_long_tiktoken(c, s, n, out) : merge_long(c, s, n, out);
 }
 
-static int gpt2_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+/* The split loop of the hand-written splitters: pretok_fast's common pieces
+ * and the cache's hits inline, with the output's length in a register; the
+ * rest through the full splitter (slow) and bpe_encode_piece. One copy per
+ * pattern (mode and slow are constants where it is called). */
+typedef size_t (*slow_split_fn)(const bpe *b, const unsigned char *s, size_t n, size_t i);
+
+static inline __attribute__((always_inline)) int split_loop(bpe_ctx *c, const unsigned char *s, size_t n,
+                                                            bpe_ids *out, int mode, int max_digits, slow_split_fn slow)
 {
-    size_t i = 0;
+    const bpe *b = c->b;
+    const pcache_ent *cache = c->force_heap ? NULL : c->pcache;
+    size_t stop = c->stop_at ? c->stop_at : SIZE_MAX; /* bpe_count_at_least's */
+    uint32_t *v = out->v;
+    size_t on = out->n, room = out->cap - out->n, i = 0;
     while (i < n) {
-        size_t j = pretok_fast(s, n, i, PRETOK_FAST_GPT2, 0);
-        if (!j) j = pretok_next(s, n, i);
-        int rc = encode_piece_fast(c, s + i, j - i, out);
+        if (on >= stop) {
+            out->n = on;
+            return BPE_STOPPED;
+        }
+        size_t j = pretok_fast(s, n, i, mode, max_digits);
+        if (!j) j = slow(b, s, n, i);
+        size_t len = j - i;
+        if (room >= PCACHE_MAXIDS) {
+            if (len == 1) {
+                v[on++] = b->byte_id[s[i]];
+                room--;
+                i = j;
+                continue;
+            }
+            if (cache && len <= PCACHE_MAXLEN) {
+                uint64_t w[3];
+                const pcache_ent *e = &cache[piece_key(s + i, len, w) & c->pcache_mask];
+                if (e->len == len && e->w[0] == w[0] && e->w[1] == w[1] && e->w[2] == w[2]) {
+                    memcpy(v + on, e->ids, sizeof e->ids); /* all six: a fixed-size copy */
+                    on += e->nids;
+                    room -= e->nids;
+                    i = j;
+                    continue;
+                }
+            }
+        }
+        out->n = on;
+        int rc = bpe_encode_piece(c, s + i, len, out);
         if (rc) return rc;
+        v = out->v;
+        on = out->n;
+        room = out->cap - out->n;
+        if (!cache && !c->force_heap) cache = c->pcache; /* made after the first pieces */
         i = j;
     }
+    out->n = on;
     return 0;
+}
+
+static size_t slow_gpt2(const bpe *b, const unsigned char *s, size_t n, size_t i) { (void)b; return pretok_next(s, n, i); }
+static size_t slow_llama3(const bpe *b, const unsigned char *s, size_t n, size_t i)
+{
+    return pretok_tiktoken_next(s, n, i, b->fast_digits, b->fast_cl100k);
+}
+static size_t slow_o200k(const bpe *b, const unsigned char *s, size_t n, size_t i) { (void)b; return pretok_o200k_next(s, n, i); }
+
+static int gpt2_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
+{
+    return split_loop(c, s, n, out, PRETOK_FAST_GPT2, 0, slow_gpt2);
 }
 
 static int leaf_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
@@ -1045,15 +1084,9 @@ static int regex_split(bpe_ctx *c, int level, const unsigned char *s, size_t n, 
 static int tiktoken_split(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
 {
     const bpe *b = c->b;
-    size_t i = 0;
-    while (i < n) {
-        size_t j = pretok_fast(s, n, i, b->fast_digits ? PRETOK_FAST_LLAMA3 : PRETOK_FAST_O200K, b->fast_digits ? b->fast_digits : 3);
-        if (!j) j = b->fast_digits ? pretok_tiktoken_next(s, n, i, b->fast_digits, b->fast_cl100k) : pretok_o200k_next(s, n, i);
-        int rc = encode_piece_fast(c, s + i, j - i, out);
-        if (rc) return rc;
-        i = j;
-    }
-    return 0;
+    if (!b->fast_digits) return split_loop(c, s, n, out, PRETOK_FAST_O200K, 3, slow_o200k);
+    if (b->fast_digits == 3) return split_loop(c, s, n, out, PRETOK_FAST_LLAMA3, 3, slow_llama3);
+    return split_loop(c, s, n, out, PRETOK_FAST_LLAMA3, b->fast_digits, slow_llama3);
 }
 
 static int encode_segment(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)

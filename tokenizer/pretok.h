@@ -50,7 +50,7 @@ enum { PRETOK_FAST_GPT2 = 0, /* GPT-2's pattern */
 #endif
 
 /* End of the run from j of bytes b with ((b | fold) - lo) < span (mod 256). */
-static inline size_t pretok_ascii_run(const unsigned char *s, size_t n, size_t j, unsigned lo, unsigned span, unsigned fold)
+static inline __attribute__((always_inline)) size_t pretok_ascii_run(const unsigned char *s, size_t n, size_t j, unsigned lo, unsigned span, unsigned fold)
 {
 #if defined(__SSE2__)
     if (j + 16 <= n) {
@@ -79,7 +79,7 @@ static inline int pretok_ends_punct(const unsigned char *s, size_t n, size_t j)
     return pretok_is_alpha(c) || pretok_is_digit(c) || c == ' ' || c == '\n' || c == '\r' || c == '\t';
 }
 /* A run of punctuation from j, the end of the run after it (or 0: the full splitter's) */
-static inline size_t pretok_punct_run(const unsigned char *s, size_t n, size_t j)
+static inline __attribute__((always_inline)) size_t pretok_punct_run(const unsigned char *s, size_t n, size_t j)
 {
     while (j < n && pretok_is_punct(s[j])) j++;
     return pretok_ends_punct(s, n, j) ? j : 0;
@@ -94,7 +94,7 @@ static inline size_t pretok_fast_breaks(const unsigned char *s, size_t n, size_t
 }
 
 /* Letters from p: ASCII only, and no letter, mark or apostrophe (o200k) after them. */
-static inline size_t pretok_fast_letters(const unsigned char *s, size_t n, size_t p, int mode)
+static inline __attribute__((always_inline)) size_t pretok_fast_letters(const unsigned char *s, size_t n, size_t p, int mode)
 {
     size_t j;
     if (mode == PRETOK_FAST_O200K) {
@@ -108,7 +108,7 @@ static inline size_t pretok_fast_letters(const unsigned char *s, size_t n, size_
     return j;
 }
 
-static inline size_t pretok_fast(const unsigned char *s, size_t n, size_t i, int mode, int max_digits)
+static inline __attribute__((always_inline)) size_t pretok_fast(const unsigned char *s, size_t n, size_t i, int mode, int max_digits)
 {
     unsigned c = s[i], d = i + 1 < n ? s[i + 1] : 0x100; /* 0x100: the end */
     if (pretok_is_alpha(c)) return pretok_fast_letters(s, n, i, mode);
