@@ -19,10 +19,6 @@
  * passes a non-zero return up unchanged, so the encoding ends there) */
 #define BPE_STOPPED 1
 #include <utf8proc.h>
-/* XXH3 inlined: a token lookup per piece is the tokenizer's hottest path (the same values as
- * common/hash.c's hash64) */
-#define XXH_INLINE_ALL
-#include <xxhash.h>
 
 #define NO_RANK UINT32_MAX
 #define SHORT_PIECE 96 /* bytes; longer pieces use the heap */
@@ -86,56 +82,7 @@ long bpe_unmap(const char *s, size_t n, char *out)
 
 /* ---- hash tables --------------------------------------------------------- */
 
-static inline uint64_t tok_hash(const char *s, size_t n)
-{
-    if (n - 1 < PCACHE_MAXLEN) { /* 1..24 bytes: the piece key's hash, cheaper than XXH3's */
-        uint64_t w[3];
-        return piece_key((const unsigned char *)s, n, w);
-    }
-    return XXH3_64bits_withSeed(s, n, 0x6270652d746f6bull);
-}
-
-/* Equal bytes? Tokens are short: eight at a time, inline, no call to memcmp. */
-static inline int same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n - 4 <= 4) { /* 4..8 bytes: two overlapping words */
-        uint32_t x0, y0, x1, y1;
-        memcpy(&x0, a, 4);
-        memcpy(&y0, b, 4);
-        memcpy(&x1, a + n - 4, 4);
-        memcpy(&y1, b + n - 4, 4);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-    }
-    for (; n >= 8; a += 8, b += 8, n -= 8) {
-        uint64_t x, y;
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y) return 0;
-    }
-    for (; n; n--)
-        if (*a++ != *b++) return 0;
-    return 1;
-}
-
-/* A slot holds (the hash's high half << 32) | (id + 1): a probe that meets
- * another token's slot is told apart without touching the token tables. */
-static inline __attribute__((always_inline)) int64_t vocab_find(const bpe *b, const char *s, size_t n)
-{
-    uint64_t h = tok_hash(s, n);
-    uint32_t tag = (uint32_t)(h >> 32);
-    size_t i = (size_t)h & b->tok_mask;
-    for (;;) {
-        uint64_t v = b->tok_slots[i];
-        if (!v) return -1;
-        if ((uint32_t)(v >> 32) == tag) {
-            uint32_t id = (uint32_t)v - 1;
-            if (b->tok_len[id] == n && same_bytes(b->arena + b->tok_off[id], s, n)) return id;
-        }
-        i = (i + 1) & b->tok_mask;
-    }
-}
-
-int64_t bpe_lookup(const bpe *b, const char *s, size_t n) { return vocab_find(b, s, n); }
+int64_t bpe_lookup(const bpe *b, const char *s, size_t n) { return bpe_lookup_fast(b, s, n); }
 
 static inline const pair_slot *pair_get(const bpe *b, uint32_t l, uint32_t r)
 {
@@ -262,7 +209,7 @@ static int core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, co
     uint64_t hh = 0;
     if (hashed) {
         if (n == 0) return err_set(ERR_FORMAT, "%s: %s: empty token", b->file, WHAT);
-        if (vocab_find(b, s, n) >= 0)
+        if (bpe_lookup_fast(b, s, n) >= 0)
             return err_set(ERR_FORMAT, "%s: %s: the same bytes as another token", b->file, WHAT);
         hh = tok_hash(s, n);
     }
@@ -306,7 +253,7 @@ int bpe_core_bytes(bpe *b)
         if (!(b->pair_id = calloc(65536, sizeof *b->pair_id))) return err_set(ERR_NOMEM, "out of memory loading %s", b->file);
         for (unsigned v = 0; v < 65536; v++) {
             char two[2] = {(char)(v & 0xFF), (char)(v >> 8)};
-            int64_t id = vocab_find(b, two, 2);
+            int64_t id = bpe_lookup_fast(b, two, 2);
             b->pair_id[v] = id < 0 ? 0 : (uint32_t)id + 1;
         }
     }
@@ -606,7 +553,7 @@ int bpe_ids_push(bpe_ids *o, uint32_t id)
     return 0;
 }
 
-static int ids_reserve(bpe_ids *o, size_t extra)
+int bpe_ids_reserve(bpe_ids *o, size_t extra)
 {
     if (o->n + extra <= o->cap) return 0;
     size_t nc = o->cap ? o->cap : 256;
@@ -703,7 +650,7 @@ static int merge_short(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *ou
         if (best > 0) set_pair(b, sym[best - 1], sym[best], &rk[best - 1], &mg[best - 1]);
         if (best + 1 < m) set_pair(b, sym[best], sym[best + 1], &rk[best], &mg[best]);
     }
-    int rc = ids_reserve(out, m);
+    int rc = bpe_ids_reserve(out, m);
     if (rc) return rc;
     memcpy(out->v + out->n, sym, m * sizeof *sym);
     out->n += m;
@@ -736,11 +683,11 @@ static int merge_short_tiktoken(bpe_ctx *c, const unsigned char *s, size_t n, bp
         nxt[best] = nxt[nxt[best]];
         size_t after = nxt[best]; /* the symbol after the merged one, or n */
         if (bprev != n) {
-            int64_t id = vocab_find(b, t + bprev, after - bprev);
+            int64_t id = bpe_lookup_fast(b, t + bprev, after - bprev);
             rk[bprev] = id < 0 ? NO_RANK : (uint32_t)id;
         }
         if (after < n) {
-            int64_t id = vocab_find(b, t + best, nxt[after] - best);
+            int64_t id = bpe_lookup_fast(b, t + best, nxt[after] - best);
             rk[best] = id < 0 ? NO_RANK : (uint32_t)id;
         } else {
             rk[best] = NO_RANK;
@@ -748,7 +695,7 @@ static int merge_short_tiktoken(bpe_ctx *c, const unsigned char *s, size_t n, bp
     }
     size_t m = 0;
     for (size_t i = 0; i < n; i = nxt[i]) m++;
-    int rc = ids_reserve(out, m);
+    int rc = bpe_ids_reserve(out, m);
     if (rc) return rc;
     for (size_t i = 0; i < n; i = nxt[i]) out->v[out->n++] = sym[i];
     return 0;
@@ -926,7 +873,7 @@ int bpe_encode_piece(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out)
     pcache_ent *e = &c->pcache[h & c->pcache_mask];
     if (e->len == n && e->w[0] == w[0] && e->w[1] == w[1] && e->w[2] == w[2]) {
         if (out->cap - out->n < PCACHE_MAXIDS) {
-            int rc = ids_reserve(out, PCACHE_MAXIDS);
+            int rc = bpe_ids_reserve(out, PCACHE_MAXIDS);
             if (rc) return rc;
         }
         memcpy(out->v + out->n, e->ids, sizeof e->ids); /* all six: a fixed-size copy */
@@ -947,7 +894,7 @@ static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, b
 {
     const bpe *b = c->b;
     if (b->whole_first) {
-        int64_t whole = vocab_find(b, (const char *)s, n);
+        int64_t whole = bpe_lookup_fast(b, (const char *)s, n);
         if (whole >= 0) return bpe_ids_push(out, (uint32_t)whole);
     }
     int rc = ctx_reserve(c, n + 1);

@@ -186,6 +186,65 @@ static inline uint64_t piece_key(const unsigned char *s, size_t n, uint64_t w[3]
     __uint128_t m = (__uint128_t)(a ^ 0x9E3779B97F4A7C15ull ^ (uint64_t)n << 56) * (b ^ (c << 29 | c >> 35) ^ 0xC2B2AE3D27D4EB4Full);
     return (uint64_t)m ^ (uint64_t)(m >> 64);
 }
+/* The vocabulary's hash table, inline for the hot loops (bpe_lookup is the
+ * same, called). XXH3 inlined for the long strings. */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+static inline uint64_t tok_hash(const char *s, size_t n)
+{
+    if (n - 1 < PCACHE_MAXLEN) { /* 1..24 bytes: the piece key's hash, cheaper than XXH3's */
+        uint64_t w[3];
+        return piece_key((const unsigned char *)s, n, w);
+    }
+    return XXH3_64bits_withSeed(s, n, 0x6270652d746f6bull);
+}
+
+/* Equal bytes? Tokens are short: eight at a time, inline, no call to memcmp. */
+static inline int same_bytes(const char *a, const char *b, size_t n)
+{
+    if (n < 4) /* 1..3 bytes: first, middle, last */
+        return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
+    if (n - 4 <= 4) { /* 4..8 bytes: two overlapping words */
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, a, 4);
+        memcpy(&y0, b, 4);
+        memcpy(&x1, a + n - 4, 4);
+        memcpy(&y1, b + n - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+    }
+    for (; n; n--)
+        if (*a++ != *b++) return 0;
+    return 1;
+}
+
+/* A slot holds (the hash's high half << 32) | (id + 1): a probe that meets
+ * another token's slot is told apart without touching the token tables. */
+static inline __attribute__((always_inline)) int64_t bpe_lookup_fast(const bpe *b, const char *s, size_t n)
+{
+    uint64_t h = tok_hash(s, n);
+    uint32_t tag = (uint32_t)(h >> 32);
+    size_t i = (size_t)h & b->tok_mask;
+    for (;;) {
+        uint64_t v = b->tok_slots[i];
+        if (!v) return -1;
+        if ((uint32_t)(v >> 32) == tag) {
+            uint32_t id = (uint32_t)v - 1;
+            if (b->tok_len[id] == n && same_bytes(b->arena + b->tok_off[id], s, n)) return id;
+        }
+        i = (i + 1) & b->tok_mask;
+    }
+}
+
+/* Room for `extra` more ids in o. */
+int bpe_ids_reserve(bpe_ids *o, size_t extra);
+
 /* Scratch shared with the families. */
 struct bpe_ctx {
     pcache_ent *pcache;

@@ -34,6 +34,10 @@
 #include <cjson/cJSON.h>
 
 #include "common/hash.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include "common/io.h"
 #include "common/utf8.h"
 
@@ -376,12 +380,30 @@ static int normalize(bpe_ctx *c, const spm_model *m, const unsigned char *s, siz
             s += k, n -= k;
         }
     if (!n) { *out_len = 0; return 0; }
-    if ((rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, 3 * n + 16))) return rc;
+    if ((rc = bpe_buf_reserve(&c->nfc, &c->nfc_cap, 3 * n + 32))) return rc; /* 16 to spare: the copy below */
     if (!m->trie && !m->n_user && !m->remove_extra_ws && m->escape_ws && utf8_valid((const char *)s, n)) {
         /* the identity normaliser (Llama 2, Mistral): the dummy prefix, spaces escaped */
         char *d = c->nfc;
         if (m->add_dummy_prefix) memcpy(d, SPACE_SYM, 3), o = 3;
-        for (size_t i = 0; i < n; i++) {
+        size_t i = 0;
+#if defined(__SSE2__)
+        const __m128i sp = _mm_set1_epi8(' ');
+        while (i + 16 <= n) { /* 16 bytes copied at once, up to the next space */
+            __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+            unsigned k = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, sp));
+            _mm_storeu_si128((__m128i *)(d + o), x);
+            if (!k) {
+                o += 16;
+                i += 16;
+                continue;
+            }
+            k = (unsigned)__builtin_ctz(k);
+            memcpy(d + o + k, SPACE_SYM, 3);
+            o += k + 3;
+            i += k + 1;
+        }
+#endif
+        for (; i < n; i++) {
             if (s[i] == ' ') memcpy(d + o, SPACE_SYM, 3), o += 3;
             else d[o++] = (char)s[i];
         }
@@ -514,9 +536,89 @@ static int emit(const bpe *b, const char *t, size_t len, bpe_ids *out, int *prev
     return bpe_ids_push(out, (uint32_t)m->unk);
 }
 
+/* spm_segment for segments of at most SHORT_SEG symbols (a word, most of the
+ * time): the same merges (the highest score first, the leftmost of equal
+ * scores) found by scanning the few adjacent pairs instead of keeping an
+ * agenda; symbols on the stack, ids of merged symbols kept. */
+#define SHORT_SEG 32
+static int spm_segment_short(const bpe *b, const char *t, size_t nl, bpe_ids *out, int *prev_unk)
+{
+    const spm_model *m = b->spm;
+    uint32_t start[SHORT_SEG + 1];
+    int32_t nxt[SHORT_SEG], id[SHORT_SEG], pair[SHORT_SEG]; /* pair[i]: the id its pair with the next would make, or -1 */
+    uint8_t freeze[SHORT_SEG];
+    int ns = 0;
+    for (size_t i = 0; i < nl; ns++) {
+        if (ns == SHORT_SEG) return 1; /* too many: the caller's agenda */
+        size_t u = m->n_user ? user_match(m, (const unsigned char *)t + i, nl - i) : 0, k = u;
+        if (!k) {
+            if ((unsigned char)t[i] < 0x80) k = 1;
+            else {
+                uint32_t cp;
+                int d = utf8_decode((const unsigned char *)t + i, nl - i, &cp);
+                k = d < 0 ? 1 : (size_t)d;
+            }
+        }
+        start[ns] = (uint32_t)i;
+        freeze[ns] = u > 0;
+        id[ns] = -1;
+        i += k;
+    }
+    start[ns] = (uint32_t)nl;
+    for (int i = 0; i < ns; i++) nxt[i] = i + 1;
+#define PAIR_AT(l)                                                                                       \
+    do {                                                                                                 \
+        int32_t r_ = nxt[l];                                                                             \
+        pair[l] = -1;                                                                                    \
+        if (r_ < ns && !freeze[l] && !freeze[r_]) {                                                      \
+            int64_t p_ = bpe_lookup_fast(b, t + start[l], start[nxt[r_] < ns ? nxt[r_] : ns] - start[l]); \
+            pair[l] = (int32_t)p_;                                                                       \
+        }                                                                                                \
+    } while (0)
+    /* a symbol i ends where the next live one starts: start[nxt[i]] */
+    for (int i = 0; i < ns; i++) {
+        int32_t r = i + 1;
+        pair[i] = -1;
+        if (r < ns && !freeze[i] && !freeze[r]) pair[i] = (int32_t)bpe_lookup_fast(b, t + start[i], start[r + 1] - start[i]);
+    }
+    const float *score = m->score;
+    for (;;) {
+        int32_t best = -1, bprev = -1;
+        float bs = 0;
+        for (int32_t i = 0, prev = -1; i < ns; prev = i, i = nxt[i])
+            if (pair[i] >= 0 && (best < 0 || score[pair[i]] > bs)) {
+                best = i;
+                bprev = prev;
+                bs = score[pair[i]];
+            }
+        if (best < 0) break;
+        id[best] = pair[best];
+        nxt[best] = nxt[nxt[best]];
+        if (bprev >= 0) PAIR_AT(bprev);
+        PAIR_AT(best);
+    }
+#undef PAIR_AT
+    for (int32_t i = 0; i < ns; i = nxt[i]) {
+        int rc;
+        size_t len = start[nxt[i] < ns ? nxt[i] : ns] - start[i];
+        if (id[i] >= 0) {
+            *prev_unk = 0;
+            rc = bpe_ids_push(out, (uint32_t)id[i]);
+        } else {
+            rc = emit(b, t + start[i], len, out, prev_unk);
+        }
+        if (rc) return rc;
+    }
+    return 0;
+}
+
 /* BPE of one segment t[0..nl) into out. */
 static int spm_segment(bpe_ctx *c, spm_scratch *w, const char *t, size_t nl, bpe_ids *out, int *prev_unk)
 {
+    if (nl <= 4 * SHORT_SEG && !c->force_heap) {
+        int rs = spm_segment_short(c->b, t, nl, out, prev_unk);
+        if (rs <= 0) return rs;
+    }
     const bpe *b = c->b;
     const spm_model *m = b->spm;
     int rc;
@@ -599,8 +701,9 @@ static int spm_encode(bpe_ctx *c, const char *text, size_t n, bpe_ids *out)
             uint64_t h = piece_key((const unsigned char *)t + i, len, key);
             pcache_ent *e = &c->pcache[h & c->pcache_mask];
             if (e->len == len && e->w[0] == key[0] && e->w[1] == key[1] && e->w[2] == key[2]) {
-                for (int k = 0; k < e->nids; k++)
-                    if ((rc = bpe_ids_push(out, e->ids[k]))) return rc;
+                if (out->cap - out->n < PCACHE_MAXIDS && (rc = bpe_ids_reserve(out, PCACHE_MAXIDS))) return rc;
+                memcpy(out->v + out->n, e->ids, sizeof e->ids); /* all six: a fixed-size copy */
+                out->n += e->nids;
                 prev_unk = 0;
                 i = j;
                 continue;
