@@ -20,25 +20,22 @@ typedef struct {
     size_t cap;
     int strict;
     uint64_t warned;
-    uint64_t *dec;   /* id -> its decimal digits and a space, for ids below n_dec */
-    uint8_t *dec_len;
-    size_t n_dec;
 } tk_state;
 
-/* The decimal text of every id of the vocabulary (ids below 10^7: seven
- * digits and the space fit one 8-byte word), so that writing an id is one
- * store: printing the ids was an eighth of tokenize's time. */
-static int decimal_table(tk_state *s, size_t n_ids)
+/* The digits of the ids below 2^14 with a space after them, in 8-byte words:
+ * the frequent tokens have the small ids of the first merges, and the table
+ * (144 KB) stays in the cache; the rest are computed (put_u8digits). */
+#define DEC_IDS 16384
+static uint64_t dec_word[DEC_IDS];
+static uint8_t dec_len[DEC_IDS];
+
+static void decimal_table(void)
 {
-    s->n_dec = n_ids < 10000000 ? n_ids : 10000000;
-    s->dec = malloc(s->n_dec * sizeof *s->dec);
-    s->dec_len = malloc(s->n_dec);
-    if (!s->dec || !s->dec_len) return err_set(ERR_NOMEM, "out of memory");
-    char t[16] = "0 "; /* the last increment may reach eight digits */
+    char t[16] = "0 ";
     int k = 1; /* digits in t */
-    for (size_t id = 0; id < s->n_dec; id++) {
-        memcpy(&s->dec[id], t, 8);
-        s->dec_len[id] = (uint8_t)(k + 1);
+    for (size_t id = 0; id < DEC_IDS; id++) {
+        memcpy(&dec_word[id], t, 8);
+        dec_len[id] = (uint8_t)(k + 1);
         int d = k - 1; /* t += 1 */
         while (d >= 0 && t[d] == '9') t[d--] = '0';
         if (d >= 0) {
@@ -50,7 +47,35 @@ static int decimal_table(tk_state *s, size_t n_ids)
         }
         t[k] = ' ';
     }
-    return 0;
+}
+
+/* "00".."99" */
+static const char two_digits[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                                    "8081828384858687888990919293949596979899";
+
+/* The decimal digits of v < 10^8 at out, with no branch on its value: eight
+ * digits made by multiplications and a 200-byte table, the leading zeros
+ * shifted out. out must have 8 bytes of room; returns the number of digits.
+ * (Writing the ids was an eighth of tokenize's time with printf-like code; a
+ * table of every id's digits missed the cache.) */
+static inline size_t put_u8digits(char *out, uint32_t v)
+{
+    uint32_t hi = v / 10000, lo = v % 10000;
+    uint32_t a = hi / 100, b = hi % 100, c = lo / 100, d = lo % 100;
+    uint64_t w = (uint64_t)(uint8_t)two_digits[2 * a] | (uint64_t)(uint8_t)two_digits[2 * a + 1] << 8 |
+                 (uint64_t)(uint8_t)two_digits[2 * b] << 16 | (uint64_t)(uint8_t)two_digits[2 * b + 1] << 24 |
+                 (uint64_t)(uint8_t)two_digits[2 * c] << 32 | (uint64_t)(uint8_t)two_digits[2 * c + 1] << 40 |
+                 (uint64_t)(uint8_t)two_digits[2 * d] << 48 | (uint64_t)(uint8_t)two_digits[2 * d + 1] << 56;
+    /* digits: 1 + floor(log10(v)), v == 0 has one */
+    static const uint32_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
+    uint32_t bits = 32 - (uint32_t)__builtin_clz(v | 1);
+    uint32_t nd = (bits * 1233) >> 12; /* log10(2^bits) rounded down */
+    nd += v >= pow10[nd];
+    nd += !nd;
+    w >>= 8 * (8 - nd);
+    memcpy(out, &w, 8);
+    return nd;
 }
 
 static int put_ids(tk_state *s, const uint32_t *ids, size_t n)
@@ -64,9 +89,14 @@ static int put_ids(tk_state *s, const uint32_t *ids, size_t n)
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t v = ids[i];
-        if (v < s->n_dec) {
-            memcpy(s->line + o, &s->dec[v], 8); /* the line has 8 bytes to spare */
-            o += s->dec_len[v];
+        if (v < DEC_IDS) {
+            memcpy(s->line + o, &dec_word[v], 8); /* the line has 8 bytes to spare */
+            o += dec_len[v];
+            continue;
+        }
+        if (v < 100000000) {
+            o += put_u8digits(s->line + o, v); /* the line has 8 bytes to spare */
+            s->line[o++] = ' ';
             continue;
         }
         char tmp[12];
@@ -235,7 +265,7 @@ int main(int argc, char **argv)
     double t0 = progress_now();
     rc = tokcli_open(&b, &ts);
     if (!rc) rc = io_writer_open(&w, output, NULL);
-    if (!rc && !decode) rc = decimal_table(&s, bpe_n_ids(b));
+    decimal_table();
     s.w = w;
     if (!rc) {
         if (decode) rc = decode_lines(b, inputs, n_inputs, w);
@@ -250,8 +280,6 @@ int main(int argc, char **argv)
     if (!rc) rc = io_writer_commit(w);
     else io_writer_abort(w);
     free(s.line);
-    free(s.dec);
-    free(s.dec_len);
     bpe_free(b);
     free(pos);
     if (rc < 0) {
