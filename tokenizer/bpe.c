@@ -206,12 +206,12 @@ static int core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, co
     if (id >= b->n_ids) return err_set(ERR_FORMAT, "%s: %s: id %u is out of range", b->file, WHAT, id);
     if (b->tok_off[id] != UINT64_MAX) return err_set(ERR_FORMAT, "%s: %s: id %u used twice", b->file, WHAT, id);
     if (n > UINT32_MAX) return err_set(ERR_FORMAT, "%s: %s: token too long", b->file, WHAT);
-    uint64_t hh = 0;
+    uint64_t hh = 0, key = 0;
     if (hashed) {
         if (n == 0) return err_set(ERR_FORMAT, "%s: %s: empty token", b->file, WHAT);
         if (bpe_lookup_fast(b, s, n) >= 0)
             return err_set(ERR_FORMAT, "%s: %s: the same bytes as another token", b->file, WHAT);
-        hh = tok_hash(s, n);
+        hh = tok_hash(s, n, &key);
     }
 #undef WHAT
     int rc = bpe_buf_reserve(&b->arena, &b->arena_cap, b->arena_len + n + 1);
@@ -224,8 +224,8 @@ static int core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, co
     if (hashed) {
         if (b->n_entries * 2 > b->tok_mask) return err_set(ERR_FORMAT, "%s: more tokens than announced", b->file);
         size_t h = (size_t)hh & b->tok_mask;
-        while (b->tok_slots[h]) h = (h + 1) & b->tok_mask;
-        b->tok_slots[h] = (hh >> 32 << 32) | (uint64_t)(id + 1);
+        while (b->tok_slots[h].id1) h = (h + 1) & b->tok_mask;
+        b->tok_slots[h] = (tok_slot){key, id + 1, (uint32_t)n};
     }
     return 0;
 }

@@ -54,6 +54,15 @@ typedef struct {
     void (*free_scratch)(void *p);  /* a context's family_scratch */
 } bpe_family;
 
+/* A slot of the vocabulary's hash table. A token of at most 8 bytes is told
+ * by its slot alone: key is its piece key's first word (one-to-one for a given
+ * length); a longer one's key is its hash, its bytes checked in the arena. */
+typedef struct {
+    uint64_t key;
+    uint32_t id1; /* id + 1; 0: empty */
+    uint32_t len;
+} tok_slot;
+
 struct bpe {
     int family;            /* TOKF_* */
     char type[48];         /* Megatron's --tokenizer-type name */
@@ -83,7 +92,7 @@ struct bpe {
     uint8_t *tok_flags;    /* [n_ids] TOKFL_* */
     char *arena;
     size_t arena_len, arena_cap;
-    uint64_t *tok_slots;   /* bytes -> (hash tag << 32) | id+1, open addressing; 0 = empty */
+    tok_slot *tok_slots;   /* bytes -> id, open addressing (tok_slot) */
     size_t tok_mask;
     pair_slot *pairs;
     size_t pair_mask;
@@ -191,13 +200,16 @@ static inline uint64_t piece_key(const unsigned char *s, size_t n, uint64_t w[3]
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-static inline uint64_t tok_hash(const char *s, size_t n)
+/* The table's hash and the slot key of s[0..n). */
+static inline uint64_t tok_hash(const char *s, size_t n, uint64_t *key)
 {
     if (n - 1 < PCACHE_MAXLEN) { /* 1..24 bytes: the piece key's hash, cheaper than XXH3's */
         uint64_t w[3];
-        return piece_key((const unsigned char *)s, n, w);
+        uint64_t h = piece_key((const unsigned char *)s, n, w);
+        *key = n <= 8 ? w[0] : h;
+        return h;
     }
-    return XXH3_64bits_withSeed(s, n, 0x6270652d746f6bull);
+    return *key = XXH3_64bits_withSeed(s, n, 0x6270652d746f6bull);
 }
 
 /* Equal bytes? Tokens are short: eight at a time, inline, no call to memcmp. */
@@ -224,19 +236,17 @@ static inline int same_bytes(const char *a, const char *b, size_t n)
     return 1;
 }
 
-/* A slot holds (the hash's high half << 32) | (id + 1): a probe that meets
- * another token's slot is told apart without touching the token tables. */
+/* One probe reads one slot: short tokens need nothing else. */
 static inline __attribute__((always_inline)) int64_t bpe_lookup_fast(const bpe *b, const char *s, size_t n)
 {
-    uint64_t h = tok_hash(s, n);
-    uint32_t tag = (uint32_t)(h >> 32);
+    uint64_t key, h = tok_hash(s, n, &key);
     size_t i = (size_t)h & b->tok_mask;
     for (;;) {
-        uint64_t v = b->tok_slots[i];
-        if (!v) return -1;
-        if ((uint32_t)(v >> 32) == tag) {
-            uint32_t id = (uint32_t)v - 1;
-            if (b->tok_len[id] == n && same_bytes(b->arena + b->tok_off[id], s, n)) return id;
+        const tok_slot *t = &b->tok_slots[i];
+        if (!t->id1) return -1;
+        if (t->key == key && t->len == n) {
+            uint32_t id = t->id1 - 1;
+            if (n <= 8 || same_bytes(b->arena + b->tok_off[id], s, n)) return id;
         }
         i = (i + 1) & b->tok_mask;
     }
