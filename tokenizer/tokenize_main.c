@@ -22,58 +22,34 @@ typedef struct {
     uint64_t warned;
 } tk_state;
 
-/* The digits of the ids below 2^14 with a space after them, in 8-byte words:
- * the frequent tokens have the small ids of the first merges, and the table
- * (144 KB) stays in the cache; the rest are computed (put_u8digits). */
-#define DEC_IDS 16384
-static uint64_t dec_word[DEC_IDS];
-static uint8_t dec_len[DEC_IDS];
+/* "000".."999", three characters in each 32-bit word: the table (4 KB) stays
+ * in the first-level cache. */
+static uint32_t dig3[1000];
 
-static void decimal_table(void)
+static void digits_table(void)
 {
-    char t[16] = "0 ";
-    int k = 1; /* digits in t */
-    for (size_t id = 0; id < DEC_IDS; id++) {
-        memcpy(&dec_word[id], t, 8);
-        dec_len[id] = (uint8_t)(k + 1);
-        int d = k - 1; /* t += 1 */
-        while (d >= 0 && t[d] == '9') t[d--] = '0';
-        if (d >= 0) {
-            t[d]++;
-        } else {
-            memmove(t + 1, t, (size_t)k);
-            t[0] = '1';
-            k++;
-        }
-        t[k] = ' ';
-    }
+    for (uint32_t v = 0; v < 1000; v++)
+        dig3[v] = (uint32_t)('0' + v / 100) | (uint32_t)('0' + v / 10 % 10) << 8 | (uint32_t)('0' + v % 10) << 16;
 }
 
-/* "00".."99" */
-static const char two_digits[201] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                                    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                                    "8081828384858687888990919293949596979899";
-
-/* The decimal digits of v < 10^8 at out, with no branch on its value: eight
- * digits made by multiplications and a 200-byte table, the leading zeros
- * shifted out. out must have 8 bytes of room; returns the number of digits.
- * (Writing the ids was an eighth of tokenize's time with printf-like code; a
- * table of every id's digits missed the cache.) */
-static inline size_t put_u8digits(char *out, uint32_t v)
+/* The number of decimal digits of v (1 for 0), with no branch on v. */
+static inline uint32_t n_digits(uint32_t v)
 {
-    uint32_t hi = v / 10000, lo = v % 10000;
-    uint32_t a = hi / 100, b = hi % 100, c = lo / 100, d = lo % 100;
-    uint64_t w = (uint64_t)(uint8_t)two_digits[2 * a] | (uint64_t)(uint8_t)two_digits[2 * a + 1] << 8 |
-                 (uint64_t)(uint8_t)two_digits[2 * b] << 16 | (uint64_t)(uint8_t)two_digits[2 * b + 1] << 24 |
-                 (uint64_t)(uint8_t)two_digits[2 * c] << 32 | (uint64_t)(uint8_t)two_digits[2 * c + 1] << 40 |
-                 (uint64_t)(uint8_t)two_digits[2 * d] << 48 | (uint64_t)(uint8_t)two_digits[2 * d + 1] << 56;
-    /* digits: 1 + floor(log10(v)), v == 0 has one */
-    static const uint32_t pow10[9] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000};
-    uint32_t bits = 32 - (uint32_t)__builtin_clz(v | 1);
-    uint32_t nd = (bits * 1233) >> 12; /* log10(2^bits) rounded down */
+    static const uint32_t pow10[10] = {1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000, 1000000000};
+    uint32_t nd = ((32 - (uint32_t)__builtin_clz(v | 1)) * 1233) >> 12; /* floor(log10(2^bits)) */
     nd += v >= pow10[nd];
-    nd += !nd;
-    w >>= 8 * (8 - nd);
+    return nd + !nd;
+}
+
+/* The digits of v < 10^6 at out (8 bytes of room), with no branch on v:
+ * two three-digit groups, the leading zeros shifted out. (Writing the ids was
+ * an eighth of tokenize's time with printf-like code; a table of every id's
+ * digits missed the cache.) */
+static inline size_t put_u6digits(char *out, uint32_t v)
+{
+    uint64_t w = (uint64_t)dig3[v / 1000] | (uint64_t)dig3[v % 1000] << 24;
+    uint32_t nd = n_digits(v);
+    w >>= 8 * (6 - nd);
     memcpy(out, &w, 8);
     return nd;
 }
@@ -89,13 +65,8 @@ static int put_ids(tk_state *s, const uint32_t *ids, size_t n)
     size_t o = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t v = ids[i];
-        if (v < DEC_IDS) {
-            memcpy(s->line + o, &dec_word[v], 8); /* the line has 8 bytes to spare */
-            o += dec_len[v];
-            continue;
-        }
-        if (v < 100000000) {
-            o += put_u8digits(s->line + o, v); /* the line has 8 bytes to spare */
+        if (v < 1000000) {
+            o += put_u6digits(s->line + o, v); /* the line has 8 bytes to spare */
             s->line[o++] = ' ';
             continue;
         }
@@ -265,7 +236,7 @@ int main(int argc, char **argv)
     double t0 = progress_now();
     rc = tokcli_open(&b, &ts);
     if (!rc) rc = io_writer_open(&w, output, NULL);
-    decimal_table();
+    digits_table();
     s.w = w;
     if (!rc) {
         if (decode) rc = decode_lines(b, inputs, n_inputs, w);
