@@ -7,6 +7,7 @@
 
 #include "common/err.h"
 #include "common/jsonl.h"
+#include "common/jsonscan.h"
 #include "common/utf8.h"
 #include "preprocess/langid.h"
 
@@ -95,26 +96,43 @@ static int run_quality(const cleanup_config *c, cleanup_worker *w, cleanup_rec *
 
 static int process(const cleanup_config *c, cleanup_worker *w, cleanup_rec *r)
 {
-    size_t err_col;
-    int trailing;
-    cJSON *obj = jsonl_parse_line(r->line, r->len, &err_col, &trailing);
-    if (!obj && trailing == JSONL_NOMEM) return ERR_NOMEM;
-    if (!obj) {
-        r->reason = R_BAD_JSON;
-        r->err_col = err_col;
-        return 0;
+    size_t vs = 0, ve = 0;
+    int found, plain = 0;
+    jsonscan_span sp;
+    const char *key = c->key;
+    if (jsonscan_fields(r->line, r->len, &key, 1, &sp)) { /* the common record, in one pass */
+        found = sp.type == JSONSCAN_STRING;
+        vs = sp.start;
+        ve = sp.end;
+        plain = found && !sp.escaped;
+    } else { /* the rest as cJSON reads it (its messages) */
+        size_t err_col;
+        int trailing;
+        cJSON *obj = jsonl_parse_line(r->line, r->len, &err_col, &trailing);
+        if (!obj && trailing == JSONL_NOMEM) return ERR_NOMEM;
+        if (!obj) {
+            r->reason = R_BAD_JSON;
+            r->err_col = err_col;
+            return 0;
+        }
+        found = cJSON_IsObject(obj) && jsonl_value_span(r->line, r->len, c->key, &vs, &ve) && r->line[vs] == '"';
+        cJSON_Delete(obj);
     }
-    size_t vs, ve;
-    int found = cJSON_IsObject(obj) && jsonl_value_span(r->line, r->len, c->key, &vs, &ve) && r->line[vs] == '"';
-    cJSON_Delete(obj);
-    if (!found || jsonl_unescape(r->line + vs, ve - vs, &w->txt, &w->txt_len, &w->txt_cap)) {
-        r->reason = R_NO_TEXT;
-        return 0;
+    /* raw bytes that are not UTF-8 are replaced by U+FFFD: the line must be rewritten */
+    int rewrite = found && !utf8_valid(r->line + vs, ve - vs);
+    const char *t;
+    size_t tn;
+    if (plain && !rewrite) { /* no escape, valid UTF-8: the text is the line's own bytes */
+        t = r->line + vs + 1;
+        tn = ve - vs - 2;
+    } else {
+        if (!found || jsonl_unescape(r->line + vs, ve - vs, &w->txt, &w->txt_len, &w->txt_cap)) {
+            r->reason = R_NO_TEXT;
+            return 0;
+        }
+        t = w->txt;
+        tn = w->txt_len;
     }
-    const char *t = w->txt;
-    size_t tn = w->txt_len;
-    /* raw bytes that are not UTF-8 were replaced by U+FFFD: the line must be rewritten */
-    int rewrite = !utf8_valid(r->line + vs, ve - vs);
     int rc;
 
     if (c->tasks_mode) { /* cleanup_fix_dataset: the first task that fires wins */
