@@ -6,6 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 struct jsonl_reader {
     io_reader *io;
     cJSON *cur;
@@ -341,8 +345,12 @@ int jsonl_unescape(const char *s, size_t n, char **buf, size_t *len, size_t *cap
     char *o = *buf;
     size_t k = 0;
     for (size_t i = 0; i < n;) {
-        if (s[i] != '\\') {
-            o[k++] = s[i++];
+        if (s[i] != '\\') { /* the run up to the next escape, at once */
+            const char *e = memchr(s + i, '\\', n - i);
+            size_t run = e ? (size_t)(e - (s + i)) : n - i;
+            memcpy(o + k, s + i, run);
+            k += run;
+            i += run;
             continue;
         }
         if (i + 1 >= n) return ERR_FORMAT;
@@ -387,6 +395,28 @@ int jsonl_unescape(const char *s, size_t n, char **buf, size_t *len, size_t *cap
     return 0;
 }
 
+/* The length of the prefix of s[0..n) that JSON writes as it is (no '"', '\\'
+ * or control byte). */
+static size_t plain_run(const char *s, size_t n)
+{
+    size_t i = 0;
+#if defined(__SSE2__)
+    const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\'), c1f = _mm_set1_epi8(0x1F);
+    for (; i + 16 <= n; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+        __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, bslash)),
+                                   _mm_cmpeq_epi8(_mm_max_epu8(x, c1f), c1f));
+        unsigned m = (unsigned)_mm_movemask_epi8(hit);
+        if (m) return i + (size_t)__builtin_ctz(m);
+    }
+#endif
+    for (; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\' || c < 0x20) break;
+    }
+    return i;
+}
+
 int jsonl_escape(const char *s, size_t n, char **buf, size_t *len, size_t *cap)
 {
     if (grow(buf, cap, 6 * n + 3)) return ERR_NOMEM;
@@ -395,6 +425,13 @@ int jsonl_escape(const char *s, size_t n, char **buf, size_t *len, size_t *cap)
     o[k++] = '"';
     static const char hex[] = "0123456789abcdef";
     for (size_t i = 0; i < n; i++) {
+        size_t run = plain_run(s + i, n - i); /* bytes that need no escape, copied at once */
+        if (run) {
+            memcpy(o + k, s + i, run);
+            k += run;
+            i += run;
+            if (i == n) break;
+        }
         unsigned char c = (unsigned char)s[i];
         if (c == '"' || c == '\\') {
             o[k++] = '\\';

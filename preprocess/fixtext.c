@@ -6,6 +6,9 @@
 
 #include <pcre2.h>
 #include <pthread.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,8 +85,16 @@ static inline uint32_t dec(const char *s, size_t n, size_t *i)
 
 size_t fixtext_cp_len(const char *s, size_t n)
 {
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) k += ((unsigned char)s[i] & 0xC0) != 0x80;
+    size_t k = 0, i = 0;
+#if defined(__SSE2__)
+    /* a byte that is not a continuation byte (0x80..0xBF) is > -65 as a signed char */
+    const __m128i lim = _mm_set1_epi8(-65);
+    for (; i + 16 <= n; i += 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
+        k += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, lim)));
+    }
+#endif
+    for (; i < n; i++) k += ((unsigned char)s[i] & 0xC0) != 0x80;
     return k;
 }
 
