@@ -199,10 +199,13 @@ int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens)
 /* what: the entry's name in messages; NULL: "line L (rank R)", written only
  * when there is a message (the tiktoken loader sets 200,000 tokens). */
 static int core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what, size_t line,
-                    uint32_t rank)
+                    uint32_t rank, const char *entry)
 {
-    char at[64];
-#define WHAT (what ? what : (snprintf(at, sizeof at, "line %zu (rank %u)", line, rank), at))
+    char at[160];
+#define WHAT                                                                                                   \
+    (what    ? what                                                                                            \
+     : entry ? (snprintf(at, sizeof at, "entry %zu (\"%.100s\")", line, entry), at)                          \
+             : (snprintf(at, sizeof at, "line %zu (rank %u)", line, rank), at))
     if (id >= b->n_ids) return err_set(ERR_FORMAT, "%s: %s: id %u is out of range", b->file, WHAT, id);
     if (b->tok_off[id] != UINT64_MAX) return err_set(ERR_FORMAT, "%s: %s: id %u used twice", b->file, WHAT, id);
     if (n > UINT32_MAX) return err_set(ERR_FORMAT, "%s: %s: token too long", b->file, WHAT);
@@ -232,12 +235,18 @@ static int core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, co
 
 int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what)
 {
-    return core_set(b, id, s, n, hashed, what, 0, 0);
+    return core_set(b, id, s, n, hashed, what, 0, 0, NULL);
 }
 
 int bpe_core_set_line(bpe *b, uint32_t id, const char *s, size_t n, size_t line, uint32_t rank)
 {
-    return core_set(b, id, s, n, 1, NULL, line, rank);
+    return core_set(b, id, s, n, 1, NULL, line, rank, NULL);
+}
+
+/* encoder.json's entry number k, named "entry K ("KEY")" in messages. */
+static int core_set_entry(bpe *b, uint32_t id, const char *s, size_t n, int hashed, size_t k, const char *key)
+{
+    return core_set(b, id, s, n, hashed, NULL, k, 0, key);
 }
 
 int bpe_core_bytes(bpe *b)
@@ -431,22 +440,20 @@ static int load_encoder(bpe *b, const char *path)
         uint32_t id = (uint32_t)it->valuedouble;
         const char *s = it->string;
         size_t sl = strlen(s);
-        char what[160];
-        snprintf(what, sizeof what, "entry %zu (\"%.100s\")", k + 1, s);
         if ((rc = bpe_buf_reserve(&buf, &bcap, sl + 1))) break;
         if (strcmp(s, "<|endoftext|>") == 0) {
-            if ((rc = bpe_core_set(b, id, s, sl, 0, what))) break;
+            if ((rc = core_set_entry(b, id, s, sl, 0, k + 1, s))) break;
             b->tok_flags[id] |= TOKFL_SPECIAL;
             b->eod = id;
             continue;
         }
         long bl = bpe_unmap(s, sl, buf);
         if (bl <= 0) {
-            rc = err_set(ERR_FORMAT, "%s: %s: not a byte-level BPE token "
-                         "(a character outside GPT-2's bytes_to_unicode alphabet)", path, what);
+            rc = err_set(ERR_FORMAT, "%s: entry %zu (\"%.100s\"): not a byte-level BPE token "
+                         "(a character outside GPT-2's bytes_to_unicode alphabet)", path, k + 1, s);
             break;
         }
-        if ((rc = bpe_core_set(b, id, buf, (size_t)bl, 1, what))) break;
+        if ((rc = core_set_entry(b, id, buf, (size_t)bl, 1, k + 1, s))) break;
     }
     free(buf);
     cJSON_Delete(root);
