@@ -97,6 +97,27 @@ static inline size_t pretok_fast_breaks(const unsigned char *s, size_t n, size_t
 static inline __attribute__((always_inline)) size_t pretok_fast_letters(const unsigned char *s, size_t n, size_t p, int mode)
 {
     size_t j;
+#if defined(__SSE2__)
+    if (p + 16 <= n) { /* a word shorter than 16 bytes: one load, its classes as bit masks */
+        __m128i x = _mm_loadu_si128((const __m128i *)(s + p));
+        __m128i top = _mm_set1_epi8(25);
+        __m128i vu = _mm_sub_epi8(x, _mm_set1_epi8('A')), vl = _mm_sub_epi8(x, _mm_set1_epi8('a'));
+        unsigned up = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(vu, top), vu));
+        unsigned lo = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_min_epu8(vl, top), vl));
+        unsigned k; /* the word's length */
+        if (mode == PRETOK_FAST_O200K) {
+            unsigned u = (unsigned)__builtin_ctz(~up);          /* [A-Z]* */
+            k = u + (unsigned)__builtin_ctz(~(lo >> u) | 0x10000u >> u); /* then [a-z]* */
+        } else {
+            k = (unsigned)__builtin_ctz(~(up | lo)); /* [A-Za-z]* */
+        }
+        if (k < 16) {
+            unsigned next = s[p + k];
+            if (next >= 0x80 || (mode == PRETOK_FAST_O200K && next == '\'')) return 0;
+            return p + k;
+        }
+    }
+#endif
     if (mode == PRETOK_FAST_O200K) {
         j = pretok_ascii_run(s, n, p, 'A', 26, 0);
         j = pretok_ascii_run(s, n, j, 'a', 26, 0);
