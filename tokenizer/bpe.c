@@ -915,6 +915,7 @@ static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, b
  * and the cache's hits inline, with the output's length in a register; the
  * rest through the full splitter (slow) and bpe_encode_piece. One copy per
  * pattern (mode and slow are constants where it is called). */
+static int encode_piece_uncached(bpe_ctx *c, const unsigned char *s, size_t n, bpe_ids *out);
 typedef size_t (*slow_split_fn)(const bpe *b, const unsigned char *s, size_t n, size_t i);
 
 static inline __attribute__((always_inline)) int split_loop(bpe_ctx *c, const unsigned char *s, size_t n,
@@ -942,7 +943,7 @@ static inline __attribute__((always_inline)) int split_loop(bpe_ctx *c, const un
             }
             if (cache && len <= PCACHE_MAXLEN) {
                 uint64_t w[3];
-                const pcache_ent *e = &cache[piece_key(s + i, len, w) & c->pcache_mask];
+                pcache_ent *e = &c->pcache[piece_key(s + i, len, w) & c->pcache_mask];
                 if (e->len == len && e->w[0] == w[0] && e->w[1] == w[1] && e->w[2] == w[2]) {
                     memcpy(v + on, e->ids, sizeof e->ids); /* all six: a fixed-size copy */
                     on += e->nids;
@@ -950,6 +951,23 @@ static inline __attribute__((always_inline)) int split_loop(bpe_ctx *c, const un
                     i = j;
                     continue;
                 }
+                /* a miss: encoded here and kept in the slot it missed (bpe_encode_piece's work, without its
+                 * second probe) */
+                out->n = on;
+                int rc = encode_piece_uncached(c, s + i, len, out);
+                if (rc) return rc;
+                size_t got = out->n - on;
+                if (got <= PCACHE_MAXIDS) {
+                    memcpy(e->w, w, sizeof w);
+                    e->len = (uint8_t)len;
+                    e->nids = (uint8_t)got;
+                    memcpy(e->ids, out->v + on, got * sizeof *e->ids);
+                }
+                v = out->v;
+                on = out->n;
+                room = out->cap - out->n;
+                i = j;
+                continue;
             }
         }
         out->n = on;
