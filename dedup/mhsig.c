@@ -10,6 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utf8proc.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 /* XXH3 inlined here: the signature kernel hashes every shingle (8 bytes) and a call per
  * shingle cost 7 % of minhash; the values are those of common/hash.c's hash64. */
 #define XXH_INLINE_ALL
@@ -247,6 +250,31 @@ uint64_t mh_exact_hash(const char *text, size_t n)
     uint64_t h = 0x6578616374ull;
     const unsigned char *u = (const unsigned char *)text;
     while (i < n) {
+#if defined(__SSE2__)
+        /* sixteen bytes at once where they are what the loop below would copy one by one: ASCII
+         * without 9-13, single spaces inside (none first after a space or before the first word,
+         * none last), and no flush of buf among them (the flushes fall where they fell) */
+        while (i + 16 <= n && o + 57 <= sizeof buf) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(u + i));
+            __m128i sp = _mm_cmpeq_epi8(x, _mm_set1_epi8(' '));
+            __m128i v9 = _mm_sub_epi8(x, _mm_set1_epi8(9));
+            __m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v9, _mm_set1_epi8(4)), v9); /* 9..13 */
+            unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(x, ctl)); /* >= 0x80 or 9..13 */
+            unsigned spaces = (unsigned)_mm_movemask_epi8(sp);
+            if (bad || (spaces & (spaces >> 1)) || (spaces & 0x8000u) || ((spaces & 1u) && (space || !started)))
+                break;
+            __m128i vA = _mm_sub_epi8(x, _mm_set1_epi8('A'));
+            __m128i up = _mm_cmpeq_epi8(_mm_min_epu8(vA, _mm_set1_epi8(25)), vA); /* A..Z */
+            x = _mm_or_si128(x, _mm_and_si128(up, _mm_set1_epi8(0x20)));
+            if (space) buf[o++] = ' ';
+            _mm_storeu_si128((__m128i *)(buf + o), x);
+            o += 16;
+            i += 16;
+            space = 0;
+            started = 1;
+        }
+        if (i >= n) break;
+#endif
         if (o + 40 > sizeof buf) { h = hash64(buf, o, h); o = 0; }
         unsigned char c = u[i];
         if (c < 0x80) { /* ASCII: its case folding is A-Z -> a-z, its White_Space 9-13 and 32 */

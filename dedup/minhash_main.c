@@ -12,6 +12,7 @@
 #include "common/fsutil.h"
 #include "common/io.h"
 #include "common/jsonl.h"
+#include "common/jsonscan.h"
 #include "common/pool.h"
 #include "common/progress.h"
 #include "common/strset.h"
@@ -26,7 +27,10 @@ typedef struct {
     size_t *len;
     uint64_t *lineno;
     size_t n, cap;
-    cJSON **obj;
+    cJSON **obj;     /* the line's tree, where jsonscan left it to cJSON */
+    const char **idp, **txp; /* the id and the text (into the line, obj, or own) */
+    size_t *idl, *txl;
+    char **own_id, **own_tx; /* decoded strings, freed with the batch */
     uint8_t *st;
     uint32_t *sig;
     uint64_t *exact;
@@ -38,28 +42,70 @@ typedef struct {
     int rc;
 } batch;
 
+/* The string of span sp as cJSON gives it (up to a NUL), decoded into *own if it has escapes. */
+static int span_string(const char *line, const jsonscan_span *sp, const char **out, size_t *len, char **own)
+{
+    size_t cap = 0;
+    if (sp->escaped) {
+        cap = sp->end - sp->start;
+        if (!(*own = malloc(cap))) return ERR_NOMEM;
+    }
+    int rc = jsonscan_string(line, sp, out, len, own, &cap);
+    if (rc) return rc;
+    const char *nul = memchr(*out, 0, *len);
+    if (nul) *len = (size_t)(nul - *out);
+    return 0;
+}
+
+/* Record i's id and text: 0 read (or a status set), or ERR_NOMEM. */
+static int read_fields(batch *b, size_t i)
+{
+    const char *keys[2] = {b->id_field, b->text_field};
+    jsonscan_span sp[2];
+    if (jsonscan_fields(b->line[i], b->len[i], keys, 2, sp)) { /* one pass, no tree */
+        if (sp[0].type != JSONSCAN_STRING) b->st[i] = ST_NO_ID;
+        else if (sp[1].type != JSONSCAN_STRING) b->st[i] = ST_NO_TEXT;
+        else if (span_string(b->line[i], &sp[0], &b->idp[i], &b->idl[i], &b->own_id[i]) ||
+                 span_string(b->line[i], &sp[1], &b->txp[i], &b->txl[i], &b->own_tx[i]))
+            return ERR_NOMEM;
+        return 0;
+    }
+    size_t col;
+    int trailing;
+    b->obj[i] = jsonl_parse_line(b->line[i], b->len[i], &col, &trailing);
+    if (!b->obj[i]) {
+        b->st[i] = ST_BAD_JSON;
+        return trailing == JSONL_NOMEM ? ERR_NOMEM : 0;
+    }
+    const char *id = jsonl_get_string(b->obj[i], b->id_field);
+    const char *text = jsonl_get_string(b->obj[i], b->text_field);
+    if (!id) b->st[i] = ST_NO_ID;
+    else if (!text) b->st[i] = ST_NO_TEXT;
+    else {
+        b->idp[i] = id;
+        b->idl[i] = strlen(id);
+        b->txp[i] = text;
+        b->txl[i] = strlen(text);
+    }
+    return 0;
+}
+
 static void work(size_t p, void *ctx)
 {
     batch *b = ctx;
     size_t lo = b->n * p / b->parts, hi = b->n * (p + 1) / b->parts;
     uint32_t K = b->h->p.num_perm;
     for (size_t i = lo; i < hi; i++) {
-        size_t col;
-        int trailing;
-        b->obj[i] = jsonl_parse_line(b->line[i], b->len[i], &col, &trailing);
-        if (!b->obj[i] && trailing == JSONL_NOMEM) { b->rc = ERR_NOMEM; b->st[i] = ST_BAD_JSON; continue; }
-        if (!b->obj[i]) { b->st[i] = ST_BAD_JSON; continue; }
-        const char *id = jsonl_get_string(b->obj[i], b->id_field);
-        const char *text = jsonl_get_string(b->obj[i], b->text_field);
-        if (!id) { b->st[i] = ST_NO_ID; continue; }
-        if (!text) { b->st[i] = ST_NO_TEXT; continue; }
-        size_t tl = strlen(text);
+        b->st[i] = ST_OK;
+        if (read_fields(b, i)) { b->rc = ERR_NOMEM; b->st[i] = ST_BAD_JSON; continue; }
+        if (b->st[i] != ST_OK) continue;
+        const char *text = b->txp[i];
+        size_t tl = b->txl[i];
         if (!tl) { b->st[i] = ST_EMPTY; continue; }
         long ns = mh_shingles_raw(&b->h->p, text, tl, &b->sh[p], &b->shcap[p]);
         if (ns < 0) { b->rc = (int)ns; continue; }
         mh_signature(b->h, b->sh[p], (size_t)ns, b->sig + i * K);
         b->exact[i] = mh_exact_hash(text, tl);
-        b->st[i] = ST_OK;
     }
 }
 
@@ -69,6 +115,7 @@ static int grow_batch(batch *b, size_t need, uint32_t K)
     size_t nc = b->cap ? b->cap * 2 : 4096;
 #define RE(f, n) do { void *q = realloc(b->f, (n) * sizeof *b->f); if (!q) return err_set(ERR_NOMEM, "out of memory"); b->f = q; } while (0)
     RE(line, nc); RE(len, nc); RE(lineno, nc); RE(obj, nc); RE(st, nc); RE(exact, nc); RE(sig, nc * K);
+    RE(idp, nc); RE(txp, nc); RE(idl, nc); RE(txl, nc); RE(own_id, nc); RE(own_tx, nc);
 #undef RE
     b->cap = nc;
     return 0;
@@ -169,6 +216,7 @@ static int read_batch(signer *s, io_reader *r, int *eof)
             return err_set(ERR_NOMEM, "out of memory");
         memcpy(b->line[b->n], line, len + 1);
         b->obj[b->n] = NULL; /* parsed by the workers; a read error before then frees nothing else */
+        b->own_id[b->n] = b->own_tx[b->n] = NULL;
         b->len[b->n] = len;
         b->lineno[b->n] = io_reader_lineno(r);
         b->n++;
@@ -184,15 +232,14 @@ static int write_batch(signer *s, io_reader *r, int rc)
     batch *b = &s->b;
     for (size_t i = 0; i < b->n; i++) {
         if (!rc && b->st[i] == ST_OK) {
-            const char *id = jsonl_get_string(b->obj[i], s->o->id_field);
-            const char *text = jsonl_get_string(b->obj[i], s->o->text_field);
-            int added = strset_add(s->ids, id, strlen(id));
+            int added = strset_add(s->ids, b->idp[i], b->idl[i]);
             if (added < 0)
                 rc = added;
             else if (added == 0)
                 b->st[i] = ST_DUP_ID;
             else
-                rc = mh_writer_add(s->w, id, strlen(id), text, strlen(text), b->exact[i], b->sig + i * s->prm.num_perm);
+                rc = mh_writer_add(s->w, b->idp[i], b->idl[i], b->txp[i], b->txl[i], b->exact[i],
+                                   b->sig + i * s->prm.num_perm);
         }
         if (!rc) {
             if (b->st[i] == ST_OK)
@@ -204,6 +251,8 @@ static int write_batch(signer *s, io_reader *r, int rc)
                         (unsigned long long)b->lineno[i], st_name[b->st[i]]);
         }
         cJSON_Delete(b->obj[i]);
+        free(b->own_id[i]);
+        free(b->own_tx[i]);
         free(b->line[i]);
     }
     return rc;
@@ -289,6 +338,7 @@ int main(int argc, char **argv)
         free(b->sh[p]);
     free(b->sh), free(b->shcap), free(b->line), free(b->len), free(b->lineno);
     free(b->obj), free(b->st), free(b->sig), free(b->exact);
+    free(b->idp), free(b->txp), free(b->idl), free(b->txl), free(b->own_id), free(b->own_tx);
     strset_free(s.ids);
     mh_hasher_free(&h);
     pool_free(s.pl);

@@ -231,6 +231,26 @@ static void test_exact_hash_reference(void)
             break;
         }
     }
+    /* mostly ASCII words and single spaces: the sixteen-byte path, its edges (a space first or last
+     * in a block, two spaces, a tab, a byte past 0x7f) and the 4 KiB flushes */
+    static const char *const ascii[] = {"word ", "Words ", "a ", "THE ", "end.", " ", "  ", "\t", "x", "longerword ",
+                                        "Mixed-Case, ", "\xc3\xa9 ", "\n"};
+    size_t na = sizeof ascii / sizeof *ascii;
+    for (int round = 0; round < 400; round++) {
+        size_t n = 0, want = rng_below(&r, 12000);
+        while (n < want) {
+            const char *p = ascii[rng_below(&r, 20) < 15 ? rng_below(&r, 5) : rng_below(&r, na)];
+            size_t l = strlen(p);
+            if (n + l >= 20000) break;
+            memcpy(t + n, p, l);
+            n += l;
+        }
+        if (mh_exact_hash(t, n) != exact_reference(t, n)) {
+            printf("  ascii round %d (%zu bytes): exact hash differs from the definition\n", round, n);
+            CHECK(0);
+            break;
+        }
+    }
     CHECK(mh_exact_hash("Hello  World", 12) == mh_exact_hash(" hello world\n", 13));
     free(t);
 }
