@@ -1,13 +1,19 @@
-"""eval_extract.py BIN DEVSET_DIR - extract's quality and speed on its development set
-(bench/make_extract_devset.py), beside trafilatura, resiliparse and, when installed,
-newspaper3k, on the same pages in the same run, one thread each.
+"""eval_extract.py BIN DEVSET_DIR [ONLY] - extract's quality and speed on its two development
+sets, beside trafilatura, resiliparse and, when installed, newspaper3k, on the same pages in
+the same run, one thread each.
 
-Quality: trafilatura's own measure (tests/eval_common.py): per page, each "with" passage
-found in the output (white space normalised) is a true positive, else a false negative;
-each "without" passage found is a false positive, else a true negative; precision, recall
-and F1 over all pages, and over the "dev" and "test" halves (tune on dev, report test).
+1. devset (bench/make_extract_devset.py: trafilatura's evaluation pages, Zyte's left out),
+   scored as trafilatura scores itself (tests/eval_common.py): per page, each "with" passage
+   found in the output (white space normalised) is a true positive, else a false negative;
+   each "without" passage found is a false positive, else a true negative; precision, recall
+   and F1 over all pages, and over the "dev" and "test" halves (tune on dev, report test).
+2. fullset (bench/make_extract_fullset.py: Mozilla Readability's test pages with their whole
+   expected text), scored as Zyte's article-extraction benchmark scores (our code, the same
+   definition): shingles of 4 \\w+ tokens, TP/FP/FN per page normalised to sum to 1, precision
+   and recall averaged over the pages, F1 of the two; also per half.
 Speed: pages per second and MB/s of HTML, extraction only for the Python tools (the HTML
 already in memory), the whole tool (reading the zstd WARC, writing JSON) for ours.
+ONLY: "devset" or "fullset" to run one.
 """
 import json
 import os
@@ -16,6 +22,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 
 
 def norm(s):
@@ -39,12 +46,43 @@ def score(meta, outputs, half=None):
     return p, r, (2 * p * r / (p + r) if p + r else 0)
 
 
-def main():
-    bin_dir, d = sys.argv[1], sys.argv[2]
-    meta = json.load(open(os.path.join(d, "devset.json"), encoding="utf-8"))
-    warc = os.path.join(d, "devset.warc.zst")
+TOKEN = re.compile(r"\w+", re.UNICODE)
+
+
+def shingles(text, n=4):
+    t = TOKEN.findall(text or "")
+    return Counter(tuple(t[i:i + n]) for i in range(max(1, len(t) - n + 1)) if t[i:i + n])
+
+
+def page_tp_fp_fn(truth, pred):
+    a, b = shingles(truth), shingles(pred)
+    tp = sum(min(a[k], b[k]) for k in a.keys() & b.keys())
+    fp = sum(b.values()) - tp
+    fn = sum(a.values()) - tp
+    s = tp + fp + fn
+    return (tp / s, fp / s, fn / s) if s else (0.0, 0.0, 0.0)
+
+
+def score_full(meta, outputs, half=None):
+    ps, rs = [], []
+    for m, out in zip(meta, outputs):
+        if half and m["half"] != half:
+            continue
+        tp, fp, fn = page_tp_fp_fn(m["truth"], out or "")
+        if tp + fp > 0:
+            ps.append(1.0 if fp == fn == 0 else tp / (tp + fp))
+        if tp + fn > 0:
+            rs.append(1.0 if fp == fn == 0 else tp / (tp + fn))
+    p = sum(ps) / len(ps) if ps else 0
+    r = sum(rs) / len(rs) if rs else 0
+    return p, r, (2 * p * r / (p + r) if p + r else 0)
+
+
+def run_all(bin_dir, warc, meta):
+    """Every extractor over the pages of warc: [(name, outputs, seconds)], MB of HTML."""
     from warcio.archiveiterator import ArchiveIterator
     pages = []
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         plain = os.path.join(tmp, "d.warc")
         subprocess.run(["zstd", "-d", "-q", "-f", warc, "-o", plain], check=True)
@@ -53,7 +91,6 @@ def main():
                 pages.append(r.content_stream().read())
         assert len(pages) == len(meta)
         mb = sum(len(p) for p in pages) / 1e6
-        rows = []
 
         def ours(flags, name):
             out = os.path.join(tmp, "o.jsonl")
@@ -106,13 +143,32 @@ def main():
             theirs("newspaper3k", np_extract)
         except ImportError:
             pass
-    print(f"{len(meta)} pages ({mb:.1f} MB of HTML) from trafilatura's evaluation data, Zyte's pages left out; "
-          f"one thread; precision / recall / F1 of trafilatura's with/without passages")
+    return rows, mb
+
+
+def report(title, meta, rows, mb, fn):
+    print(title)
     print(f"{'extractor':36s} {'P':>6s} {'R':>6s} {'F1':>6s} {'F1 dev':>7s} {'F1 test':>7s} {'pages/s':>8s} {'MB/s':>7s}")
     for name, outs, dt in rows:
-        p, r, f = score(meta, outs)
-        print(f"{name:36s} {p:6.3f} {r:6.3f} {f:6.3f} {score(meta, outs, 'dev')[2]:7.3f} "
-              f"{score(meta, outs, 'test')[2]:7.3f} {len(meta) / dt:8.1f} {mb / dt:7.1f}")
+        p, r, f = fn(meta, outs)
+        print(f"{name:36s} {p:6.3f} {r:6.3f} {f:6.3f} {fn(meta, outs, 'dev')[2]:7.3f} "
+              f"{fn(meta, outs, 'test')[2]:7.3f} {len(meta) / dt:8.1f} {mb / dt:7.1f}")
+
+
+def main():
+    bin_dir, d = sys.argv[1], sys.argv[2]
+    only = sys.argv[3] if len(sys.argv) > 3 else None
+    if only in (None, "devset"):
+        meta = json.load(open(os.path.join(d, "devset.json"), encoding="utf-8"))
+        rows, mb = run_all(bin_dir, os.path.join(d, "devset.warc.zst"), meta)
+        report(f"{len(meta)} pages ({mb:.1f} MB of HTML) from trafilatura's evaluation data, Zyte's pages left out; "
+               f"one thread; precision / recall / F1 of trafilatura's with/without passages", meta, rows, mb, score)
+    if only in (None, "fullset") and os.path.exists(os.path.join(d, "fullset.json")):
+        meta = json.load(open(os.path.join(d, "fullset.json"), encoding="utf-8"))
+        rows, mb = run_all(bin_dir, os.path.join(d, "fullset.warc.zst"), meta)
+        report(f"{len(meta)} pages ({mb:.1f} MB of HTML) from Mozilla Readability's test pages with their whole "
+               f"expected text; one thread; precision / recall / F1 of 4-token shingles (Zyte's benchmark's "
+               f"measure), averaged over pages", meta, rows, mb, score_full)
 
 
 main()

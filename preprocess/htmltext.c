@@ -402,8 +402,32 @@ static const char *const boiler_words[] = {
 static const char *const content_words[] = {"article", "content", "main", "body", "post", "entry", "story", "text",
                                             "blog", "column", NULL};
 
+/* Phrasing elements, which class names do not remove inside a paragraph: a link or a
+ * span styled "popup" or "tooltip" in running text is the text. */
+static int inline_in_text(lxb_dom_node_t *n)
+{
+    switch (lxb_dom_node_tag_id(n)) {
+    case LXB_TAG_A: case LXB_TAG_SPAN: case LXB_TAG_EM: case LXB_TAG_STRONG: case LXB_TAG_B: case LXB_TAG_I:
+    case LXB_TAG_U: case LXB_TAG_SMALL: case LXB_TAG_SUP: case LXB_TAG_SUB: case LXB_TAG_ABBR: case LXB_TAG_CITE:
+    case LXB_TAG_MARK: case LXB_TAG_Q: case LXB_TAG_TIME: case LXB_TAG_FONT: case LXB_TAG_DFN: case LXB_TAG_CODE:
+        break;
+    default:
+        return 0;
+    }
+    for (lxb_dom_node_t *p = n->parent; p && p->type == LXB_DOM_NODE_TYPE_ELEMENT; p = p->parent) {
+        lxb_tag_id_t t = lxb_dom_node_tag_id(p);
+        if (t == LXB_TAG_P || t == LXB_TAG_BLOCKQUOTE || t == LXB_TAG_DD)
+            return 1;
+        if (is_block(t))
+            return 0;
+    }
+    return 0;
+}
+
 static int boilerplate(lxb_dom_node_t *n, int favor)
 {
+    if (inline_in_text(n))
+        return 0;
     size_t lc = 0, li = 0;
     const char *c = attr(n, "class", &lc), *id = attr(n, "id", &li);
     const char *role;
