@@ -6,7 +6,7 @@ same text, same run, 1 and 2 threads.
   DeepSeek-V3 tokenizer.json         vs tokenizers (encode_batch, RAYON_NUM_THREADS)
   Mistral v1 SentencePiece           vs sentencepiece (encode, num_threads)
 
-Ours is timed as a whole process (`tokenize -j N`, best of 2): reading the JSON
+Ours is timed as a whole process (`tokenize -j N`, best of 3): reading the JSON
 lines, parsing them, loading the vocabulary and writing the ids. The peers are
 timed on the encode call only, texts already in memory: a handicap for us.
 MB = UTF-8 bytes of document text. Input: data/corpus/enwiki_sample.jsonl.zst
@@ -28,7 +28,7 @@ BIN = os.environ.get("BIN", os.path.join(ROOT, "bin"))
 TOK = os.path.join(ROOT, "build", "tokenizers")
 
 
-def best(fn, n=2):
+def best(fn, n=3):
     out = []
     for _ in range(n):
         t = time.perf_counter()
@@ -42,7 +42,7 @@ def hf_time(path, jl, threads):
             f"t=Tokenizer.from_file({path!r})\n"
             f"x=[json.loads(l)['text'] for l in open({jl!r}, encoding='utf-8')]\n"
             "b=[]\n"
-            "for _ in range(2):\n"
+            "for _ in range(3):\n"
             "    s=time.perf_counter(); t.encode_batch(x, add_special_tokens=True); b.append(time.perf_counter()-s)\n"
             "print(min(b))\n")
     env = dict(os.environ, RAYON_NUM_THREADS=str(threads), TOKENIZERS_PARALLELISM="true")
