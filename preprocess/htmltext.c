@@ -725,7 +725,33 @@ static lxb_dom_node_t *best_candidate(htmltext *h, lxb_dom_node_t *body)
     return best;
 }
 
-/* An <article>, schema.org articleBody or <main> holding most of the paragraph text. */
+/* The class names content-management systems give an article's body (WordPress's
+ * entry-content, and the like): words of a class or id, compared without case and
+ * without '-' or '_' between their parts. */
+static const char *const body_classes[] = {"entrycontent", "postcontent", "postbody", "postentry", "posttext",
+                                           "articlebody", "articlecontent", "articletext", "storybody",
+                                           "storycontent", "contentbody", "bodytext", NULL};
+static int body_class(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && isspace((unsigned char)s[i]))
+            i++;
+        char w[48];
+        size_t k = 0;
+        for (; i < n && !isspace((unsigned char)s[i]); i++)
+            if (s[i] != '-' && s[i] != '_' && k + 1 < sizeof w)
+                w[k++] = (char)tolower((unsigned char)s[i]);
+        w[k] = '\0';
+        for (int j = 0; k && body_classes[j]; j++)
+            if (!strcmp(w, body_classes[j]))
+                return 1;
+    }
+    return 0;
+}
+
+/* An <article>, schema.org articleBody, <main> or a <div>/<section> of a body class
+ * name, holding most of the paragraph text. */
 static lxb_dom_node_t *semantic_container(lxb_dom_node_t *body)
 {
     lxb_dom_node_t *n = body, *best = NULL;
@@ -735,9 +761,11 @@ static lxb_dom_node_t *semantic_container(lxb_dom_node_t *body)
         int descend = n->type == LXB_DOM_NODE_TYPE_ELEMENT && !in->skip;
         if (descend && n != body) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
-            size_t len;
+            size_t len, lc = 0, li = 0;
             const char *ip = attr(n, "itemprop", &len);
-            int sem = t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN || (ip && len == 11 && !strncmp(ip, "articleBody", 11));
+            const char *cl = attr(n, "class", &lc), *id = attr(n, "id", &li);
+            int sem = t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN || (ip && len == 11 && !strncmp(ip, "articleBody", 11)) ||
+                      ((t == LXB_TAG_DIV || t == LXB_TAG_SECTION) && ((cl && body_class(cl, lc)) || (id && body_class(id, li))));
             if (sem && in->text - in->links > btext) {
                 btext = in->text - in->links;
                 best = n;
