@@ -233,7 +233,12 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     unsigned char *tok = malloc(len + 4);
     if (!rank_of || !tok) { free(rank_of); free(tok); rc = err_set(ERR_NOMEM, "out of memory"); goto fail_names; }
     for (size_t i = 0; i < n_ids; i++) rank_of[i] = UINT32_MAX;
-    /* pass 2: the tokens */
+    /* pass 2: the tokens, decoded one after the other into tok; then set, each token's slot
+     * asked for 16 tokens ahead */
+    typedef struct { uint32_t off, len, rank; size_t line; } tt_tok;
+    tt_tok *tt = malloc(n_lines * sizeof *tt);
+    if (!tt) rc = err_set(ERR_NOMEM, "out of memory");
+    size_t nt = 0, toff = 0;
     p = data;
     lineno = 0;
     while (p < end && !rc) {
@@ -246,13 +251,20 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
             char *sp = memchr(p, ' ', ll);
             uint32_t r = 0;
             for (const char *q = sp + 1; q < p + ll; q++) r = r * 10 + (uint32_t)(*q - '0'); /* checked by pass 1 */
-            long tl = b64decode(p, (size_t)(sp - p), tok);
+            long tl = b64decode(p, (size_t)(sp - p), tok + toff);
             if (tl <= 0) rc = err_set(ERR_FORMAT, "%s:%zu: the token is not base64", path, lineno);
-            else if (!(rc = bpe_core_set_line(b, r + (uint32_t)shift, (const char *)tok, (size_t)tl, lineno, r)))
-                rank_of[r + shift] = r;
+            else tt[nt++] = (tt_tok){(uint32_t)toff, (uint32_t)tl, r, lineno};
+            toff += (size_t)(tl > 0 ? tl : 0);
         }
         p = le + 1;
     }
+    for (size_t i = 0; i < nt && !rc; i++) {
+        if (i + 16 < nt) bpe_prefetch_slot(b, (const char *)tok + tt[i + 16].off, tt[i + 16].len);
+        if (!(rc = bpe_core_set_line(b, tt[i].rank + (uint32_t)shift, (const char *)tok + tt[i].off, tt[i].len, tt[i].line,
+                                     tt[i].rank)))
+            rank_of[tt[i].rank + shift] = tt[i].rank;
+    }
+    free(tt);
     free(tok);
     if (!rc) rc = bpe_core_bytes(b);
     /* no pair table: the merges look ranks up by bytes (merge_short_tiktoken) */
