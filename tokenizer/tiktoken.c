@@ -152,11 +152,14 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     if (rc) return rc;
     bpe *b = bpe_new(TOKF_TIKTOKEN, type ? type : "TikTokenizer", path);
     if (!b) { free(data); return err_set(ERR_NOMEM, "out of memory"); }
-    /* pass 1: count lines, check the format, find the largest rank */
-    size_t n_lines = 0;
+    /* pass 1: check the format, find the largest rank, note each line's token and rank */
+    typedef struct { uint32_t off, len, rank; size_t line; } tt_tok; /* off, len: the base64 in data */
+    size_t n_lines = 0, cap = 0;
+    tt_tok *tt = NULL;
     uint64_t max_rank = 0;
     char *p = data, *end = data + len;
     size_t lineno = 0;
+    if (len >= UINT32_MAX) { rc = err_set(ERR_FORMAT, "%s: a tiktoken file of 4 GB or more", path); goto fail; }
     while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
         char *le = nl ? nl : end;
@@ -182,7 +185,14 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
             goto fail;
         }
         if (r > max_rank) max_rank = r;
-        n_lines++;
+        if (n_lines == cap) {
+            size_t nc = cap ? cap * 2 : 4096;
+            tt_tok *nt = realloc(tt, nc * sizeof *nt);
+            if (!nt) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
+            tt = nt;
+            cap = nc;
+        }
+        tt[n_lines++] = (tt_tok){(uint32_t)(p - data), (uint32_t)(sp - p), (uint32_t)r, lineno};
         p = le + 1;
     }
     if (n_lines == 0) { rc = err_set(ERR_FORMAT, "%s: no tokens (an empty tiktoken file)", path); goto fail; }
@@ -229,46 +239,26 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     }
     /* the named encodings' specials sit at fixed ids (cl100k's at 100257...), even past a cut-down file */
     if ((rc = bpe_core_alloc(b, n_ids, n_ids > n_lines + shift + n_names ? n_ids : n_lines + shift + n_names))) goto fail_names;
-    uint32_t *rank_of = malloc(n_ids * sizeof *rank_of);
     unsigned char *tok = malloc(len + 4);
-    if (!rank_of || !tok) { free(rank_of); free(tok); rc = err_set(ERR_NOMEM, "out of memory"); goto fail_names; }
-    for (size_t i = 0; i < n_ids; i++) rank_of[i] = UINT32_MAX;
-    /* pass 2: the tokens, decoded one after the other into tok; then set, each token's slot
-     * asked for 16 tokens ahead */
-    typedef struct { uint32_t off, len, rank; size_t line; } tt_tok;
-    tt_tok *tt = malloc(n_lines * sizeof *tt);
-    if (!tt) rc = err_set(ERR_NOMEM, "out of memory");
-    size_t nt = 0, toff = 0;
-    p = data;
-    lineno = 0;
-    while (p < end && !rc) {
-        char *nl = memchr(p, '\n', (size_t)(end - p));
-        char *le = nl ? nl : end;
-        lineno++;
-        size_t ll = (size_t)(le - p);
-        if (ll && p[ll - 1] == '\r') ll--;
-        if (ll) {
-            char *sp = memchr(p, ' ', ll);
-            uint32_t r = 0;
-            for (const char *q = sp + 1; q < p + ll; q++) r = r * 10 + (uint32_t)(*q - '0'); /* checked by pass 1 */
-            long tl = b64decode(p, (size_t)(sp - p), tok + toff);
-            if (tl <= 0) rc = err_set(ERR_FORMAT, "%s:%zu: the token is not base64", path, lineno);
-            else tt[nt++] = (tt_tok){(uint32_t)toff, (uint32_t)tl, r, lineno};
-            toff += (size_t)(tl > 0 ? tl : 0);
-        }
-        p = le + 1;
+    if (!tok) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail_names; }
+    /* pass 2: the tokens decoded one after the other into tok; then set, each token's slot asked
+     * for 16 tokens ahead (the table is megabytes: a cache miss each otherwise) */
+    size_t toff = 0;
+    for (size_t i = 0; i < n_lines && !rc; i++) {
+        long tl = b64decode(data + tt[i].off, tt[i].len, tok + toff);
+        if (tl <= 0) rc = err_set(ERR_FORMAT, "%s:%zu: the token is not base64", path, tt[i].line);
+        tt[i].off = (uint32_t)toff; /* from now on: the decoded token in tok */
+        tt[i].len = (uint32_t)(tl > 0 ? tl : 0);
+        toff += tt[i].len;
     }
-    for (size_t i = 0; i < nt && !rc; i++) {
-        if (i + 16 < nt) bpe_prefetch_slot(b, (const char *)tok + tt[i + 16].off, tt[i + 16].len);
-        if (!(rc = bpe_core_set_line(b, tt[i].rank + (uint32_t)shift, (const char *)tok + tt[i].off, tt[i].len, tt[i].line,
-                                     tt[i].rank)))
-            rank_of[tt[i].rank + shift] = tt[i].rank;
+    for (size_t i = 0; i < n_lines && !rc; i++) {
+        if (i + 16 < n_lines) bpe_prefetch_slot(b, (const char *)tok + tt[i + 16].off, tt[i + 16].len);
+        rc = bpe_core_set_line(b, tt[i].rank + (uint32_t)shift, (const char *)tok + tt[i].off, tt[i].len, tt[i].line,
+                               tt[i].rank);
     }
-    free(tt);
     free(tok);
     if (!rc) rc = bpe_core_bytes(b);
     /* no pair table: the merges look ranks up by bytes (merge_short_tiktoken) */
-    free(rank_of);
     if (rc) goto fail_names;
     b->whole_first = 1;
     b->nfc = e->nfc;
@@ -308,6 +298,7 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     free(names);
     free(sp_ids);
     free(data);
+    free(tt);
     b->vocab_size = b->n_ids;
     *out = b;
     return 0;
@@ -317,6 +308,7 @@ fail_names:
     free(sp_ids);
 fail:
     free(data);
+    free(tt);
     bpe_free(b);
     return rc;
 }
