@@ -28,6 +28,7 @@ struct htmltext {
     /* per-node facts in blocks of NBLOCK that never move (nodes point at them) */
     struct ninfo **blocks;
     size_t nblocks, used;
+    size_t walk_budget; /* nodes holds_named_body may still visit on this page (it stays linear) */
 };
 #define NBLOCK 4096
 
@@ -541,8 +542,104 @@ static void link_block(lxb_dom_node_t *n, ninfo *ci, ninfo *pi, int favor)
 /* Pass 1: give every node its facts; mark what is never text (and, for the main
  * content, boilerplate); sum text, link text and commas up the tree (post-order:
  * a node's sums are added to its parent's when the walk leaves it). */
+/* The class names content-management systems give an article's body (WordPress's
+ * entry-content, and the like): words of a class or id, compared without case and
+ * without '-' or '_' between their parts. */
+static const char *const body_classes[] = {"entrycontent", "postcontent", "postbody", "postentry", "posttext",
+                                           "articlebody", "articlecontent", "articletext", "storybody",
+                                           "storycontent", "contentbody", "bodytext", NULL};
+static int body_class(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && isspace((unsigned char)s[i]))
+            i++;
+        char w[48];
+        size_t k = 0;
+        for (; i < n && !isspace((unsigned char)s[i]); i++)
+            if (s[i] != '-' && s[i] != '_' && k + 1 < sizeof w)
+                w[k++] = (char)tolower((unsigned char)s[i]);
+        w[k] = '\0';
+        for (int j = 0; k && body_classes[j]; j++)
+            if (!strcmp(w, body_classes[j]))
+                return 1;
+    }
+    return 0;
+}
+
+/* Visible text bytes under root outside links (white space runs as one), what is never
+ * text left out. */
+static uint64_t subtree_text(lxb_dom_node_t *root, size_t *budget)
+{
+    uint64_t sum = 0;
+    int in_a = 0; /* open <a> elements around n */
+    lxb_dom_node_t *n = root;
+    while (n) {
+        if (!*budget)
+            return 0;
+        --*budget;
+        int descend = 1;
+        if (n->type == LXB_DOM_NODE_TYPE_ELEMENT) {
+            descend = n == root || !(never_text(lxb_dom_node_tag_id(n)) || hidden(n));
+        } else if (n->type == LXB_DOM_NODE_TYPE_TEXT) {
+            uint32_t len, commas;
+            text_stats(n, &len, &commas);
+            if (!in_a)
+                sum += len;
+            descend = 0;
+        } else if (n != root) {
+            descend = 0;
+        }
+        if (descend && n->first_child) {
+            in_a += n->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_node_tag_id(n) == LXB_TAG_A;
+            n = n->first_child;
+            continue;
+        }
+        while (n != root && !n->next) {
+            n = n->parent;
+            in_a -= n->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_node_tag_id(n) == LXB_TAG_A && n != root;
+        }
+        n = n == root ? NULL : n->next;
+    }
+    return sum;
+}
+
+/* Inside n, an article's body named as such (an element of a body class name, or
+ * schema.org's articleBody; not <article>, which teaser cards use too) with 500 bytes of
+ * text or more: a wrapper named like boilerplate around it
+ * ("above-footer") is not stripped. */
+static int holds_named_body(lxb_dom_node_t *root, size_t *budget)
+{
+    lxb_dom_node_t *n = root;
+    while (n) {
+        if (!*budget) /* the page's allowance spent (nesting built to make this quadratic): strip */
+            return 0;
+        --*budget;
+        int descend = 1;
+        if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root) {
+            lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+            if (never_text(t) || hidden(n)) {
+                descend = 0;
+            } else {
+                size_t len, lc = 0, li = 0;
+                const char *ip = attr(n, "itemprop", &len);
+                const char *cl = attr(n, "class", &lc), *id = attr(n, "id", &li);
+                if (((ip && len == 11 && !strncmp(ip, "articleBody", 11)) ||
+                     ((t == LXB_TAG_DIV || t == LXB_TAG_SECTION) && ((cl && body_class(cl, lc)) || (id && body_class(id, li))))) &&
+                    subtree_text(n, budget) >= 500)
+                    return 1;
+            }
+        } else if (n->type != LXB_DOM_NODE_TYPE_ELEMENT) {
+            descend = 0;
+        }
+        NEXT_SKIPPING(n, root, descend);
+    }
+    return 0;
+}
+
 static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int strip)
 {
+    h->walk_budget = 1 << 20;
     h->used = 0;
     int in_article = 0; /* open <article> / <main> elements around n */
     lxb_dom_node_t *n = root;
@@ -561,7 +658,7 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int 
                 else if (mode == HTMLTEXT_MAIN &&
                          (t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
                           t == LXB_TAG_FIGURE || t == LXB_TAG_FIGCAPTION ||
-                          ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || (strip && boilerplate(n, favor))))
+                          ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || (strip && boilerplate(n, favor) && !holds_named_body(n, &h->walk_budget))))
                     in->skip = 1;
             }
             if (!in->skip && (t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN))
@@ -723,31 +820,6 @@ static lxb_dom_node_t *best_candidate(htmltext *h, lxb_dom_node_t *body)
         }
     }
     return best;
-}
-
-/* The class names content-management systems give an article's body (WordPress's
- * entry-content, and the like): words of a class or id, compared without case and
- * without '-' or '_' between their parts. */
-static const char *const body_classes[] = {"entrycontent", "postcontent", "postbody", "postentry", "posttext",
-                                           "articlebody", "articlecontent", "articletext", "storybody",
-                                           "storycontent", "contentbody", "bodytext", NULL};
-static int body_class(const char *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        while (i < n && isspace((unsigned char)s[i]))
-            i++;
-        char w[48];
-        size_t k = 0;
-        for (; i < n && !isspace((unsigned char)s[i]); i++)
-            if (s[i] != '-' && s[i] != '_' && k + 1 < sizeof w)
-                w[k++] = (char)tolower((unsigned char)s[i]);
-        w[k] = '\0';
-        for (int j = 0; k && body_classes[j]; j++)
-            if (!strcmp(w, body_classes[j]))
-                return 1;
-    }
-    return 0;
 }
 
 /* An <article>, schema.org articleBody, <main> or a <div>/<section> of a body class
