@@ -861,6 +861,7 @@ typedef struct {
     int space;         /* a space is pending */
     int failed;
     int mode, favor;
+    const char *titles[2]; /* the page's <title> and og:title (collapsed), for the headline rule */
 } out_t;
 
 static void o_put(out_t *o, const char *s, size_t n)
@@ -892,7 +893,7 @@ static void o_break(out_t *o)
         return;
     if (o->mode == HTMLTEXT_MAIN) {
         double ld = (double)o->line_links / (double)len;
-        double lim = o->favor == HTMLTEXT_PRECISION ? 0.3 : o->favor == HTMLTEXT_RECALL ? 0.9 : 0.6;
+        double lim = o->favor == HTMLTEXT_PRECISION ? 0.3 : 0.9;
         if (ld > lim) {
             o->n = o->line0;
             o->line_links = 0;
@@ -953,6 +954,68 @@ static int orphan_heading(lxb_dom_node_t *n)
     return 1;
 }
 
+/* The text under n, white space collapsed, into buf (at most cap - 1 bytes; 0 when longer, or
+ * when n holds more than 256 nodes: a headline is a few, and a page of headings nested in
+ * each other stays linear). */
+static size_t heading_text(lxb_dom_node_t *n, char *buf, size_t cap)
+{
+    size_t k = 0, nodes = 0;
+    int space = 0;
+    lxb_dom_node_t *q = n->first_child;
+    while (q) {
+        if (++nodes > 256)
+            return 0;
+        if (q->type == LXB_DOM_NODE_TYPE_TEXT) {
+            lxb_dom_text_t *tx = lxb_dom_interface_text(q);
+            const unsigned char *t = tx->char_data.data.data;
+            for (size_t i = 0; i < tx->char_data.data.length; i++) {
+                if (isspace(t[i])) {
+                    space = k > 0;
+                    continue;
+                }
+                if (k + 2 >= cap)
+                    return 0;
+                if (space)
+                    buf[k++] = ' ';
+                space = 0;
+                buf[k++] = (char)t[i];
+            }
+        } else if (q->type == LXB_DOM_NODE_TYPE_ELEMENT && q->first_child && !never_text(lxb_dom_node_tag_id(q))) {
+            q = q->first_child;
+            continue;
+        }
+        while (q && q != n && !q->next)
+            q = q->parent;
+        q = q && q != n ? q->next : NULL;
+    }
+    buf[k] = '\0';
+    return k;
+}
+
+/* Is n the article's headline, before any of its text: an h1 or h2 whose text is the page's
+ * title or og:title, or most of it ("Headline - Site")? The headline is the page's metadata
+ * (htmltext_doc's title), not its body: Readability and the article-body benchmarks leave it
+ * out of the text, and trafilatura does where the headline stands outside the body it picks. */
+static int headline(lxb_dom_node_t *n, const out_t *o)
+{
+    lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+    if ((t != LXB_TAG_H1 && t != LXB_TAG_H2) || o->n > 0 || info_of(n)->text > 400)
+        return 0;
+    char buf[512];
+    size_t k = heading_text(n, buf, sizeof buf);
+    if (k < 8)
+        return 0;
+    for (int i = 0; i < 2; i++) {
+        const char *ti = o->titles[i];
+        if (!ti)
+            continue;
+        size_t tl = strlen(ti);
+        if (tl >= k && strstr(ti, buf) && 2 * k >= tl)
+            return 1;
+    }
+    return 0;
+}
+
 static void render(lxb_dom_node_t *root, out_t *o)
 {
     lxb_dom_node_t *n = root;
@@ -966,6 +1029,9 @@ static void render(lxb_dom_node_t *root, out_t *o)
         } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root && !in->skip && o->mode == HTMLTEXT_MAIN &&
                    orphan_heading(n)) {
             in->skip = 1; /* "Related articles" over a list that was dropped: nothing after it */
+        } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root && !in->skip && o->mode == HTMLTEXT_MAIN &&
+                   headline(n, o)) {
+            in->skip = 1; /* the headline: the page's title, not its text */
         } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && (!in->skip || n == root)) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
             if (t == LXB_TAG_BR)
@@ -1140,15 +1206,30 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                 break;
             }
     }
+    /* og:title, which names the headline without the site's name more often than <title> */
+    char *og = NULL;
+    if (head)
+        for (lxb_dom_node_t *c = lxb_dom_interface_node(head)->first_child; c && !og; c = c->next) {
+            size_t pl = 0, cl = 0;
+            const char *pv, *cv;
+            if (c->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_node_tag_id(c) == LXB_TAG_META &&
+                (pv = attr(c, "property", &pl)) && pl == 8 && !memcmp(pv, "og:title", 8) &&
+                (cv = attr(c, "content", &cl)) && cl)
+                og = collapse((const unsigned char *)cv, cl);
+        }
     lxb_html_body_element_t *bodyel = lxb_html_document_body_element(h->doc);
     out_t o = {0};
     o.mode = mode;
     o.favor = favor;
+    o.titles[0] = doc->title;
+    o.titles[1] = og;
     if (bodyel) {
         lxb_dom_node_t *body = lxb_dom_interface_node(bodyel);
         int rc = annotate(h, body, mode, favor, 1);
-        if (rc < 0)
+        if (rc < 0) {
+            free(og);
             return rc;
+        }
         if (mode == HTMLTEXT_ALL) {
             render(body, &o);
         } else {
@@ -1160,8 +1241,11 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                 out_t o2 = {0};
                 o2.mode = mode;
                 o2.favor = favor;
+                o2.titles[0] = o.titles[0];
+                o2.titles[1] = o.titles[1];
                 if ((rc = annotate(h, body, mode, favor, 0)) < 0) {
                     free(o.s);
+                    free(og);
                     return rc;
                 }
                 main_content(h, body, favor, &o2);
@@ -1174,6 +1258,8 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
             }
         }
     }
+    free(og); /* the titles are not used after this */
+    o.titles[1] = NULL;
     if (o.failed) {
         free(o.s);
         htmltext_doc_free(doc);

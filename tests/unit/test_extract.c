@@ -214,6 +214,34 @@ static void test_text(void)
     CHECK(strstr(t, "Paragraph three") != NULL);
     CHECK(!strstr(t, "link list"));
     free(t);
+    /* the headline: an h1 before any text that is the page's title (or most of it, the site's name
+     * after it) or its og:title is metadata, not text; another h1, or one after text, stays */
+    const char *body3 =
+        "<article><h1>Storm  closes the harbour</h1><p>The first paragraph of the story, long enough to count, "
+        "with a comma, and more words to carry it past the length the scoring wants to see here.</p>"
+        "<h2>What comes next</h2><p>A second paragraph, which also belongs to the story and says something "
+        "about it, at length, so that the article holds most of the text on the page.</p></article></body></html>";
+    char page3[1024];
+    snprintf(page3, sizeof page3, "<html><head><title>Storm closes the harbour - The Daily Site</title></head><body>%s",
+             body3);
+    t = text_of(ht, page3, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "The first paragraph") == t);
+    CHECK(strstr(t, "What comes next\nA second") != NULL);
+    free(t);
+    snprintf(page3, sizeof page3,
+             "<html><head><title>The Daily Site</title><meta property='og:title' content='Storm closes the harbour'>"
+             "</head><body>%s", body3);
+    t = text_of(ht, page3, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "The first paragraph") == t);
+    free(t);
+    snprintf(page3, sizeof page3, "<html><head><title>Storm closes the harbour, and a long tail of other words "
+             "that make the headline less than half of it</title></head><body>%s", body3);
+    t = text_of(ht, page3, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "Storm closes the harbour\nThe first paragraph") == t);
+    free(t);
+    t = text_of(ht, page3, NULL, HTMLTEXT_ALL); /* --mode all keeps every heading */
+    CHECK(strstr(t, "Storm closes the harbour\n") != NULL);
+    free(t);
     /* 100,000 nested elements: no recursion, no crash */
     size_t depth = 100000;
     char *deep = malloc(depth * 5 + 64);
