@@ -5,7 +5,8 @@
  * file walks the inputs, decides per record, writes and counts.
  *
  * Every record read is counted once: a document out, or dropped for one reason
- * (record type, HTTP status, not HTML, truncated, too large, damaged, empty). */
+ * (record type, HTTP status, not HTML, truncated, too large, damaged, empty, too
+ * deeply nested). */
 #define _GNU_SOURCE
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,9 +28,9 @@
 #include "preprocess/htmltext.h"
 #include "preprocess/warc.h"
 
-enum { R_KEPT, R_TYPE, R_STATUS, R_NOT_HTML, R_TRUNCATED, R_TOO_LARGE, R_DAMAGED, R_EMPTY, R_N };
-static const char *const reason_name[R_N] = {"kept",     "record_type", "http_status", "not_html",
-                                             "truncated", "too_large",   "damaged",     "empty"};
+enum { R_KEPT, R_TYPE, R_STATUS, R_NOT_HTML, R_TRUNCATED, R_TOO_LARGE, R_DAMAGED, R_EMPTY, R_TOO_DEEP, R_N };
+static const char *const reason_name[R_N] = {"kept",      "record_type", "http_status", "not_html", "truncated",
+                                             "too_large", "damaged",     "empty",       "too_deep"};
 static const char *const reason_help[R_N] = {
     "",
     "warcinfo, request, metadata, revisit records (no page)",
@@ -38,7 +39,9 @@ static const char *const reason_help[R_N] = {
     "WARC-Truncated: the crawler cut the payload",
     "a record larger than --max-size",
     "a record the reader could not parse (see the warnings)",
-    "no text left after extraction"};
+    "no text left after extraction",
+    "markup nested deeper than 10,000 elements (HTMLTEXT_MAX_DEPTH: the HTML parser's time grows with the square of "
+    "the depth)"};
 
 typedef struct {
     const char *output, *mode_s, *rejected;
@@ -318,6 +321,10 @@ static int flush_batch(ex_state *s)
             } else if (it->rc < 0) {
                 rc = err_set(it->rc, "%s: record %llu: %s", it->file ? it->file : "", (unsigned long long)it->rec,
                              it->err);
+            } else if (it->rc == HTMLTEXT_TOO_DEEP) {
+                fprintf(stderr, "extract: warning: %s: record %llu: markup nested deeper than %d elements: dropped\n",
+                        it->file ? it->file : "", (unsigned long long)it->rec, HTMLTEXT_MAX_DEPTH);
+                rc = drop_now(s, R_TOO_DEEP, it->file, it->rec, it->id, it->url);
             } else if (it->doc.len == 0) {
                 rc = drop_now(s, R_EMPTY, it->file, it->rec, it->id, it->url);
             } else {

@@ -1181,6 +1181,80 @@ static void main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
     }
 }
 
+/* Elements a start tag does not nest: void elements, and those the parser closes
+ * by itself (optional end tags), whose depth would otherwise be overcounted. */
+static int flat_tag(const char *t, size_t n)
+{
+    /* by length: a tag name's length picks the few names to compare */
+    static const char *const by_len[9] = {
+        NULL, "p", "br hr li dt dd tr td th rb rt rp", "col img wbr rtc", "area base link meta html head body",
+        "embed input track param frame image tbody thead tfoot", "source keygen option", "caption bgsound",
+        "basefont optgroup colgroup"};
+    if (n == 0 || n > 8)
+        return 0;
+    char low[8];
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)(t[i] | 0x20); /* ASCII letters and digits: lower case (digits unchanged) */
+    for (const char *c = by_len[n]; *c; c += n + (c[n] == ' ')) {
+        if (!memcmp(c, low, n))
+            return 1;
+        if (!c[n])
+            break;
+    }
+    return 0;
+}
+
+static int tag_is(const char *t, size_t n, const char *name)
+{
+    return strlen(name) == n && !strncasecmp(t, name, n);
+}
+
+size_t htmltext_depth(const char *s, size_t n)
+{
+    size_t depth = 0, max = 0;
+    const char *p = s, *end = s + n;
+    while ((p = memchr(p, '<', (size_t)(end - p))) != NULL) {
+        p++;
+        if (end - p >= 3 && p[0] == '!' && p[1] == '-' && p[2] == '-') {
+            const char *q = p + 3;
+            while (q + 2 < end && !(q[0] == '-' && q[1] == '-' && q[2] == '>'))
+                q++;
+            p = q;
+            continue;
+        }
+        int close = p < end && *p == '/';
+        const char *t = p + close, *e = t;
+        if (e >= end || !isalpha((unsigned char)*e))
+            continue;
+        while (e < end && isalnum((unsigned char)*e))
+            e++;
+        size_t tn = (size_t)(e - t);
+        const char *gt = memchr(e, '>', (size_t)(end - e));
+        if (!gt)
+            break;
+        p = gt + 1;
+        if (close) {
+            if (!flat_tag(t, tn) && depth)
+                depth--;
+            continue;
+        }
+        if (tag_is(t, tn, "script") || tag_is(t, tn, "style")) { /* raw text: to its end tag */
+            const char *q = p;
+            while ((q = memchr(q, '<', (size_t)(end - q))) != NULL && !(end - q > (ptrdiff_t)tn + 1 && q[1] == '/' &&
+                                                                     !strncasecmp(q + 2, t, tn)))
+                q++;
+            const char *egt = q ? memchr(q, '>', (size_t)(end - q)) : NULL;
+            p = egt ? egt + 1 : end; /* past its end tag */
+            continue;
+        }
+        if (gt[-1] == '/' || flat_tag(t, tn))
+            continue;
+        if (++depth > max)
+            max = depth;
+    }
+    return max;
+}
+
 int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const char *http_charset, int mode, int favor,
                      htmltext_doc *doc)
 {
@@ -1190,6 +1264,10 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
     char *u = htmltext_to_utf8(html, n, doc->charset, &un);
     if (!u)
         return err_set(ERR_NOMEM, "out of memory decoding a page of %zu bytes", n);
+    if (htmltext_depth(u, un) > HTMLTEXT_MAX_DEPTH) {
+        free(u);
+        return HTMLTEXT_TOO_DEEP;
+    }
     lxb_html_document_clean(h->doc);
     lxb_status_t st = lxb_html_document_parse(h->doc, (const lxb_char_t *)u, un);
     free(u);

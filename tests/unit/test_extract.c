@@ -251,6 +251,15 @@ static void test_text(void)
         k += 5;
     }
     strcpy(deep + k, "deep text");
+    /* deeper than HTMLTEXT_MAX_DEPTH: not parsed (the tree builder's time grows with the
+     * square of the depth), HTMLTEXT_TOO_DEEP and nothing to free */
+    htmltext_doc dd;
+    CHECK_EQ_INT(htmltext_depth(deep, strlen(deep)), 100000);
+    CHECK_EQ_INT(htmltext_extract(ht, (const unsigned char *)deep, strlen(deep), NULL, HTMLTEXT_MAIN, 0, &dd),
+                 HTMLTEXT_TOO_DEEP);
+    CHECK(!dd.text && !dd.title);
+    /* 5,000 deep is parsed */
+    strcpy(deep + 5000 * 5, "deep text");
     t = text_of(ht, deep, NULL, HTMLTEXT_ALL);
     CHECK_EQ_STR(t, "deep text");
     free(t);
@@ -258,6 +267,14 @@ static void test_text(void)
     CHECK(t && strcmp(t, "(error)"));
     free(t);
     free(deep);
+    /* the depth count: void elements, optional end tags, self-closing tags, comments, script
+     * and style text, end tags */
+    const char *d1 = "<html><body><div><p>a<p>b<br><img src=x><li>c<svg/><!-- <div><div><div> -->"
+                     "<script>if (a<b) s='<div><div><div>';</script><style>a>b{}</style><span><b>x</b></span></div>"
+                     "<div></div><DIV>";
+    CHECK_EQ_INT(htmltext_depth(d1, strlen(d1)), 3); /* div > span > b */
+    CHECK_EQ_INT(htmltext_depth("<div", 4), 0);      /* a tag never closed: not counted */
+    CHECK_EQ_INT(htmltext_depth("<<<>>></></x", 12), 0);
     /* a wrong declaration: the bytes are read as declared, never a crash, always UTF-8 */
     htmltext_doc d;
     CHECK(htmltext_extract(ht, (const unsigned char *)"<meta charset=utf-8><p>caf\xe9 \xff</p>", 32, NULL, HTMLTEXT_ALL,
