@@ -1181,15 +1181,18 @@ static void main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
     }
 }
 
-/* Elements a start tag does not nest: void elements, and those the parser closes
- * by itself (optional end tags), whose depth would otherwise be overcounted. */
+/* Elements a start tag does not nest: void elements, those the parser closes by
+ * itself (optional end tags), and those it does not nest in themselves (a, nobr,
+ * form, select, button, table: one in another closes or drops it), whose depth
+ * would otherwise be overcounted. (A table nested in a cell is a scope boundary,
+ * so the parser's checks stop there: not counting it costs nothing.) */
 static int flat_tag(const char *t, size_t n)
 {
     /* by length: a tag name's length picks the few names to compare */
     static const char *const by_len[9] = {
-        NULL, "p", "br hr li dt dd tr td th rb rt rp", "col img wbr rtc", "area base link meta html head body",
-        "embed input track param frame image tbody thead tfoot", "source keygen option", "caption bgsound",
-        "basefont optgroup colgroup"};
+        NULL, "p a", "br hr li dt dd tr td th rb rt rp", "col img wbr rtc", "area base link meta html head body nobr form",
+        "embed input track param frame image tbody thead tfoot table", "source keygen option select button",
+        "caption bgsound", "basefont optgroup colgroup"};
     if (n == 0 || n > 8)
         return 0;
     char low[8];
