@@ -801,7 +801,7 @@ static lxb_dom_node_t *best_candidate(htmltext *h, lxb_dom_node_t *body)
     int alt = 0;
     for (int i = 1; i < 5; i++)
         alt += top[i] && ts[i] >= 0.75f * bscore;
-    if (best && alt >= 3) {
+    if (best && best != body && alt >= 3) { /* (the body itself has no ancestor to take) */
         for (lxb_dom_node_t *q = best->parent; q && q != body; q = q->parent) {
             int under = 0;
             for (int i = 1; i < 5; i++) {

@@ -242,6 +242,13 @@ static void test_text(void)
     t = text_of(ht, page3, NULL, HTMLTEXT_ALL); /* --mode all keeps every heading */
     CHECK(strstr(t, "Storm closes the harbour\n") != NULL);
     free(t);
+    /* found by fuzz_extract: <body> itself the best candidate, with three others close to it,
+     * took the common-ancestor step above <body> (to <html>, which has no scores: a crash) */
+    static const char fuzz1[] = "i,tle>T\351e><p>Hello, \203\220\026\303/t. this is  paragr<article><p>Hello|window\215\322\317\30526|\226s a paragr</nav><article><p>Hello, world. Th a p/t. this is  paragr<article><p>Hello|window\215\322aragr</nav><article><p>He wl,olorld. Th<>Hello, \203\220\026\303/ this iml>";
+    htmltext_doc fd;
+    CHECK(htmltext_extract(ht, (const unsigned char *)fuzz1, sizeof fuzz1 - 1, NULL, HTMLTEXT_MAIN, 0, &fd) == 0);
+    CHECK(fd.text && strstr(fd.text, "Hello, world."));
+    htmltext_doc_free(&fd);
     /* 100,000 nested elements: no recursion, no crash */
     size_t depth = 100000;
     char *deep = malloc(depth * 5 + 64);
