@@ -1016,6 +1016,65 @@ static int headline(lxb_dom_node_t *n, const out_t *o)
     return 0;
 }
 
+/* Headings that title what follows an article rather than the article: related and
+ * most-read boxes, comment threads, in the languages of the web's largest shares. ASCII
+ * letters compared without case. A phrase starting with '=' is the whole heading (but for
+ * what follows it that is not a letter: "Comments (12)", "Related:"), since as a prefix it
+ * would end articles at "Related work" or "Recommended dosage"; the others are prefixes. */
+static const char *const after_article[] = {
+    "=related", "=related articles", "=related posts", "=related stories", "=related content", "=related news",
+    "=related links", "=recommended", "=recommended for you", "=trending", "=trending now", "=popular", "=comments",
+    "=kommentare", "=commentaires", "=comentarios", "=read more", "=read next",
+    "more from ", "more stories", "most popular", "most read", "most viewed", "you may also like",
+    "you might also like", "you may be interested", "leave a comment", "leave a reply", "join the conversation",
+    "\xc3\xa4hnliche ", "\xc3\x84hnliche ", "verwandte artikel", "verwandte beitr", "weitere meldungen",
+    "weitere artikel", "mehr zum thema", "das k\xc3\xb6nnte sie auch interessieren", "die meistgelesenen",
+    "meistgelesen", "\xc3\xa0 lire aussi", "\xc3\x80 lire aussi", "lire aussi", "articles similaires",
+    "sur le m\xc3\xaame sujet", "les plus lus", "art\xc3\xad" "culos relacionados", "noticias relacionadas",
+    "te puede interesar", "lo m\xc3\xa1s le\xc3\xad" "do", "leia tamb\xc3\xa9m", "not\xc3\xad" "cias relacionadas",
+    "mais lidas", "articoli correlati", "potrebbe interessarti", "i pi\xc3\xb9 letti", NULL};
+
+/* A heading h2-h6 of at most 80 bytes after the article's text has begun (200 bytes out)
+ * whose text is one of after_article: it and what follows it in its parent (or, when it
+ * stands alone in a wrapper, in its grandparent) are not the article. */
+static int after_article_heading(lxb_dom_node_t *n, const out_t *o)
+{
+    if (!is_heading(lxb_dom_node_tag_id(n)) || o->n < 200 || info_of(n)->text > 80)
+        return 0;
+    char buf[128];
+    size_t k = heading_text(n, buf, sizeof buf);
+    if (!k)
+        return 0;
+    for (int i = 0; after_article[i]; i++) {
+        const char *ph = after_article[i];
+        int whole = ph[0] == '=';
+        ph += whole;
+        size_t l = strlen(ph);
+        if (k < l || strncasecmp(buf, ph, l))
+            continue;
+        if (!whole)
+            return 1;
+        size_t q = l;
+        while (q < k && !isalpha((unsigned char)buf[q]) && (unsigned char)buf[q] < 0x80)
+            q++;
+        if (q == k && (l == k || !isalnum((unsigned char)buf[l])))
+            return 1;
+    }
+    return 0;
+}
+
+/* Skip n and its following siblings; a heading alone in its wrapper: the wrapper's too. */
+static int only_element_child(lxb_dom_node_t *c);
+static void skip_rest(lxb_dom_node_t *n)
+{
+    lxb_dom_node_t *from = n;
+    if (only_element_child(n) && n->parent && n->parent->user)
+        from = n->parent;
+    for (lxb_dom_node_t *s = from; s; s = s->next)
+        if (s->type == LXB_DOM_NODE_TYPE_ELEMENT && s->user)
+            info_of(s)->skip = 1;
+}
+
 static void render(lxb_dom_node_t *root, out_t *o)
 {
     lxb_dom_node_t *n = root;
@@ -1032,6 +1091,9 @@ static void render(lxb_dom_node_t *root, out_t *o)
         } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root && !in->skip && o->mode == HTMLTEXT_MAIN &&
                    headline(n, o)) {
             in->skip = 1; /* the headline: the page's title, not its text */
+        } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root && !in->skip && o->mode == HTMLTEXT_MAIN &&
+                   after_article_heading(n, o)) {
+            skip_rest(n); /* "Related articles", "Comments": the article has ended */
         } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && (!in->skip || n == root)) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
             if (t == LXB_TAG_BR)

@@ -242,6 +242,22 @@ static void test_text(void)
     t = text_of(ht, page3, NULL, HTMLTEXT_ALL); /* --mode all keeps every heading */
     CHECK(strstr(t, "Storm closes the harbour\n") != NULL);
     free(t);
+    /* a heading that titles what follows the article ("Related articles", "Comments (3)", "Die
+     * meistgelesenen ...") ends it; "Related work" does not */
+    const char *page4 =
+        "<html><body><article><p>The first paragraph of the story, long enough to count, with a comma, "
+        "and more words to carry it past the length the scoring wants to see here.</p>"
+        "<h2>Related work</h2><p>A second paragraph, which also belongs to the story and says something about "
+        "it, at length, so that the article holds most of the text on the page.</p>"
+        "<div><h3>Related articles</h3></div><p>A teaser of another story, written as plain text, no link.</p>"
+        "<h2>Comments (3)</h2><p>A reader wrote this, and it is not the article.</p></article></body></html>";
+    t = text_of(ht, page4, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "Related work\nA second paragraph") != NULL);
+    CHECK(!strstr(t, "Related articles") && !strstr(t, "teaser") && !strstr(t, "reader"));
+    free(t);
+    t = text_of(ht, page4, NULL, HTMLTEXT_ALL);
+    CHECK(strstr(t, "teaser") && strstr(t, "reader"));
+    free(t);
     /* found by fuzz_extract: <body> itself the best candidate, with three others close to it,
      * took the common-ancestor step above <body> (to <html>, which has no scores: a crash) */
     static const char fuzz1[] = "i,tle>T\351e><p>Hello, \203\220\026\303/t. this is  paragr<article><p>Hello|window\215\322\317\30526|\226s a paragr</nav><article><p>Hello, world. Th a p/t. this is  paragr<article><p>Hello|window\215\322aragr</nav><article><p>He wl,olorld. Th<>Hello, \203\220\026\303/ this iml>";
