@@ -26,30 +26,10 @@ typedef struct {
  * in the first-level cache. */
 static uint32_t dig3[1000];
 
-
-/* The number of decimal digits of v (1 for 0), with no branch on v: the
- * count of leading zeros picks the one power of ten to compare with. */
-static uint8_t nd_base[32];
-static uint64_t nd_next[32];
-
 static void digits_table(void)
 {
     for (uint32_t v = 0; v < 1000; v++)
         dig3[v] = (uint32_t)('0' + v / 100) | (uint32_t)('0' + v / 10 % 10) << 8 | (uint32_t)('0' + v % 10) << 16;
-    for (int lz = 0; lz < 32; lz++) {
-        /* the values with lz leading zeros: [2^(31-lz), 2^(32-lz)), at most one power of ten among them */
-        uint64_t lo = (uint64_t)1 << (31 - lz), p = 10;
-        uint8_t nd = 1;
-        while (p <= lo) p *= 10, nd++;
-        nd_base[lz] = nd;
-        nd_next[lz] = p; /* v >= this has one digit more */
-    }
-}
-
-static inline uint32_t n_digits(uint32_t v)
-{
-    int lz = __builtin_clz(v | 1); /* 0 counts as 1: one digit */
-    return nd_base[lz] + ((uint64_t)v >= nd_next[lz]);
 }
 
 /* The digits of v < 10^6 and a space at out (8 bytes of room), with no branch
@@ -60,10 +40,13 @@ static inline uint32_t n_digits(uint32_t v)
 static inline size_t put_u6digits_sp(char *out, uint32_t v)
 {
     uint64_t w = (uint64_t)dig3[v / 1000] | (uint64_t)dig3[v % 1000] << 24 | (uint64_t)' ' << 48;
-    uint32_t nd = n_digits(v);
-    w >>= 8 * (6 - nd);
+    /* the leading '0' digits: the low bytes of w that equal '0' (at most five: the sixth
+     * digit always stays) */
+    uint64_t z = (w ^ 0x303030303030ull) | (1ull << 40);
+    uint32_t lz = (uint32_t)__builtin_ctzll(z) >> 3;
+    w >>= 8 * lz;
     memcpy(out, &w, 8);
-    return nd + 1;
+    return 7 - lz;
 }
 
 static int put_ids(tk_state *s, const uint32_t *ids, size_t n)
