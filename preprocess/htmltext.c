@@ -548,6 +548,22 @@ static void link_block(lxb_dom_node_t *n, ninfo *ci, ninfo *pi, int favor)
 static const char *const body_classes[] = {"entrycontent", "postcontent", "postbody", "postentry", "posttext",
                                            "articlebody", "articlecontent", "articletext", "storybody",
                                            "storycontent", "contentbody", "bodytext", NULL};
+static int body_class(const char *s, size_t n);
+
+/* An element that names itself an article's body: schema.org's articleBody, or a <div> /
+ * <section> of a body class name (or id). */
+static int named_body(lxb_dom_node_t *n, lxb_tag_id_t t)
+{
+    size_t len, lc = 0, li = 0;
+    const char *ip = attr(n, "itemprop", &len);
+    if (ip && len == 11 && !strncmp(ip, "articleBody", 11))
+        return 1;
+    if (t != LXB_TAG_DIV && t != LXB_TAG_SECTION)
+        return 0;
+    const char *cl = attr(n, "class", &lc), *id = attr(n, "id", &li);
+    return (cl && body_class(cl, lc)) || (id && body_class(id, li));
+}
+
 static int body_class(const char *s, size_t n)
 {
     size_t i = 0;
@@ -620,14 +636,8 @@ static int holds_named_body(lxb_dom_node_t *root, size_t *budget)
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
             if (never_text(t) || hidden(n)) {
                 descend = 0;
-            } else {
-                size_t len, lc = 0, li = 0;
-                const char *ip = attr(n, "itemprop", &len);
-                const char *cl = attr(n, "class", &lc), *id = attr(n, "id", &li);
-                if (((ip && len == 11 && !strncmp(ip, "articleBody", 11)) ||
-                     ((t == LXB_TAG_DIV || t == LXB_TAG_SECTION) && ((cl && body_class(cl, lc)) || (id && body_class(id, li))))) &&
-                    subtree_text(n, budget) >= 500)
-                    return 1;
+            } else if (named_body(n, t) && subtree_text(n, budget) >= 500) {
+                return 1;
             }
         } else if (n->type != LXB_DOM_NODE_TYPE_ELEMENT) {
             descend = 0;
@@ -833,11 +843,7 @@ static lxb_dom_node_t *semantic_container(lxb_dom_node_t *body)
         int descend = n->type == LXB_DOM_NODE_TYPE_ELEMENT && !in->skip;
         if (descend && n != body) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
-            size_t len, lc = 0, li = 0;
-            const char *ip = attr(n, "itemprop", &len);
-            const char *cl = attr(n, "class", &lc), *id = attr(n, "id", &li);
-            int sem = t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN || (ip && len == 11 && !strncmp(ip, "articleBody", 11)) ||
-                      ((t == LXB_TAG_DIV || t == LXB_TAG_SECTION) && ((cl && body_class(cl, lc)) || (id && body_class(id, li))));
+            int sem = t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN || named_body(n, t);
             if (sem && in->text - in->links > btext) {
                 btext = in->text - in->links;
                 best = n;
@@ -1064,7 +1070,14 @@ static int after_article_heading(lxb_dom_node_t *n, const out_t *o)
 }
 
 /* Skip n and its following siblings; a heading alone in its wrapper: the wrapper's too. */
-static int only_element_child(lxb_dom_node_t *c);
+static int only_element_child(lxb_dom_node_t *c)
+{
+    for (lxb_dom_node_t *s = c->parent->first_child; s; s = s->next)
+        if (s != c && s->type == LXB_DOM_NODE_TYPE_ELEMENT && !(s->user && info_of(s)->skip))
+            return 0;
+    return 1;
+}
+
 static void skip_rest(lxb_dom_node_t *n)
 {
     lxb_dom_node_t *from = n;
@@ -1073,6 +1086,23 @@ static void skip_rest(lxb_dom_node_t *n)
     for (lxb_dom_node_t *s = from; s; s = s->next)
         if (s->type == LXB_DOM_NODE_TYPE_ELEMENT && s->user)
             info_of(s)->skip = 1;
+}
+
+/* The main content's rules on headings, applied as render meets them: "Related articles"
+ * over a list that was dropped (nothing after it) and the headline (the page's title, not
+ * its text) are skipped; "Comments", "Most read" end the article (what follows goes too).
+ * 1 when one fired. */
+static int heading_rules(lxb_dom_node_t *n, const out_t *o)
+{
+    if (orphan_heading(n) || headline(n, o)) {
+        info_of(n)->skip = 1;
+        return 1;
+    }
+    if (after_article_heading(n, o)) {
+        skip_rest(n);
+        return 1;
+    }
+    return 0;
 }
 
 static void render(lxb_dom_node_t *root, out_t *o)
@@ -1086,14 +1116,8 @@ static void render(lxb_dom_node_t *root, out_t *o)
             lxb_dom_text_t *tx = lxb_dom_interface_text(n);
             o_text(o, tx->char_data.data.data, tx->char_data.data.length, pre, link);
         } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root && !in->skip && o->mode == HTMLTEXT_MAIN &&
-                   orphan_heading(n)) {
-            in->skip = 1; /* "Related articles" over a list that was dropped: nothing after it */
-        } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root && !in->skip && o->mode == HTMLTEXT_MAIN &&
-                   headline(n, o)) {
-            in->skip = 1; /* the headline: the page's title, not its text */
-        } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root && !in->skip && o->mode == HTMLTEXT_MAIN &&
-                   after_article_heading(n, o)) {
-            skip_rest(n); /* "Related articles", "Comments": the article has ended */
+                   heading_rules(n, o)) {
+            /* skipped by the heading rules */
         } else if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && (!in->skip || n == root)) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
             if (t == LXB_TAG_BR)
@@ -1174,14 +1198,6 @@ static int ends_sentence(lxb_dom_node_t *n)
         NEXT_SKIPPING(x, r, x->type == LXB_DOM_NODE_TYPE_ELEMENT);
     }
     return found || last_dot;
-}
-
-static int only_element_child(lxb_dom_node_t *c)
-{
-    for (lxb_dom_node_t *s = c->parent->first_child; s; s = s->next)
-        if (s != c && s->type == LXB_DOM_NODE_TYPE_ELEMENT && !(s->user && info_of(s)->skip))
-            return 0;
-    return 1;
 }
 
 static void main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
@@ -1338,28 +1354,25 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
     free(u);
     if (st != LXB_STATUS_OK)
         return err_set(ERR_NOMEM, "the HTML parser failed (status %d) on a page of %zu bytes", (int)st, n);
-    /* the title */
+    /* the title, and og:title (which names the headline without the site's name more often
+     * than <title>; for the headline rule): the first of each in <head> */
     lxb_html_head_element_t *head = lxb_html_document_head_element(h->doc);
-    if (head) {
-        for (lxb_dom_node_t *c = lxb_dom_interface_node(head)->first_child; c; c = c->next)
-            if (c->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_node_tag_id(c) == LXB_TAG_TITLE && c->first_child &&
-                c->first_child->type == LXB_DOM_NODE_TYPE_TEXT) {
-                lxb_dom_text_t *tx = lxb_dom_interface_text(c->first_child);
-                doc->title = collapse(tx->char_data.data.data, tx->char_data.data.length);
-                break;
-            }
-    }
-    /* og:title, which names the headline without the site's name more often than <title> */
     char *og = NULL;
-    if (head)
-        for (lxb_dom_node_t *c = lxb_dom_interface_node(head)->first_child; c && !og; c = c->next) {
-            size_t pl = 0, cl = 0;
-            const char *pv, *cv;
-            if (c->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_node_tag_id(c) == LXB_TAG_META &&
-                (pv = attr(c, "property", &pl)) && pl == 8 && !memcmp(pv, "og:title", 8) &&
-                (cv = attr(c, "content", &cl)) && cl)
-                og = collapse((const unsigned char *)cv, cl);
+    for (lxb_dom_node_t *c = head ? lxb_dom_interface_node(head)->first_child : NULL; c && !(doc->title && og);
+         c = c->next) {
+        if (c->type != LXB_DOM_NODE_TYPE_ELEMENT)
+            continue;
+        lxb_tag_id_t t = lxb_dom_node_tag_id(c);
+        size_t pl = 0, cl = 0;
+        const char *pv, *cv;
+        if (t == LXB_TAG_TITLE && !doc->title && c->first_child && c->first_child->type == LXB_DOM_NODE_TYPE_TEXT) {
+            lxb_dom_text_t *tx = lxb_dom_interface_text(c->first_child);
+            doc->title = collapse(tx->char_data.data.data, tx->char_data.data.length);
+        } else if (t == LXB_TAG_META && !og && (pv = attr(c, "property", &pl)) && pl == 8 &&
+                   !memcmp(pv, "og:title", 8) && (cv = attr(c, "content", &cl)) && cl) {
+            og = collapse((const unsigned char *)cv, cl);
         }
+    }
     lxb_html_body_element_t *bodyel = lxb_html_document_body_element(h->doc);
     out_t o = {0};
     o.mode = mode;
