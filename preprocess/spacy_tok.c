@@ -122,12 +122,15 @@ static const kv *special(const char *s, size_t n)
     return e && e->val != NOT_SPECIAL ? e : NULL;
 }
 
-static pcre2_code *compile(const char *name, const char *pat)
+/* anchoring is compiled in (PCRE2_ANCHORED / PCRE2_ENDANCHORED), never asked for at
+ * match time: PCRE2's JIT code does not take those match options, and a pattern matched
+ * with them runs in the interpreter, 5-7x slower on these */
+static pcre2_code *compile(const char *name, const char *pat, uint32_t anchor)
 {
     int ec;
     PCRE2_SIZE eo;
-    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED, PCRE2_UTF | PCRE2_UCP | PCRE2_DOLLAR_ENDONLY,
-                                   &ec, &eo, NULL);
+    pcre2_code *re = pcre2_compile((PCRE2_SPTR)pat, PCRE2_ZERO_TERMINATED,
+                                   anchor | PCRE2_UTF | PCRE2_UCP | PCRE2_DOLLAR_ENDONLY, &ec, &eo, NULL);
     if (!re) {
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(ec, msg, sizeof msg);
@@ -141,8 +144,11 @@ static pcre2_code *compile(const char *name, const char *pat)
 static void rules_init(void)
 {
     R.rc = ERR_INTERNAL;
-    if (!(R.prefix = compile("prefix", spacy_en_prefix_re)) || !(R.suffix = compile("suffix", spacy_en_suffix_re)) ||
-        !(R.infix = compile("infix", spacy_en_infix_re)) || !(R.url = compile("url", spacy_en_url_re)))
+    /* prefix_search and url_match are re.match (anchored at the start); every alternative
+     * of the suffix pattern ends in $, so its matches end where the span ends */
+    if (!(R.prefix = compile("prefix", spacy_en_prefix_re, PCRE2_ANCHORED)) ||
+        !(R.suffix = compile("suffix", spacy_en_suffix_re, PCRE2_ENDANCHORED)) ||
+        !(R.infix = compile("infix", spacy_en_infix_re, 0)) || !(R.url = compile("url", spacy_en_url_re, PCRE2_ANCHORED)))
         return;
     R.rc = ERR_NOMEM;
     size_t ns = NELEM(spacy_en_specials), cap = 1;
@@ -381,10 +387,9 @@ static inline int push_tok(spacy_ctx *c, sp_tokens *v, uint32_t off, uint32_t le
     return 0;
 }
 
-static int re_match(spacy_ctx *c, pcre2_code *re, const char *s, size_t n, size_t start, uint32_t opts, size_t *ms,
-                    size_t *me)
+static int re_match(spacy_ctx *c, pcre2_code *re, const char *s, size_t n, size_t start, size_t *ms, size_t *me)
 {
-    int r = pcre2_match(re, (PCRE2_SPTR)s, n, start, opts | PCRE2_NO_UTF_CHECK, c->md, c->mc);
+    int r = pcre2_match(re, (PCRE2_SPTR)s, n, start, PCRE2_NO_UTF_CHECK, c->md, c->mc);
     if (r < 0) {
         if (r == PCRE2_ERROR_NOMATCH) return 0;
         return err_set(ERR_LIMIT, "a regular expression of spaCy's tokenizer failed (PCRE2 error %d)", r);
@@ -398,7 +403,7 @@ static int re_match(spacy_ctx *c, pcre2_code *re, const char *s, size_t n, size_
 static int find_prefix(spacy_ctx *c, const char *s, size_t n, size_t *len)
 {
     size_t ms, me;
-    int r = re_match(c, R.prefix, s, n, 0, PCRE2_ANCHORED, &ms, &me);
+    int r = re_match(c, R.prefix, s, n, 0, &ms, &me);
     *len = r == 1 ? me - ms : 0;
     return r < 0 ? r : 0;
 }
@@ -418,9 +423,18 @@ static int find_suffix(spacy_ctx *c, const char *s, size_t n, size_t *len)
         if (n - d >= 2 && d < start) start = d;
     }
     size_t ms, me;
-    int r = re_match(c, R.suffix, s, n, start, 0, &ms, &me);
+    int r = re_match(c, R.suffix, s, n, start, &ms, &me);
     *len = r == 1 ? me - ms : 0;
     return r < 0 ? r : 0;
+}
+
+/* s[0..n) is ASCII letters only: no prefix, suffix, infix or URL rule matches it (the
+ * generator checks it), so what is left of a span once it is letters needs no pattern */
+static inline int ascii_letters(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (unsigned)((unsigned char)(s[i] | 0x20) - 'a') < 26u) i++;
+    return i == n;
 }
 
 /* the split of one span s[0..n) into c->out (lengths in bytes), as spaCy's _tokenize */
@@ -433,7 +447,7 @@ static int split_span(spacy_ctx *c, const char *s, size_t n)
     if (sp) goto attach;
     size_t last = SIZE_MAX;
     while (b > a && b - a != last) {
-        if (special(s + a, b - a)) break;
+        if (special(s + a, b - a) || ascii_letters(s + a, b - a)) break;
         last = b - a;
         size_t pre, suf;
         if ((rc = find_prefix(c, s + a, b - a, &pre))) return rc;
@@ -466,12 +480,14 @@ attach:
         if ((sp = special(m, mn))) {
             for (int k = 0; k < 8 && spacy_en_specials[sp->val].piece[k]; k++)
                 if ((rc = push_len(&c->out, &c->nout, &c->cout, spacy_en_specials[sp->val].piece[k]))) return rc;
-        } else if ((rc = re_match(c, R.url, m, mn, 0, PCRE2_ANCHORED, &ms, &me)) != 0) {
+        } else if (ascii_letters(m, mn)) {
+            if ((rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)mn))) return rc;
+        } else if ((rc = re_match(c, R.url, m, mn, 0, &ms, &me)) != 0) {
             if (rc < 0) return rc;
             if ((rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)mn))) return rc;
         } else {
             size_t start = 0, pos = 0;
-            while (pos < mn && (rc = re_match(c, R.infix, m, mn, pos, 0, &ms, &me)) == 1) {
+            while (pos < mn && (rc = re_match(c, R.infix, m, mn, pos, &ms, &me)) == 1) {
                 pos = me > ms ? me : me + 1; /* (the generator checks the pattern has no empty match) */
                 if (ms == 0) continue;
                 if (ms != start && (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)(ms - start)))) return rc;
@@ -523,9 +539,7 @@ static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, s
      * (each needs a digit, a symbol or punctuation; the generator checks it on every
      * string of one to three letters and on words), so it is a special case or one
      * token, and cheaper to look up in the small tables than in the cache */
-    size_t nl = 0;
-    while (nl < n && (unsigned)((unsigned char)(s[nl] | 0x20) - 'a') < 26u) nl++;
-    if (nl == n) {
+    if (ascii_letters(s, n)) {
         const kv *sp = n <= R.max_special ? kv_get(&R.specials, s, n) : NULL;
         if (!sp || sp->val == NOT_SPECIAL) return push_tok(c, out, off, (uint32_t)n, sp ? sp->cls : 0);
         for (int p = 0; p < 8 && spacy_en_specials[sp->val].piece[p]; p++) {
