@@ -28,8 +28,16 @@
 
 size_t q_cplen(const char *s, size_t n)
 {
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++) c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    /* n less the continuation bytes (10xxxxxx), eight at a time: bit 7 set and bit 6
+     * clear, gathered into one byte each and summed by a multiply */
+    size_t c = n, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        uint64_t k = (w & ~(w << 1) & 0x8080808080808080ull) >> 7;
+        c -= (size_t)((k * 0x0101010101010101ull) >> 56);
+    }
+    for (; i < n; i++) c -= ((unsigned char)s[i] & 0xC0) == 0x80;
     return c;
 }
 
@@ -95,11 +103,19 @@ int q_spans_push(spans *a, size_t off, size_t len)
     return 0;
 }
 
+/* the bytes a line break can start with */
+static const uint8_t lb_first[256] = {['\n'] = 1, ['\r'] = 1, [0x0B] = 1, [0x0C] = 1, [0x1C] = 1,
+                                      [0x1D] = 1,  [0x1E] = 1, [0xC2] = 1, [0xE2] = 1};
+
 int q_splitlines(const char *s, size_t n, spans *out)
 {
     out->n = 0;
     size_t start = 0, i = 0;
     while (i < n) {
+        if (!lb_first[(unsigned char)s[i]]) {
+            i++;
+            continue;
+        }
         size_t k = q_line_break_at(s, n, i);
         if (k) {
             if (q_spans_push(out, start, i - start)) return ERR_NOMEM;
@@ -119,51 +135,60 @@ int q_sset_reset(sset *s, size_t expect)
     size_t want = 16;
     if (expect > 1 << 16) expect = 1 << 16; /* it grows */
     while (want < 2 * expect + 16) want *= 2;
-    if (want > s->cap || s->cap > 4 * want) {
+    /* the table is kept from document to document (an epoch resets it) and only its
+     * first `want` slots used, so a short document touches little memory; one grown
+     * for a long document is given back when over 6 MB */
+    if (want > s->cap || (s->cap > (1u << 18) && s->cap > 4 * want)) {
         free(s->e);
-        s->e = malloc(want * sizeof *s->e);
+        s->e = calloc(want, sizeof *s->e);
         if (!s->e) {
             s->cap = 0;
             return ERR_NOMEM;
         }
         s->cap = want;
+        s->epoch = 0;
     }
-    s->mask = s->cap - 1;
+    s->mask = want - 1;
     s->used = 0;
-    memset(s->e, 0, s->cap * sizeof *s->e);
+    if (++s->epoch == 0) { /* wrapped: no slot may carry the new epoch */
+        memset(s->e, 0, s->cap * sizeof *s->e);
+        s->epoch = 1;
+    }
     return 0;
 }
 
 int q_sset_grow(sset *s)
 {
-    size_t nc = 2 * s->cap;
+    size_t nc = 2 * (s->mask + 1);
     sent *ne = calloc(nc, sizeof *ne);
     if (!ne) return ERR_NOMEM;
-    for (size_t i = 0; i < s->cap; i++) {
-        if (!s->e[i].h) continue;
+    for (size_t i = 0; i <= s->mask; i++) {
+        if (s->e[i].epoch != s->epoch) continue;
         size_t j = s->e[i].h & (nc - 1);
-        while (ne[j].h) j = (j + 1) & (nc - 1);
+        while (ne[j].epoch) j = (j + 1) & (nc - 1);
         ne[j] = s->e[i];
+        ne[j].epoch = 1;
     }
     free(s->e);
     s->e = ne;
     s->cap = nc;
     s->mask = nc - 1;
+    s->epoch = 1;
     return 0;
 }
 
 /* find or insert base[off..off+len); *created says which (-1: out of memory) */
 sent *q_sset_get(sset *s, const char *base, uint32_t off, uint32_t len, int *created)
 {
-    if (2 * (s->used + 1) > s->cap && q_sset_grow(s)) {
+    if (2 * (s->used + 1) > s->mask + 1 && q_sset_grow(s)) {
         *created = -1;
         return NULL;
     }
-    uint64_t h = hash64(base + off, len, 3) | 1;
+    uint64_t h = hash64(base + off, len, 3);
     for (size_t i = h & s->mask;; i = (i + 1) & s->mask) {
         sent *e = &s->e[i];
-        if (!e->h) {
-            *e = (sent){h, off, len, 0};
+        if (e->epoch != s->epoch) {
+            *e = (sent){h, off, len, 0, s->epoch};
             s->used++;
             *created = 1;
             return e;

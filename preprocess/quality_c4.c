@@ -68,7 +68,35 @@ static size_t lower_for_ascii(const char *s, size_t n, char *out)
     return o;
 }
 
-static int has_sub(const char *s, size_t n, const char *sub) { return memmem(s, n, sub, strlen(sub)) != NULL; }
+/* str.isspace() of an ASCII character */
+static const uint8_t ascii_pyspace[128] = {[' '] = 1,  ['\t'] = 1, ['\n'] = 1, [0x0B] = 1, [0x0C] = 1,
+                                           ['\r'] = 1, [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1};
+
+/* the phrases looked for in a lowered line, found in one pass */
+#define PH_LOREM 1
+#define PH_JS 2
+#define PH_POLICY 4
+static const struct {
+    const char *s;
+    size_t n;
+    int bit;
+} phrases[] = {{"lorem ipsum", 11, PH_LOREM},     {"javascript", 10, PH_JS},         {"terms of use", 12, PH_POLICY},
+               {"privacy policy", 14, PH_POLICY}, {"cookie policy", 13, PH_POLICY},  {"uses cookies", 12, PH_POLICY},
+               {"use of cookies", 14, PH_POLICY}, {"use cookies", 11, PH_POLICY}};
+
+/* which of the phrases s[0..n) holds (PH_ bits) */
+static int find_phrases(const char *s, size_t n)
+{
+    int found = 0;
+    for (size_t i = 0; i + 10 <= n; i++) {
+        char c = s[i];
+        if (c != 'l' && c != 'j' && c != 't' && c != 'p' && c != 'c' && c != 'u') continue;
+        for (size_t k = 0; k < sizeof phrases / sizeof *phrases; k++)
+            if (phrases[k].s[0] == c && phrases[k].n <= n - i && !memcmp(s + i, phrases[k].s, phrases[k].n))
+                found |= phrases[k].bit;
+    }
+    return found;
+}
 
 int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **out, size_t *out_len,
                const char **reason)
@@ -106,8 +134,6 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         q->low = nl;
         q->low_cap = 2 * n + 1;
     }
-    static const char *const policy[] = {"terms of use", "privacy policy", "cookie policy",
-                                         "uses cookies", "use of cookies", "use cookies"};
     long long num_sentences = 0;
     size_t olen = 0, kept = 0, kept_words = 0;
     /* the sentences of an unchanged line come from the document's tokens (one tokenization) */
@@ -121,10 +147,11 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         size_t nwords = 0, longest = 0, i = 0, cur = 0;
         int in_word = 0;
         while (i < ll) {
-            uint32_t cp;
-            int k = utf8_decode((const unsigned char *)line + i, ll - i, &cp);
-            if (k < 0) k = 1, cp = 0xFFFD;
-            if (utf8_is_pyspace(cp)) {
+            unsigned char b = (unsigned char)line[i];
+            uint32_t cp = b;
+            int k = 1;
+            if (b >= 0x80 && (k = utf8_decode((const unsigned char *)line + i, ll - i, &cp)) < 0) k = 1, cp = 0xFFFD;
+            if (b < 0x80 ? ascii_pyspace[b] : utf8_is_pyspace(cp)) {
                 in_word = 0;
             } else {
                 if (!in_word) nwords++, cur = 0;
@@ -145,21 +172,19 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
             if (!term || q_ends_with(l, ll, "...")) continue;
         }
         if ((long long)nwords < p->c4_min_words_per_line) continue;
-        size_t lowl = lower_for_ascii(l, ll, q->low);
-        if (p->c4_filter_lorem_ipsum && has_sub(q->low, lowl, "lorem ipsum")) {
+        int ph = 0;
+        if (p->c4_filter_lorem_ipsum || p->c4_filter_javascript || p->c4_filter_policy)
+            ph = find_phrases(q->low, lower_for_ascii(l, ll, q->low));
+        if (p->c4_filter_lorem_ipsum && (ph & PH_LOREM)) {
             *reason = "lorem_ipsum";
             return 0;
         }
-        if (p->c4_filter_javascript && has_sub(q->low, lowl, "javascript")) continue;
+        if (p->c4_filter_javascript && (ph & PH_JS)) continue;
         if (p->c4_filter_curly_bracket && memchr(l, '{', ll)) {
             *reason = "curly_bracket";
             return 0;
         }
-        if (p->c4_filter_policy) {
-            int hit = 0;
-            for (size_t k = 0; k < sizeof policy / sizeof *policy && !hit; k++) hit = has_sub(q->low, lowl, policy[k]);
-            if (hit) continue;
-        }
+        if (p->c4_filter_policy && (ph & PH_POLICY)) continue;
         if (p->c4_min_num_sentences != -1) {
             if (p->c4_split_paragraph) {
                 /* len(split_into_sentences(line)): the sentencizer's count, at least one part */

@@ -36,17 +36,25 @@ static int ng_reset(quality_ctx *q, size_t expect)
     while (want < expect + expect / 2 + 16) want *= 2;
     if (want > q->ngcap) {
         free(q->ng);
-        q->ng = malloc(want * sizeof *q->ng);
+        q->ng = calloc(want, sizeof *q->ng);
         if (!q->ng) {
             q->ngcap = 0;
             return ERR_NOMEM;
         }
         q->ngcap = want;
+        q->ngepoch = 0;
     }
     q->ngmask = want - 1;
-    memset(q->ng, 0, want * sizeof *q->ng);
+    if (++q->ngepoch == 256) { /* wrapped: no slot may carry the new epoch */
+        memset(q->ng, 0, q->ngcap * sizeof *q->ng);
+        q->ngepoch = 1;
+    }
     return 0;
 }
+
+/* a slot's tag: the hash's high 24 bits and the table's epoch */
+#define NG_TAG(h, q) (((uint32_t)((h) >> 32) & 0xFFFFFF00u) | (q)->ngepoch)
+#define NG_FREE(e, q) (((e)->tag & 0xFFu) != (q)->ngepoch)
 
 int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **reason)
 {
@@ -166,10 +174,10 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
         size_t best_count = 0, best_first = SIZE_MAX;
         for (size_t i = 0; i < m; i++) {
             uint64_t h = hash_mix64(pid[i + gn] - pid[i] * bn);
-            uint32_t tag = (uint32_t)(h >> 32), first = (uint32_t)i;
+            uint32_t tag = NG_TAG(h, q), first = (uint32_t)i;
             for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
                 ngent *e = &q->ng[x];
-                if (!e->pos1) {
+                if (NG_FREE(e, q)) {
                     *e = (ngent){tag, (uint32_t)i + 1};
                     q->cnt[i] = 0;
                     break;
@@ -204,12 +212,12 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
             while (idx < m) {
                 /* hash(a..b) = ph[b] - ph[a] * POLY_B^(bytes a..b) */
                 uint64_t h = hash_mix64(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx]));
-                uint32_t tag = (uint32_t)(h >> 32);
+                uint32_t tag = NG_TAG(h, q);
                 uint64_t bytes = pb[idx + gn] - pb[idx];
                 int found = 0;
                 for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
                     ngent *e = &q->ng[x];
-                    if (!e->pos1) {
+                    if (NG_FREE(e, q)) {
                         *e = (ngent){tag, (uint32_t)idx + 1};
                         break;
                     }

@@ -18,19 +18,23 @@ typedef struct {
     size_t n, cap;
 } spans;
 
+/* Both tables are reset per document and per pass without clearing them: a slot is
+ * in use only when it carries the current epoch (all cleared when the epoch wraps). */
 typedef struct {
-    uint64_t h; /* 0: empty slot */
+    uint64_t h;
     uint32_t off, len;
     uint32_t val;
+    uint32_t epoch; /* in use when == sset.epoch */
 } sent;
 typedef struct {
     sent *e;
     size_t mask, cap, used;
+    uint32_t epoch;
 } sset;
 
 typedef struct {
-    uint32_t tag;  /* the hash's high half */
-    uint32_t pos1; /* first position + 1; 0: empty */
+    uint32_t tag;  /* the hash's high 24 bits, then the epoch (in use when == ngepoch) */
+    uint32_t pos1; /* first position + 1 */
 } ngent;
 
 /* The context of quality_ctx_new (quality.h). */
@@ -50,6 +54,7 @@ struct quality_ctx {
     size_t wcap;
     ngent *ng; /* n-gram table */
     size_t ngmask, ngcap;
+    uint32_t ngepoch; /* 1..255 */
     uint32_t *cnt; /* top n-grams: count by first position */
     size_t cntcap;
     spans parts, lines;

@@ -19,6 +19,7 @@
 #include "common/err.h"
 #include "common/utf8.h"
 #include "preprocess/quality.h"
+#include "preprocess/quality_int.h"
 #include "preprocess/spacy_tok.h"
 #include "tests/unit/check.h"
 
@@ -218,6 +219,76 @@ static void test_quirks(void)
     quality_ctx_free(q);
 }
 
+/* the word-at-a-time and table-driven helpers against byte-at-a-time references,
+ * and the per-pass tables reset by epoch: the same decisions over many documents */
+static void test_helpers(void)
+{
+    uint64_t r = 12345;
+    const char pool[] = "ab \n\r\x0b\x0c\x1c\x1d\x1e\xc2\x85\xe2\x80\xa8\xa9\xc3\xa9\xf0\x9f\x98\x80";
+    char buf[64];
+    spans a = {0};
+    for (int it = 0; it < 20000; it++) {
+        size_t n = (size_t)(it % 48);
+        for (size_t i = 0; i < n; i++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            buf[i] = pool[(r >> 33) % (sizeof pool - 1)];
+        }
+        size_t want = 0;
+        for (size_t i = 0; i < n; i++) want += ((unsigned char)buf[i] & 0xC0) != 0x80;
+        CHECK_EQ_INT((long long)q_cplen(buf, n), (long long)want);
+        /* splitlines: every byte tried as a break */
+        size_t lines[64], nl = 0, start = 0, i = 0;
+        while (i < n) {
+            size_t k = q_line_break_at(buf, n, i);
+            if (k) lines[nl++] = i - start, i += k, start = i;
+            else i++;
+        }
+        if (start < n) lines[nl++] = n - start;
+        CHECK_EQ_INT(q_splitlines(buf, n, &a), 0);
+        CHECK_EQ_INT((long long)a.n, (long long)nl);
+        for (size_t k = 0; k < nl && k < a.n; k++) CHECK_EQ_INT(a.v[k].len, (long long)lines[k]);
+    }
+    free(a.v);
+    quality_params p;
+    quality_params_default(&p);
+    quality_ctx *q = quality_ctx_new();
+    const char *rep = "one two three four five six seven eight nine ten eleven twelve one two three four five six "
+                      "seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen";
+    const char *fresh = "The quick brown fox jumps over the lazy dog while seven wizards quietly hex the jolly "
+                        "judge and a sphinx of black quartz judges my vow beside five boxing wizards";
+    int bad = 0;
+    for (int d = 0; d < 700; d++) { /* past the 255 epochs of the n-gram table, twice */
+        const char *t = d % 3 ? fresh : rep, *why = NULL;
+        quality_begin(q);
+        int k = quality_gopher_repetition(q, &p, t, strlen(t), &why);
+        bad += k != (d % 3 ? 1 : 0);
+    }
+    CHECK_EQ_INT(bad, 0);
+    /* c4's phrases, anywhere in a line and in any case (U+212A lowers to k) */
+    const char *lines[][2] = {
+        {"This site uses cookies to work. It is fine. Here is more. And more. And more.", "kept 4"},
+        {"Read the Terms of Use now please. It is fine. Here is more. And more. And more.", "kept 4"},
+        {"It is fine. Here is more. And more. And more. Enable JavaScript today please now.", "kept 4"},
+        {"It is fine. Here is more. And more. Lorem Ipsum dolor sit amet. And more.", "lorem_ipsum"},
+        {"It is fine. Here is more. And more. And more. We set a coo\xe2\x84\xaaie policy here.", "kept 4"},
+    };
+    for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+        char text[512];
+        snprintf(text, sizeof text, "%s\nA second line is here. It has words.\nA third line is here too. Yes.\n"
+                 "A fourth line is here too. Yes.\nA fifth line is here too. Yes.", lines[k][0]);
+        const char *out, *why = "kept";
+        size_t on;
+        quality_begin(q);
+        int keep = quality_c4(q, &p, text, strlen(text), &out, &on, &why);
+        char got[64];
+        if (keep) snprintf(got, sizeof got, "kept %d", (int)(on < strlen(text) ? 4 : 5));
+        else snprintf(got, sizeof got, "%s", why);
+        if (strcmp(got, lines[k][1])) printf("  c4 line %zu: %s\n", k, got);
+        CHECK_EQ_STR(got, lines[k][1]);
+    }
+    quality_ctx_free(q);
+}
+
 static void test_flags(void)
 {
     struct { const char *top, *dup, *b; double frac; long long c4n; int ok; } cases[] = {
@@ -306,5 +377,6 @@ int main(int argc, char **argv)
     check_run("quality_filters_golden_can_fail", test_filters_golden_can_fail);
     check_run("quality_python_quirks", test_quirks);
     check_run("quality_flags", test_flags);
+    check_run("quality_helpers", test_helpers);
     return check_total_failed ? 1 : 0;
 }
