@@ -864,6 +864,10 @@ typedef struct {
     size_t n, cap;
     size_t line0;      /* where the current line starts */
     size_t line_links; /* bytes of the current line inside <a> */
+    /* a lone link line after a line of text is kept when text follows it too: pend0..line0
+     * is such a line, waiting for the next; after_text: the last line out was text */
+    size_t pend0;
+    int pending, after_text;
     int space;         /* a space is pending */
     int failed;
     int mode, favor;
@@ -901,14 +905,35 @@ static void o_break(out_t *o)
         double ld = (double)o->line_links / (double)len;
         double lim = o->favor == HTMLTEXT_PRECISION ? 0.3 : 0.9;
         if (ld > lim) {
-            o->n = o->line0;
             o->line_links = 0;
+            if (o->after_text && o->favor != HTMLTEXT_PRECISION) { /* "Learn more about X" in the text */
+                o->pend0 = o->line0;
+                o->pending = 1;
+                o->after_text = 0;
+                o_put(o, "\n", 1);
+                o->line0 = o->n;
+                return;
+            }
+            /* a link line among link lines: a list of links, dropped with the one waiting */
+            o->n = o->pending ? o->pend0 : o->line0;
+            o->line0 = o->n;
+            o->pending = o->after_text = 0;
             return;
         }
+        o->pending = 0;
+        o->after_text = 1;
     }
     o_put(o, "\n", 1);
     o->line0 = o->n;
     o->line_links = 0;
+}
+
+/* the end of the text: a link line still waiting is dropped */
+static void o_end(out_t *o)
+{
+    if (o->pending)
+        o->n = o->pend0;
+    o->pending = 0;
 }
 
 static void o_text(out_t *o, const unsigned char *s, size_t n, int pre, int in_link)
@@ -1416,6 +1441,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
     }
     free(og); /* the titles are not used after this */
     o.titles[1] = NULL;
+    o_end(&o);
     if (o.failed) {
         free(o.s);
         htmltext_doc_free(doc);

@@ -214,6 +214,21 @@ static void test_text(void)
     CHECK(strstr(t, "Paragraph three") != NULL);
     CHECK(!strstr(t, "link list"));
     free(t);
+    /* a lone link line between lines of text stays ("Learn more about X"); link lines in a row,
+     * or one that ends the text, go */
+    const char *page_links =
+        "<html><body><article><h2>WebIDE</h2><p>Develop, deploy and debug apps directly in your browser, with "
+        "this tool, which replaces the App Manager of old, and more words to score.</p>"
+        "<a href=/webide>Learn more about WebIDE</a><h2>Valence</h2><p>Develop and debug your app across "
+        "multiple browsers and devices, with commas, and enough words to keep it.</p>"
+        "<div><a href=/a>First linked story of another page</a></div><div><a href=/b>Second linked story of "
+        "another page</a></div><p>A closing paragraph of text, long enough, with a comma, to be kept here.</p>"
+        "<a href=/c>Learn more about Valence</a></article></body></html>";
+    t = text_of(ht, page_links, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "Manager of old, and more words to score.\nLearn more about WebIDE\nValence\n") != NULL);
+    CHECK(!strstr(t, "linked story") && !strstr(t, "about Valence"));
+    CHECK(strstr(t, "to keep it.\nA closing paragraph") != NULL);
+    free(t);
     /* the headline: an h1 before any text that is the page's title (or most of it, the site's name
      * after it) or its og:title is metadata, not text; another h1, or one after text, stays */
     const char *body3 =
