@@ -301,6 +301,7 @@ typedef struct ninfo {
     float score;
     uint8_t skip;   /* 1: not part of the text */
     uint8_t para;   /* a paragraph-like block */
+    uint8_t linkline; /* a <p> that is mostly links: its line is a link line */
 } ninfo;
 
 static ninfo *info_of(lxb_dom_node_t *n) { return (ninfo *)n->user; }
@@ -522,6 +523,11 @@ static void link_block(lxb_dom_node_t *n, ninfo *ci, ninfo *pi, int favor)
     double ld = ci->text ? (double)ci->links / (double)ci->text : 0;
     if (!ci->text || (ld <= lim && (cards < 2 || ld < 0.15)) || ci->text > 3000)
         return;
+    if (t == LXB_TAG_P && favor != HTMLTEXT_PRECISION) {
+        /* one paragraph of links ("[Read: ...]"): a link line, kept only between lines of text */
+        ci->linkline = 1;
+        return;
+    }
     ci->skip = 1;
     lxb_dom_node_t *prev = n->prev;
     while (prev && prev->type == LXB_DOM_NODE_TYPE_TEXT && info_of(prev) && info_of(prev)->text == 0)
@@ -868,6 +874,7 @@ typedef struct {
      * is such a line, waiting for the next; after_text: the last line out was text */
     size_t pend0;
     int pending, after_text;
+    int force_link; /* the current line is a link line whatever its links (ninfo.linkline) */
     int space;         /* a space is pending */
     int failed;
     int mode, favor;
@@ -904,7 +911,9 @@ static void o_break(out_t *o)
     if (o->mode == HTMLTEXT_MAIN) {
         double ld = (double)o->line_links / (double)len;
         double lim = o->favor == HTMLTEXT_PRECISION ? 0.3 : 0.9;
-        if (ld > lim) {
+        int forced = o->force_link;
+        o->force_link = 0;
+        if (ld > lim || forced) {
             o->line_links = 0;
             if (o->after_text && o->favor != HTMLTEXT_PRECISION) { /* "Learn more about X" in the text */
                 o->pend0 = o->line0;
@@ -1149,6 +1158,8 @@ static void render(lxb_dom_node_t *root, out_t *o)
                 o_break(o);
             else if (is_block(t))
                 o_break(o);
+            if (in->linkline)
+                o->force_link = 1;
             else if (t == LXB_TAG_TD || t == LXB_TAG_TH)
                 o->space = 1;
             if (t == LXB_TAG_PRE)
@@ -1167,6 +1178,8 @@ static void render(lxb_dom_node_t *root, out_t *o)
                 lxb_tag_id_t t = lxb_dom_node_tag_id(n);
                 if (is_block(t))
                     o_break(o);
+                if (info_of(n)->linkline)
+                    o->force_link = 0; /* (an empty one) */
                 if (t == LXB_TAG_PRE && pre)
                     pre--;
                 if (t == LXB_TAG_A && link)

@@ -223,11 +223,17 @@ static void test_text(void)
         "multiple browsers and devices, with commas, and enough words to keep it.</p>"
         "<div><a href=/a>First linked story of another page</a></div><div><a href=/b>Second linked story of "
         "another page</a></div><p>A closing paragraph of text, long enough, with a comma, to be kept here.</p>"
+        "<p> <i><a href=/r>[Read: a story the article points to]</a></i> </p><p>After it, one more paragraph "
+        "of the article, long enough, and with a comma.</p><p><a href=/s>A paragraph that is one link</a></p>"
+        "<p><a href=/t>and another paragraph that is one link</a></p><p>The last paragraph of the article, "
+        "long enough, with a comma, to end it.</p>"
         "<a href=/c>Learn more about Valence</a></article></body></html>";
     t = text_of(ht, page_links, NULL, HTMLTEXT_MAIN);
     CHECK(strstr(t, "Manager of old, and more words to score.\nLearn more about WebIDE\nValence\n") != NULL);
     CHECK(!strstr(t, "linked story") && !strstr(t, "about Valence"));
     CHECK(strstr(t, "to keep it.\nA closing paragraph") != NULL);
+    CHECK(strstr(t, "kept here.\n[Read: a story the article points to]\nAfter it") != NULL);
+    CHECK(!strstr(t, "one link") && strstr(t, "with a comma.\nThe last paragraph") != NULL);
     free(t);
     /* the headline: an h1 before any text that is the page's title (or most of it, the site's name
      * after it) or its og:title is metadata, not text; another h1, or one after text, stays */
