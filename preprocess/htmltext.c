@@ -348,12 +348,23 @@ static const char *attr(lxb_dom_node_t *n, const char *name, size_t *len)
 static int has_word(const char *s, size_t n, const char *const *words)
 {
     size_t i = 0;
+    int negated = 0; /* the word follows "no" / "without" in the same name: "no_caption", "no-sidebar" */
     while (i < n) {
-        while (i < n && !isalnum((unsigned char)s[i]))
+        int same_name = i > 0;
+        while (i < n && !isalnum((unsigned char)s[i])) {
+            same_name &= !isspace((unsigned char)s[i]);
             i++;
+        }
         size_t j = i;
         while (j < n && isalnum((unsigned char)s[j]))
             j++;
+        /* ("no-print" is not negated: what is not printed is the page's chrome) */
+        int skip = negated && same_name && !(j - i == 5 && !strncasecmp(s + i, "print", 5));
+        negated = (j - i == 2 && !strncasecmp(s + i, "no", 2)) || (j - i == 7 && !strncasecmp(s + i, "without", 7));
+        if (skip) {
+            i = j;
+            continue;
+        }
         for (const char *const *w = words; *w; w++) {
             size_t wl = strlen(*w);
             if ((*w)[wl - 1] == '*') {
@@ -1036,21 +1047,45 @@ static size_t heading_text(lxb_dom_node_t *n, char *buf, size_t cap)
  * title or og:title, or most of it ("Headline - Site")? The headline is the page's metadata
  * (htmltext_doc's title), not its body: Readability and the article-body benchmarks leave it
  * out of the text, and trafilatura does where the headline stands outside the body it picks. */
+/* s[0..n) reduced to its letters and digits, lower-cased (UTF-8 into out, NUL-ended):
+ * a headline and the <title> compared so ignore quotes, dashes and spaces, which pages
+ * write differently in each ("“Within”" / "\"Within\"", a no-break space) */
+static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0, i = 0;
+    while (i < n && o + 5 < cap) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(n - i), &cp);
+        if (k <= 0) {
+            i++;
+            continue;
+        }
+        i += (size_t)k;
+        utf8proc_category_t c = utf8proc_category(cp);
+        if (!(c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO) &&
+            !(c >= UTF8PROC_CATEGORY_ND && c <= UTF8PROC_CATEGORY_NO))
+            continue;
+        o += (size_t)utf8proc_encode_char(utf8proc_tolower(cp), (utf8proc_uint8_t *)out + o);
+    }
+    out[o] = '\0';
+    return o;
+}
+
 static int headline(lxb_dom_node_t *n, const out_t *o)
 {
     lxb_tag_id_t t = lxb_dom_node_tag_id(n);
     if ((t != LXB_TAG_H1 && t != LXB_TAG_H2) || o->n > 0 || info_of(n)->text > 400)
         return 0;
-    char buf[512];
-    size_t k = heading_text(n, buf, sizeof buf);
-    if (k < 8)
+    char buf[512], hk[512], tk[1024];
+    size_t k = alnum_key(buf, heading_text(n, buf, sizeof buf), hk, sizeof hk);
+    if (k < 6)
         return 0;
     for (int i = 0; i < 2; i++) {
         const char *ti = o->titles[i];
         if (!ti)
             continue;
-        size_t tl = strlen(ti);
-        if (tl >= k && strstr(ti, buf) && 2 * k >= tl)
+        size_t tl = alnum_key(ti, strlen(ti), tk, sizeof tk);
+        if (tl >= k && strstr(tk, hk) && 2 * k >= tl)
             return 1;
     }
     return 0;

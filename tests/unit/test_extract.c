@@ -235,6 +235,30 @@ static void test_text(void)
     CHECK(strstr(t, "kept here.\n[Read: a story the article points to]\nAfter it") != NULL);
     CHECK(!strstr(t, "one link") && strstr(t, "with a comma.\nThe last paragraph") != NULL);
     free(t);
+    /* a class that says what an element lacks ("no_caption", "no-sidebar") does not make it
+     * boilerplate; "no-print" still does (what is not printed is the page's chrome) */
+#define LONG_P "A paragraph of the article that goes on and on, with commas, clauses, and words, so that the " \
+               "page holds text enough for the class rules to stand, as real articles do, and then some more."
+    const char *page_neg =
+        "<html><body><article><div class='item image no_caption'><h2>The first words of the story, a long "
+        "heading that carries the lead of the article.</h2></div><p>The story goes on here, long enough, with a "
+        "comma, and more words so that it counts.</p><p>" LONG_P "</p><p>" LONG_P "</p><div class='no-print'><p>Questions about this article? "
+        "Write to us.</p></div><p>A second paragraph, which also belongs to the story and says something about "
+        "it, at length.</p></article></body></html>";
+    t = text_of(ht, page_neg, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "The first words of the story") == t);
+    CHECK(!strstr(t, "Questions about"));
+    free(t);
+    /* the headline matched on letters and digits: curly quotes and a no-break space in the h1,
+     * straight quotes in the <title> */
+    const char *page_q =
+        "<html><head><title>Student Dies After Pills \"Burned Her Up From Within\" - News</title></head><body>"
+        "<article><h1>Student Dies After Pills \xe2\x80\x9c" "Burned Her Up From&nbsp;Within\xe2\x80\x9d</h1>"
+        "<p>The first paragraph of the story, long enough to count, with a comma, and more words to carry it "
+        "past the length the scoring wants to see.</p></article></body></html>";
+    t = text_of(ht, page_q, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "The first paragraph") == t);
+    free(t);
     /* the headline: an h1 before any text that is the page's title (or most of it, the site's name
      * after it) or its og:title is metadata, not text; another h1, or one after text, stays */
     const char *body3 =
