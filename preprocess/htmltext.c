@@ -410,7 +410,7 @@ static const char *const boiler_words[] = {
     "tags", "tagcloud", "signup", "login", "disqus", "outbrain", "taboola", "toolbar", "skip", "print", "rss", "yarpp",
     "teaser*", "morelinks", "most", "popular", "trending", "readmore", "author*", "byline",
     "caption", "credit*", "copyright", "disclosure*", "disclaimer*", "lightbox*", "overlay*", "dialog*", "tooltip*",
-    "popover*", "offcanvas*", "dropdown*", "flyout*", NULL};
+    "popover*", "offcanvas*", "dropdown*", "flyout*", "ai2html", NULL};
 /* ... unless they also name content (Readability's "maybe candidates"). */
 static const char *const content_words[] = {"article", "content", "main", "body", "post", "entry", "story", "text",
                                             "blog", "column", NULL};
@@ -912,6 +912,49 @@ static void o_put(out_t *o, const char *s, size_t n)
     o->n += n;
 }
 
+/* s[0..n) reduced to its letters and digits, lower-cased (UTF-8 into out, NUL-ended):
+ * a headline and the <title> compared so ignore quotes, dashes and spaces, which pages
+ * write differently in each ("“Within”" / "\"Within\"", a no-break space) */
+static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
+{
+    size_t o = 0, i = 0;
+    while (i < n && o + 5 < cap) {
+        utf8proc_int32_t cp;
+        utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(n - i), &cp);
+        if (k <= 0) {
+            i++;
+            continue;
+        }
+        i += (size_t)k;
+        utf8proc_category_t c = utf8proc_category(cp);
+        if (!(c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO) &&
+            !(c >= UTF8PROC_CATEGORY_ND && c <= UTF8PROC_CATEGORY_NO))
+            continue;
+        o += (size_t)utf8proc_encode_char(utf8proc_tolower(cp), (utf8proc_uint8_t *)out + o);
+    }
+    out[o] = '\0';
+    return o;
+}
+
+/* Lines that are the label of an advertisement slot or a jump over one, never the text
+ * (compared as alnum_key makes them: letters and digits, lower-cased) */
+static const char *const ad_labels[] = {"advertisement", "advertisements", "advertisment", "anzeige", "werbung",
+                                        "publicit\xc3\xa9", "publicidad", "publicidade", "pubblicit\xc3\xa0",
+                                        "reklama", "storycontinuesbelowadvertisement", "skipadvertisement",
+                                        "continuereadingthemainstory", "advertisementcontinuereadingbelow", NULL};
+
+static int ad_label(const char *s, size_t n)
+{
+    if (n > 64)
+        return 0;
+    char k[80];
+    alnum_key(s, n, k, sizeof k);
+    for (const char *const *l = ad_labels; *l; l++)
+        if (!strcmp(k, *l))
+            return 1;
+    return 0;
+}
+
 /* End the current line: kept, or (main content) dropped when mostly link text. */
 static void o_break(out_t *o)
 {
@@ -920,6 +963,12 @@ static void o_break(out_t *o)
     if (!len)
         return;
     if (o->mode == HTMLTEXT_MAIN) {
+        if (ad_label(o->s + o->line0, len)) {
+            o->n = o->line0;
+            o->line_links = 0;
+            o->force_link = 0;
+            return;
+        }
         double ld = (double)o->line_links / (double)len;
         double lim = o->favor == HTMLTEXT_PRECISION ? 0.3 : 0.9;
         int forced = o->force_link;
@@ -1047,30 +1096,6 @@ static size_t heading_text(lxb_dom_node_t *n, char *buf, size_t cap)
  * title or og:title, or most of it ("Headline - Site")? The headline is the page's metadata
  * (htmltext_doc's title), not its body: Readability and the article-body benchmarks leave it
  * out of the text, and trafilatura does where the headline stands outside the body it picks. */
-/* s[0..n) reduced to its letters and digits, lower-cased (UTF-8 into out, NUL-ended):
- * a headline and the <title> compared so ignore quotes, dashes and spaces, which pages
- * write differently in each ("“Within”" / "\"Within\"", a no-break space) */
-static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
-{
-    size_t o = 0, i = 0;
-    while (i < n && o + 5 < cap) {
-        utf8proc_int32_t cp;
-        utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(n - i), &cp);
-        if (k <= 0) {
-            i++;
-            continue;
-        }
-        i += (size_t)k;
-        utf8proc_category_t c = utf8proc_category(cp);
-        if (!(c >= UTF8PROC_CATEGORY_LU && c <= UTF8PROC_CATEGORY_LO) &&
-            !(c >= UTF8PROC_CATEGORY_ND && c <= UTF8PROC_CATEGORY_NO))
-            continue;
-        o += (size_t)utf8proc_encode_char(utf8proc_tolower(cp), (utf8proc_uint8_t *)out + o);
-    }
-    out[o] = '\0';
-    return o;
-}
-
 static int headline(lxb_dom_node_t *n, const out_t *o)
 {
     lxb_tag_id_t t = lxb_dom_node_tag_id(n);
