@@ -664,6 +664,9 @@ static int holds_named_body(lxb_dom_node_t *root, size_t *budget)
     return 0;
 }
 
+/* what annotate strips for the main content besides what is never text */
+#define STRIP_CLASSES 1 /* boilerplate by class and id */
+#define STRIP_LINKS 2   /* blocks that are mostly links (link_block) */
 static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int strip)
 {
     h->walk_budget = 1 << 20;
@@ -685,7 +688,7 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int 
                 else if (mode == HTMLTEXT_MAIN &&
                          (t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
                           t == LXB_TAG_FIGURE || t == LXB_TAG_FIGCAPTION ||
-                          ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || (strip && boilerplate(n, favor) && !holds_named_body(n, &h->walk_budget))))
+                          ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || ((strip & STRIP_CLASSES) && boilerplate(n, favor) && !holds_named_body(n, &h->walk_budget))))
                     in->skip = 1;
             }
             if (!in->skip && (t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN))
@@ -713,7 +716,7 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int 
                 return 0;
             lxb_dom_node_t *p = n->parent;
             ninfo *pi = info_of(p);
-            if (mode == HTMLTEXT_MAIN && !ci->skip && n->type == LXB_DOM_NODE_TYPE_ELEMENT)
+            if (mode == HTMLTEXT_MAIN && (strip & STRIP_LINKS) && !ci->skip && n->type == LXB_DOM_NODE_TYPE_ELEMENT)
                 link_block(n, ci, pi, favor);
             if (!ci->skip) {
                 pi->text += ci->text;
@@ -886,6 +889,7 @@ typedef struct {
     size_t pend0;
     int pending, after_text;
     int force_link; /* the current line is a link line whatever its links (ninfo.linkline) */
+    int keep_links; /* no line is dropped for its links (the retry without the link rules) */
     int space;         /* a space is pending */
     int failed;
     int mode, favor;
@@ -973,7 +977,7 @@ static void o_break(out_t *o)
         double lim = o->favor == HTMLTEXT_PRECISION ? 0.3 : 0.9;
         int forced = o->force_link;
         o->force_link = 0;
-        if (ld > lim || forced) {
+        if ((ld > lim || forced) && !o->keep_links) {
             o->line_links = 0;
             if (o->after_text && o->favor != HTMLTEXT_PRECISION) { /* "Learn more about X" in the text */
                 o->pend0 = o->line0;
@@ -1479,7 +1483,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
     o.titles[1] = og;
     if (bodyel) {
         lxb_dom_node_t *body = lxb_dom_interface_node(bodyel);
-        int rc = annotate(h, body, mode, favor, 1);
+        int rc = annotate(h, body, mode, favor, STRIP_CLASSES | STRIP_LINKS);
         if (rc < 0) {
             free(og);
             return rc;
@@ -1491,13 +1495,17 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
             /* As Readability: when stripping by class and id left too little (a wrapper
              * named "has-sidebar", say, held the article), try again without it and keep
              * the longer text. */
-            if (o.n < MAIN_MIN_TEXT && !o.failed) {
+            /* Then, when still too little is left, without the link rules (blocks and lines):
+             * a post that is a list of links (a link roll) is its links. */
+            static const int retry[] = {STRIP_LINKS, STRIP_CLASSES};
+            for (int k = 0; k < 2 && o.n < MAIN_MIN_TEXT && !o.failed; k++) {
                 out_t o2 = {0};
                 o2.mode = mode;
                 o2.favor = favor;
                 o2.titles[0] = o.titles[0];
                 o2.titles[1] = o.titles[1];
-                if ((rc = annotate(h, body, mode, favor, 0)) < 0) {
+                o2.keep_links = !(retry[k] & STRIP_LINKS);
+                if ((rc = annotate(h, body, mode, favor, retry[k])) < 0) {
                     free(o.s);
                     free(og);
                     return rc;

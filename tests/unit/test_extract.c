@@ -249,6 +249,18 @@ static void test_text(void)
     CHECK(strstr(t, "The first words of the story") == t);
     CHECK(!strstr(t, "Questions about"));
     free(t);
+    /* a post that is a list of links (a link roll) is its links: the link-block rule is
+     * dropped when it leaves too little */
+    const char *page_roll =
+        "<html><body><nav><a href=/>Home</a> <a href=/about>About</a></nav><article><h1>Links of the day</h1>"
+        "<div class=entry-content><ul><li><p><a href=/1>Press subsidies: a study doubts the state's support</a></p>"
+        "<p>via Horizont <a href=/h>horizont.net</a></p></li><li><p><a href=/2>Violence on the net: blame instead "
+        "of protection</a></p><p>via netzpolitik.org <a href=/n>netzpolitik.org</a></p></li></ul></div>"
+        "</article></body></html>";
+    t = text_of(ht, page_roll, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "Press subsidies") != NULL && strstr(t, "blame instead of protection") != NULL);
+    CHECK(!strstr(t, "Home"));
+    free(t);
     /* the label of an advertisement slot is not text, nor is a chart's text (ai2html) */
     const char *page_ad =
         "<html><body><article><p>" LONG_P "</p><div class=slot><p> ADVERTISEMENT </p></div><p>" LONG_P
