@@ -404,13 +404,13 @@ static int hidden(lxb_dom_node_t *n)
 /* Boilerplate named by class or id (Readability's unlikely candidates, trafilatura's
  * discard list, narrowed to whole words). */
 static const char *const boiler_words[] = {
-    "nav", "navbar", "navigation*", "menu*", "breadcrumb*", "sidebar*", "footer*", "masthead", "comment*", "share*",
+    "nav", "navbar", "navigation*", "menu*", "breadcrumb*", "sidebar*", "footer*", "masthead", "comment*", "comentario*", "kommentar*", "share*",
     "sharing", "social*", "related*", "recommend*", "advert*", "ad", "ads", "adsense", "sponsor*", "promo*", "banner*",
     "cookie*", "consent", "gdpr", "newsletter*", "subscri*", "popup*", "modal", "pagination", "pager", "widget*",
     "tags", "tagcloud", "signup", "login", "disqus", "outbrain", "taboola", "toolbar", "skip", "print", "rss", "yarpp",
     "teaser*", "morelinks", "most", "popular", "trending", "readmore", "author*", "byline",
     "caption", "credit*", "copyright", "disclosure*", "disclaimer*", "lightbox*", "overlay*", "dialog*", "tooltip*",
-    "popover*", "offcanvas*", "dropdown*", "flyout*", "ai2html", NULL};
+    "popover*", "offcanvas*", "dropdown*", "flyout*", "ai2html", "trc", NULL};
 /* ... unless they also name content (Readability's "maybe candidates"). */
 static const char *const content_words[] = {"article", "content", "main", "body", "post", "entry", "story", "text",
                                             "blog", "column", NULL};
@@ -942,7 +942,7 @@ static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
 
 /* Lines that are the label of an advertisement slot or a jump over one, never the text
  * (compared as alnum_key makes them: letters and digits, lower-cased) */
-static const char *const ad_labels[] = {"advertisement", "advertisements", "advertisment", "anzeige", "werbung",
+static const char *const ad_labels[] = {"advertisement", "advertisements", "advertisment", "advertising", "anzeige", "werbung",
                                         "publicit\xc3\xa9", "publicidad", "publicidade", "pubblicit\xc3\xa0",
                                         "reklama", "storycontinuesbelowadvertisement", "skipadvertisement",
                                         "continuereadingthemainstory", "advertisementcontinuereadingbelow", NULL};
