@@ -410,7 +410,7 @@ static const char *const boiler_words[] = {
     "tags", "tagcloud", "signup", "login", "disqus", "outbrain", "taboola", "toolbar", "skip", "print", "rss", "yarpp",
     "teaser*", "morelinks", "most", "popular", "trending", "readmore", "author*", "byline",
     "caption", "credit*", "copyright", "disclosure*", "disclaimer*", "lightbox*", "overlay*", "dialog*", "tooltip*",
-    "popover*", "offcanvas*", "dropdown*", "flyout*", "ai2html", "trc", NULL};
+    "popover*", "offcanvas*", "dropdown*", "flyout*", "ai2html", "trc", "timestamp*", "bio", NULL};
 /* ... unless they also name content (Readability's "maybe candidates"). */
 static const char *const content_words[] = {"article", "content", "main", "body", "post", "entry", "story", "text",
                                             "blog", "column", NULL};
@@ -890,6 +890,7 @@ typedef struct {
     int pending, after_text;
     int force_link; /* the current line is a link line whatever its links (ninfo.linkline) */
     int keep_links; /* no line is dropped for its links (the retry without the link rules) */
+    int dateline;   /* the current line holds a <time> or a schema.org datePublished / dateModified */
     int space;         /* a space is pending */
     int failed;
     int mode, favor;
@@ -966,8 +967,12 @@ static void o_break(out_t *o)
     size_t len = o->n - o->line0;
     if (!len)
         return;
+    int dateline = o->dateline;
+    o->dateline = 0;
     if (o->mode == HTMLTEXT_MAIN) {
-        if (ad_label(o->s + o->line0, len)) {
+        /* a short line with the page's date in it is the article's dateline (with the
+         * byline, the publisher, "Updated ..."), not its text */
+        if (ad_label(o->s + o->line0, len) || (dateline && len < 200)) {
             o->n = o->line0;
             o->line_links = 0;
             o->force_link = 0;
@@ -1203,6 +1208,14 @@ static int heading_rules(lxb_dom_node_t *n, const out_t *o)
     return 0;
 }
 
+/* schema.org's date of the article on an element (itemprop datePublished / dateModified) */
+static int date_prop(lxb_dom_node_t *n)
+{
+    size_t len;
+    const char *v = attr(n, "itemprop", &len);
+    return v && ((len == 13 && !strncasecmp(v, "datePublished", 13)) || (len == 12 && !strncasecmp(v, "dateModified", 12)));
+}
+
 static void render(lxb_dom_node_t *root, out_t *o)
 {
     lxb_dom_node_t *n = root;
@@ -1224,6 +1237,8 @@ static void render(lxb_dom_node_t *root, out_t *o)
                 o_break(o);
             if (in->linkline)
                 o->force_link = 1;
+            if (t == LXB_TAG_TIME || date_prop(n))
+                o->dateline = 1;
             else if (t == LXB_TAG_TD || t == LXB_TAG_TH)
                 o->space = 1;
             if (t == LXB_TAG_PRE)

@@ -261,6 +261,17 @@ static void test_text(void)
     CHECK(strstr(t, "Press subsidies") != NULL && strstr(t, "blame instead of protection") != NULL);
     CHECK(!strstr(t, "Home"));
     free(t);
+    /* the dateline (a short line with a <time> or schema.org's datePublished) and the
+     * author's bio are not the text; a long paragraph with a date in it is */
+    const char *page_date =
+        "<html><body><article><p class=sig>Le Monde | <time datetime=2015-05-04>04.05.2015</time> | Par Martin U."
+        "</p><p>" LONG_P "</p><p>" LONG_P " On <time>May 4</time> the vote was held, as this sentence and the "
+        "words around it, which go on for long enough to make a paragraph of the story, say.</p>"
+        "<div class=bio>Martin U. is a reporter for the paper.</div></article></body></html>";
+    t = text_of(ht, page_date, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "A paragraph of the article") == t);
+    CHECK(strstr(t, "the vote was held") != NULL && !strstr(t, "is a reporter"));
+    free(t);
     /* the label of an advertisement slot is not text, nor is a chart's text (ai2html) */
     const char *page_ad =
         "<html><body><article><p>" LONG_P "</p><div class=slot><p> ADVERTISEMENT </p></div><p>" LONG_P
