@@ -52,6 +52,14 @@ static int ng_reset(quality_ctx *q, size_t expect)
     return 0;
 }
 
+/* an n-gram's polynomial hash spread over the bits the table uses (one multiply: the
+ * high half of the product, which every input bit reaches, folded onto the low half) */
+static inline uint64_t ng_mix(uint64_t x)
+{
+    x *= 0x9E3779B97F4A7C15ull;
+    return x ^ (x >> 32);
+}
+
 /* a slot's tag: the hash's high 24 bits and the table's epoch */
 #define NG_TAG(h, q) (((uint32_t)((h) >> 32) & 0xFFFFFF00u) | (q)->ngepoch)
 #define NG_FREE(e, q) (((e)->tag & 0xFFu) != (q)->ngepoch)
@@ -173,7 +181,7 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
         }
         size_t best_count = 0, best_first = SIZE_MAX;
         for (size_t i = 0; i < m; i++) {
-            uint64_t h = hash_mix64(pid[i + gn] - pid[i] * bn);
+            uint64_t h = ng_mix(pid[i + gn] - pid[i] * bn);
             uint32_t tag = NG_TAG(h, q), first = (uint32_t)i;
             for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
                 ngent *e = &q->ng[x];
@@ -211,7 +219,7 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
             size_t idx = 0;
             while (idx < m) {
                 /* hash(a..b) = ph[b] - ph[a] * POLY_B^(bytes a..b) */
-                uint64_t h = hash_mix64(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx]));
+                uint64_t h = ng_mix(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx]));
                 uint32_t tag = NG_TAG(h, q);
                 uint64_t bytes = pb[idx + gn] - pb[idx];
                 int found = 0;
