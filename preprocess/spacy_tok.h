@@ -35,6 +35,9 @@ void sp_tokens_free(sp_tokens *v);
 
 /* Every token of spaCy's Doc for text[0..n), whitespace tokens included. 0 or ERR_*. */
 int spacy_tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out);
+/* What spaCy's prefix_search and suffix_search find on s[0..n): the lengths in bytes of
+ * the prefix and the suffix (0: none); for the tests of the tokenizer's fast paths. */
+int spacy_affixes(spacy_ctx *c, const char *s, size_t n, size_t *prefix, size_t *suffix);
 /* datatrove's split_into_words: the tokens that are not whitespace. */
 int spacy_words(spacy_ctx *c, const char *text, size_t n, sp_tokens *out);
 /* The sentencizer over tokens from spacy_tokenize: the number of sentences; when

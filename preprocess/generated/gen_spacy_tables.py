@@ -181,6 +181,13 @@ def main():
     for w in probes:
         if w and (tok.find_prefix(w) or tok.find_suffix(w) or tok.find_infix(w) or tok.url_match(w)):
             raise SystemExit("the letters-only span %r is split by the rules: spacy_tok.c's fast path is wrong" % w)
+    # and letters with one closing mark: no prefix, the mark the whole suffix (split_span's
+    # fast path; test_quality's quality_spacy_fast_paths checks it again on every build)
+    for w in probes:
+        for mark in ",;:!?)":
+            if w and (tok.find_prefix(w + mark) or tok.find_suffix(w + mark) != 1):
+                raise SystemExit("the span %r is not split as letters and a mark: spacy_tok.c's fast path is wrong"
+                                 % (w + mark))
     rules = tok.rules
     # what the tokenizer makes of each rule without special cases
     bare = Tokenizer(nlp.vocab, rules={}, prefix_search=tok.prefix_search, suffix_search=tok.suffix_search,

@@ -289,6 +289,42 @@ static void test_helpers(void)
     quality_ctx_free(q);
 }
 
+/* the tokenizer's fast paths against spaCy's patterns: a span of ASCII letters has no
+ * prefix and no suffix; letters and one closing mark have no prefix and the mark as suffix */
+static void test_fast_paths(void)
+{
+    spacy_ctx *c = spacy_ctx_new();
+    const char letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ", marks[] = ",;:!?)";
+    const char *words[] = {"km", "kg", "mph", "s", "S", "US", "C", "A", "nt", "ll", "ve", "re", "m", "d", "lb",
+                           "ft", "in", "am", "pm", "Inc", "Co", "vs", "etc", "e", "g", "i", "x", "T", "Mr", "Dr"};
+    uint64_t r = 7;
+    char w[32];
+    int bad = 0;
+    for (int it = 0; it < 60000; it++) {
+        size_t n;
+        if (it < 30 * 7) { /* each listed word, alone and with each mark */
+            n = strlen(words[it / 7]);
+            memcpy(w, words[it / 7], n);
+        } else {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            n = 1 + (r >> 60) % 12;
+            for (size_t i = 0; i < n; i++) {
+                r = r * 6364136223846793005ull + 1442695040888963407ull;
+                w[i] = letters[(r >> 33) % 52];
+            }
+        }
+        int mark = it % 7; /* 0: none */
+        if (mark) w[n++] = marks[mark - 1];
+        size_t pre = 9, suf = 9;
+        CHECK_EQ_INT(spacy_affixes(c, w, n, &pre, &suf), 0);
+        if (pre != 0 || suf != (mark ? 1u : 0u)) {
+            if (bad++ < 5) printf("  %.*s: prefix %zu suffix %zu\n", (int)n, w, pre, suf);
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    spacy_ctx_free(c);
+}
+
 static void test_flags(void)
 {
     struct { const char *top, *dup, *b; double frac; long long c4n; int ok; } cases[] = {
@@ -378,5 +414,6 @@ int main(int argc, char **argv)
     check_run("quality_python_quirks", test_quirks);
     check_run("quality_flags", test_flags);
     check_run("quality_helpers", test_helpers);
+    check_run("quality_spacy_fast_paths", test_fast_paths);
     return check_total_failed ? 1 : 0;
 }
