@@ -66,11 +66,16 @@ size_t q_count_sub(const char *s, size_t n, const char *sub)
 {
     size_t k = strlen(sub), c = 0;
     const char *p = s, *e = s + n;
+    if (!k) return n + 1; /* as Python counts "" */
+    /* memchr for the first byte (the needles are short and their first bytes rare):
+     * several times faster than memmem's setup and shift table over a whole document */
     while ((size_t)(e - p) >= k) {
-        const char *q = memmem(p, (size_t)(e - p), sub, k);
+        const char *q = memchr(p, sub[0], (size_t)(e - p) - k + 1);
         if (!q) break;
-        c++;
-        p = q + k;
+        if (!memcmp(q + 1, sub + 1, k - 1)) {
+            c++;
+            p = q + k;
+        } else p = q + 1;
     }
     return c;
 }

@@ -236,6 +236,15 @@ static void test_helpers(void)
         size_t want = 0;
         for (size_t i = 0; i < n; i++) want += ((unsigned char)buf[i] & 0xC0) != 0x80;
         CHECK_EQ_INT((long long)q_cplen(buf, n), (long long)want);
+        /* str.count: non-overlapping, left to right */
+        const char *subs[] = {"\n", "\n\n", "ab", "\xe2\x80\xa8", "aaa"};
+        for (size_t k = 0; k < sizeof subs / sizeof *subs; k++) {
+            size_t sl = strlen(subs[k]), cnt = 0;
+            for (size_t i = 0; i + sl <= n;)
+                if (!memcmp(buf + i, subs[k], sl)) cnt++, i += sl;
+                else i++;
+            CHECK_EQ_INT((long long)q_count_sub(buf, n, subs[k]), (long long)cnt);
+        }
         /* splitlines: every byte tried as a break */
         size_t lines[64], nl = 0, start = 0, i = 0;
         while (i < n) {
