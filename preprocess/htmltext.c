@@ -1148,16 +1148,27 @@ static const char *const after_article[] = {
  * stands alone in a wrapper, in its grandparent) are not the article. */
 static int after_article_heading(lxb_dom_node_t *n, const out_t *o)
 {
-    if (!is_heading(lxb_dom_node_tag_id(n)) || o->n < 200 || info_of(n)->text > 80)
+    lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+    int heading = is_heading(t);
+    if (o->n < 200 || info_of(n)->text > 80)
         return 0;
+    /* a box's title written as a <div> or <p> of text alone ("<div class=title>Verwandte
+     * Artikel</div>") counts too, its text the whole phrase */
+    if (!heading) {
+        if (t != LXB_TAG_DIV && t != LXB_TAG_P && t != LXB_TAG_SPAN && t != LXB_TAG_STRONG && t != LXB_TAG_B)
+            return 0;
+        for (lxb_dom_node_t *c = n->first_child; c; c = c->next)
+            if (c->type == LXB_DOM_NODE_TYPE_ELEMENT && is_block(lxb_dom_node_tag_id(c)))
+                return 0;
+    }
     char buf[128];
     size_t k = heading_text(n, buf, sizeof buf);
     if (!k)
         return 0;
     for (int i = 0; after_article[i]; i++) {
         const char *ph = after_article[i];
-        int whole = ph[0] == '=';
-        ph += whole;
+        int whole = ph[0] == '=' || !heading;
+        ph += ph[0] == '=';
         size_t l = strlen(ph);
         if (k < l || strncasecmp(buf, ph, l))
             continue;

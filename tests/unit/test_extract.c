@@ -272,6 +272,16 @@ static void test_text(void)
     CHECK(strstr(t, "A paragraph of the article") == t);
     CHECK(strstr(t, "the vote was held") != NULL && !strstr(t, "is a reporter"));
     free(t);
+    /* a box's title written as a <div> ends the article as a heading does, when it is the
+     * whole phrase; a paragraph that only starts like one does not */
+    const char *page_box =
+        "<html><body><article><p>" LONG_P "</p><p>More from this, the text goes on: " LONG_P "</p>"
+        "<div class=articles><div class=t>Verwandte Artikel</div><div><p>A teaser of another page, "
+        "written out at some length, with a comma.</p></div></div></article></body></html>";
+    t = text_of(ht, page_box, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "More from this, the text goes on") != NULL);
+    CHECK(!strstr(t, "Verwandte") && !strstr(t, "teaser"));
+    free(t);
     /* the label of an advertisement slot is not text, nor is a chart's text (ai2html) */
     const char *page_ad =
         "<html><body><article><p>" LONG_P "</p><div class=slot><p> ADVERTISEMENT </p></div><p>" LONG_P
