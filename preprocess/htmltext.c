@@ -960,6 +960,27 @@ static int ad_label(const char *s, size_t n)
     return 0;
 }
 
+/* The labels of a post's taxonomy line ("Posted in News, Sport", "Tags: a, b", "Kategorie:
+ * ..."), compared without case on the line's start; the line goes when it is short and
+ * links make a good part of it. */
+static const char *const taxonomy_labels[] = {
+    "posted in", "filed under", "tagged", "tags:", "tags :", "tag:", "category:", "categories:", "labels:",
+    "kategorie:", "kategorien:", "schlagw\xc3\xb6rter:", "schlagworte:", "stichw\xc3\xb6rter:",
+    "cat\xc3\xa9gorie", "mots-cl\xc3\xa9s", "mots cl\xc3\xa9s", "etiquetas:", "categor\xc3\xad" "a:",
+    "categor\xc3\xad" "as:", "categorie:", "tag :", NULL};
+
+static int taxonomy_line(const char *s, size_t n, size_t links)
+{
+    if (n >= 200 || links * 10 < n * 3)
+        return 0;
+    for (const char *const *l = taxonomy_labels; *l; l++) {
+        size_t k = strlen(*l);
+        if (n > k && !strncasecmp(s, *l, k))
+            return 1;
+    }
+    return 0;
+}
+
 /* End the current line: kept, or (main content) dropped when mostly link text. */
 static void o_break(out_t *o)
 {
@@ -972,7 +993,8 @@ static void o_break(out_t *o)
     if (o->mode == HTMLTEXT_MAIN) {
         /* a short line with the page's date in it is the article's dateline (with the
          * byline, the publisher, "Updated ..."), not its text */
-        if (ad_label(o->s + o->line0, len) || (dateline && len < 200)) {
+        if (ad_label(o->s + o->line0, len) || (dateline && len < 200) ||
+            taxonomy_line(o->s + o->line0, len, o->line_links)) {
             o->n = o->line0;
             o->line_links = 0;
             o->force_link = 0;
