@@ -981,6 +981,22 @@ static int taxonomy_line(const char *s, size_t n, size_t links)
     return 0;
 }
 
+/* A PHP error the server printed into the page ("Warning: Creating default object from
+ * empty value in /var/www/... on line 12") */
+static int php_error_line(const char *s, size_t n)
+{
+    static const char *const kinds[] = {"Warning: ", "Notice: ", "Deprecated: ", "Strict Standards: ",
+                                        "Fatal error: ", "Parse error: ", NULL};
+    if (n > 1000)
+        return 0;
+    for (const char *const *k = kinds; *k; k++) {
+        size_t l = strlen(*k);
+        if (n > l && !memcmp(s, *k, l))
+            return memmem(s, n, " on line ", 9) != NULL && memmem(s, n, " in /", 5) != NULL;
+    }
+    return 0;
+}
+
 /* End the current line: kept, or (main content) dropped when mostly link text. */
 static void o_break(out_t *o)
 {
@@ -994,7 +1010,7 @@ static void o_break(out_t *o)
         /* a short line with the page's date in it is the article's dateline (with the
          * byline, the publisher, "Updated ..."), not its text */
         if (ad_label(o->s + o->line0, len) || (dateline && len < 200) ||
-            taxonomy_line(o->s + o->line0, len, o->line_links)) {
+            taxonomy_line(o->s + o->line0, len, o->line_links) || php_error_line(o->s + o->line0, len)) {
             o->n = o->line0;
             o->line_links = 0;
             o->force_link = 0;
