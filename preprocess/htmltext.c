@@ -943,7 +943,12 @@ static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
 
 /* Lines that are the label of an advertisement slot or a jump over one, never the text
  * (compared as alnum_key makes them: letters and digits, lower-cased) */
-static const char *const ad_labels[] = {"advertisement", "advertisements", "advertisment", "advertising", "anzeige", "werbung",
+static const char *const ad_labels[] = {
+    /* the page's controls, never the text */
+    "loading", "sharethisstory", "sharethisarticle", "sharethispage", "sharethis", "shareonfacebook",
+    "shareontwitter", "tweetthis", "printthisarticle", "printthispage", "emailthisarticle", "emailthisstory",
+    "aboutthiscontent", "artikelteilen", "partagerlarticle", "compartirart\xc3\xad" "culo",
+    "advertisement", "advertisements", "advertisment", "advertising", "anzeige", "werbung",
                                         "publicit\xc3\xa9", "publicidad", "publicidade", "pubblicit\xc3\xa0",
                                         "reklama", "storycontinuesbelowadvertisement", "skipadvertisement",
                                         "continuereadingthemainstory", "advertisementcontinuereadingbelow", NULL};
@@ -968,6 +973,19 @@ static const char *const taxonomy_labels[] = {
     "kategorie:", "kategorien:", "schlagw\xc3\xb6rter:", "schlagworte:", "stichw\xc3\xb6rter:",
     "cat\xc3\xa9gorie", "mots-cl\xc3\xa9s", "mots cl\xc3\xa9s", "etiquetas:", "categor\xc3\xad" "a:",
     "categor\xc3\xad" "as:", "categorie:", "tag :", NULL};
+
+/* A line that gives the reading time ("Oct 18, 2019 · 8 min read", "5 Min. Lesezeit") */
+static int reading_time_line(const char *s, size_t n)
+{
+    static const char *const marks[] = {"min read", "minute read", "minutes read", "Min. Lesezeit", "min. Lesezeit",
+                                        "Minuten Lesezeit", "min de lecture", "minutos de lectura", NULL};
+    if (n >= 100)
+        return 0;
+    for (const char *const *m = marks; *m; m++)
+        if (memmem(s, n, *m, strlen(*m)))
+            return 1;
+    return 0;
+}
 
 static int taxonomy_line(const char *s, size_t n, size_t links)
 {
@@ -1010,7 +1028,8 @@ static void o_break(out_t *o)
         /* a short line with the page's date in it is the article's dateline (with the
          * byline, the publisher, "Updated ..."), not its text */
         if (ad_label(o->s + o->line0, len) || (dateline && len < 200) ||
-            taxonomy_line(o->s + o->line0, len, o->line_links) || php_error_line(o->s + o->line0, len)) {
+            taxonomy_line(o->s + o->line0, len, o->line_links) || php_error_line(o->s + o->line0, len) ||
+            reading_time_line(o->s + o->line0, len)) {
             o->n = o->line0;
             o->line_links = 0;
             o->force_link = 0;

@@ -286,12 +286,13 @@ static void test_text(void)
     const char *page_ad =
         "<html><body><article><p>" LONG_P "</p><div class=slot><p> ADVERTISEMENT </p></div><p>" LONG_P
         " Second.</p><div class='ai2html ai2html-box'><p>Yield on 10-year note</p><p>MONTHLY</p></div><p>"
-        LONG_P " Third.</p><br><b>Warning</b>: Creating default object from empty value in <b>/var/www/x.php</b> "
+        LONG_P " Third.</p><p>Loading...</p><div>Oct 18, 2019 \xc2\xb7 8 min read</div><div>Share this story</div><br><b>Warning</b>: Creating default object from empty value in <b>/var/www/x.php</b> "
         "on line <b>12</b><br><p>Werbung</p><p>Tags: <a href=/t/a>storms</a>, <a href=/t/b>harbours</a></p><p>Advertisement is a word a sentence may hold, as this one does.</p>"
         "</article></body></html>";
     t = text_of(ht, page_ad, NULL, HTMLTEXT_MAIN);
     CHECK(!strstr(t, "ADVERTISEMENT") && !strstr(t, "Werbung") && !strstr(t, "MONTHLY") && !strstr(t, "Yield"));
     CHECK(!strstr(t, "Tags:") && !strstr(t, "default object"));
+    CHECK(!strstr(t, "Loading") && !strstr(t, "min read") && !strstr(t, "Share this"));
     CHECK(strstr(t, "Second.\n") && strstr(t, "Advertisement is a word"));
     free(t);
     /* the headline matched on letters and digits: curly quotes and a no-break space in the h1,
