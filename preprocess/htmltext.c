@@ -1015,6 +1015,15 @@ static int php_error_line(const char *s, size_t n)
     return 0;
 }
 
+/* A line of the main content that is not text whatever its block: an ad slot's label or a
+ * control, the dateline (a short line with the page's date in it, with the byline, the
+ * publisher, "Updated ..."), a taxonomy line, a PHP error, the reading time */
+static int boiler_line(const char *s, size_t n, size_t links, int dateline)
+{
+    return ad_label(s, n) || (dateline && n < 200) || taxonomy_line(s, n, links) || php_error_line(s, n) ||
+           reading_time_line(s, n);
+}
+
 /* End the current line: kept, or (main content) dropped when mostly link text. */
 static void o_break(out_t *o)
 {
@@ -1025,11 +1034,7 @@ static void o_break(out_t *o)
     int dateline = o->dateline;
     o->dateline = 0;
     if (o->mode == HTMLTEXT_MAIN) {
-        /* a short line with the page's date in it is the article's dateline (with the
-         * byline, the publisher, "Updated ..."), not its text */
-        if (ad_label(o->s + o->line0, len) || (dateline && len < 200) ||
-            taxonomy_line(o->s + o->line0, len, o->line_links) || php_error_line(o->s + o->line0, len) ||
-            reading_time_line(o->s + o->line0, len)) {
+        if (boiler_line(o->s + o->line0, len, o->line_links, dateline)) {
             o->n = o->line0;
             o->line_links = 0;
             o->force_link = 0;
@@ -1305,7 +1310,7 @@ static void render(lxb_dom_node_t *root, out_t *o)
                 o_break(o);
             if (in->linkline)
                 o->force_link = 1;
-            if (t == LXB_TAG_TIME || date_prop(n))
+            if ((t == LXB_TAG_TIME || date_prop(n)) && in->text)
                 o->dateline = 1;
             else if (t == LXB_TAG_TD || t == LXB_TAG_TH)
                 o->space = 1;
