@@ -91,9 +91,14 @@ static int find_phrases(const char *s, size_t n)
     for (size_t i = 0; i + 10 <= n; i++) {
         char c = s[i];
         if (c != 'l' && c != 'j' && c != 't' && c != 'p' && c != 'c' && c != 'u') continue;
-        for (size_t k = 0; k < sizeof phrases / sizeof *phrases; k++)
-            if (phrases[k].s[0] == c && phrases[k].n <= n - i && !memcmp(s + i, phrases[k].s, phrases[k].n))
+        uint32_t head; /* the first four bytes, compared before the whole phrase */
+        memcpy(&head, s + i, 4);
+        for (size_t k = 0; k < sizeof phrases / sizeof *phrases; k++) {
+            uint32_t ph;
+            memcpy(&ph, phrases[k].s, 4);
+            if (ph == head && phrases[k].n <= n - i && !memcmp(s + i, phrases[k].s, phrases[k].n))
                 found |= phrases[k].bit;
+        }
     }
     return found;
 }
