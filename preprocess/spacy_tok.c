@@ -864,6 +864,9 @@ size_t spacy_sentences(const char *text, const sp_tokens *toks, sp_tokens *ends)
 
 int spacy_is_space_token(const char *text, const sp_token *t)
 {
+    unsigned char b = t->len ? (unsigned char)text[t->off] : 0x80;
+    if (b < 0x80)
+        return ascii_space[b];
     uint32_t cp;
     return utf8_decode((const unsigned char *)text + t->off, t->len, &cp) > 0 && utf8_is_pyspace(cp);
 }
