@@ -111,6 +111,9 @@ size_t utf8_sanitize(const char *s, size_t n, char *out)
     return o;
 }
 
+const uint8_t utf8_ascii_pyspace[128] = {['\t'] = 1, ['\n'] = 1, [0x0B] = 1, [0x0C] = 1, ['\r'] = 1,
+                                         [0x1C] = 1,  [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [' '] = 1};
+
 int utf8_is_pyspace(uint32_t c)
 {
     if (c <= 0x20) return c == 0x20 || (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x1F);

@@ -30,6 +30,8 @@ size_t utf8_sanitize(const char *s, size_t n, char *out);
 /* Python's str.isspace(): bidi class WS/B/S or category Zs. Includes
  * U+001C..U+001F and U+0085, unlike C isspace and Unicode White_Space. */
 int utf8_is_pyspace(uint32_t cp);
+/* utf8_is_pyspace of the ASCII code points, as a table (1: space) */
+extern const uint8_t utf8_ascii_pyspace[128];
 /* Unicode White_Space property (what \s means in the GPT-2 regex). */
 int utf8_is_white_space(uint32_t cp);
 /* Python's str.strip() on UTF-8 bytes: trims utf8_is_pyspace code points at

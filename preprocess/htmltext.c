@@ -941,25 +941,23 @@ static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
     return o;
 }
 
-/* Lines that are the label of an advertisement slot or a jump over one, never the text
- * (compared as alnum_key makes them: letters and digits, lower-cased) */
-static const char *const ad_labels[] = {
-    /* the page's controls, never the text */
+/* Lines that are a label, never the text (compared as alnum_key makes them: letters and
+ * digits, lower-cased): the page's controls, an advertisement slot's label or a jump over one */
+static const char *const label_lines[] = {
     "loading", "sharethisstory", "sharethisarticle", "sharethispage", "sharethis", "shareonfacebook",
     "shareontwitter", "tweetthis", "printthisarticle", "printthispage", "emailthisarticle", "emailthisstory",
     "aboutthiscontent", "artikelteilen", "partagerlarticle", "compartirart\xc3\xad" "culo",
-    "advertisement", "advertisements", "advertisment", "advertising", "anzeige", "werbung",
-                                        "publicit\xc3\xa9", "publicidad", "publicidade", "pubblicit\xc3\xa0",
-                                        "reklama", "storycontinuesbelowadvertisement", "skipadvertisement",
-                                        "continuereadingthemainstory", "advertisementcontinuereadingbelow", NULL};
+    "advertisement", "advertisements", "advertisment", "advertising", "anzeige", "werbung", "publicit\xc3\xa9",
+    "publicidad", "publicidade", "pubblicit\xc3\xa0", "reklama", "storycontinuesbelowadvertisement",
+    "skipadvertisement", "continuereadingthemainstory", "advertisementcontinuereadingbelow", NULL};
 
-static int ad_label(const char *s, size_t n)
+static int label_line(const char *s, size_t n)
 {
     if (n > 64)
         return 0;
     char k[80];
     alnum_key(s, n, k, sizeof k);
-    for (const char *const *l = ad_labels; *l; l++)
+    for (const char *const *l = label_lines; *l; l++)
         if (!strcmp(k, *l))
             return 1;
     return 0;
@@ -1020,7 +1018,7 @@ static int php_error_line(const char *s, size_t n)
  * publisher, "Updated ..."), a taxonomy line, a PHP error, the reading time */
 static int boiler_line(const char *s, size_t n, size_t links, int dateline)
 {
-    return ad_label(s, n) || (dateline && n < 200) || taxonomy_line(s, n, links) || php_error_line(s, n) ||
+    return label_line(s, n) || (dateline && n < 200) || taxonomy_line(s, n, links) || php_error_line(s, n) ||
            reading_time_line(s, n);
 }
 

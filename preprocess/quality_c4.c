@@ -68,10 +68,6 @@ static size_t lower_for_ascii(const char *s, size_t n, char *out)
     return o;
 }
 
-/* str.isspace() of an ASCII character */
-static const uint8_t ascii_pyspace[128] = {[' '] = 1,  ['\t'] = 1, ['\n'] = 1, [0x0B] = 1, [0x0C] = 1,
-                                           ['\r'] = 1, [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1};
-
 /* the phrases looked for in a lowered line, found in one pass */
 #define PH_LOREM 1
 #define PH_JS 2
@@ -156,7 +152,7 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
             uint32_t cp = b;
             int k = 1;
             if (b >= 0x80 && (k = utf8_decode((const unsigned char *)line + i, ll - i, &cp)) < 0) k = 1, cp = 0xFFFD;
-            if (b < 0x80 ? ascii_pyspace[b] : utf8_is_pyspace(cp)) {
+            if (b < 0x80 ? utf8_ascii_pyspace[b] : utf8_is_pyspace(cp)) {
                 in_word = 0;
             } else {
                 if (!in_word) nwords++, cur = 0;

@@ -769,15 +769,12 @@ static int apply_specials(spacy_ctx *c, const char *text, sp_tokens *v)
     return 0;
 }
 
-static const uint8_t ascii_space[128] = {
-    ['\t'] = 1, ['\n'] = 1, [0x0B] = 1, [0x0C] = 1, ['\r'] = 1, [0x1C] = 1, [0x1D] = 1, [0x1E] = 1, [0x1F] = 1, [' '] = 1};
-
 static inline int is_space_at(const char *s, size_t n, size_t i, size_t *cl)
 {
     unsigned char b = (unsigned char)s[i];
     if (b < 0x80) {
         *cl = 1;
-        return ascii_space[b];
+        return utf8_ascii_pyspace[b];
     }
     uint32_t cp;
     int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
@@ -866,7 +863,7 @@ int spacy_is_space_token(const char *text, const sp_token *t)
 {
     unsigned char b = t->len ? (unsigned char)text[t->off] : 0x80;
     if (b < 0x80)
-        return ascii_space[b];
+        return utf8_ascii_pyspace[b];
     uint32_t cp;
     return utf8_decode((const unsigned char *)text + t->off, t->len, &cp) > 0 && utf8_is_pyspace(cp);
 }
