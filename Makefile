@@ -24,7 +24,7 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS))
 CFLAGS ?= $(OPT) -g
 WARN := -Wall -Wextra -Wshadow -Wno-unused-parameter
 ALL_CFLAGS = -std=gnu11 $(CFLAGS) $(WARN) $(SANFLAGS) $(OMPFLAGS) -pthread -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -MP
-LDLIBS = $(PKG_LIBS) -lcld2 -lstdc++ -pthread -lm $(OMPFLAGS)
+LDLIBS = $(PKG_LIBS) -lstdc++ -pthread -lm $(OMPFLAGS)
 CXX ?= g++
 # The one C++ file: the C face of CLD2 (language identification), which has no C API.
 ALL_CXXFLAGS = -std=gnu++17 $(CFLAGS) -Wall -Wextra $(SANFLAGS) -I. -MMD -MP
@@ -82,6 +82,21 @@ LEXBOR_CFLAGS = -std=gnu11 $(CFLAGS) -w $(SANFLAGS) -DLEXBOR_STATIC -I$(LEXBOR_D
 $(BUILD)/third_party/%.o: third_party/%.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	@$(CC) $(LEXBOR_CFLAGS) -c $< -o $@
+# CLD2 (third_party/cld2: Debian's libcld2 source with two changes that keep its answers, see
+# its VERSION.md) is built into the library at -O3 and without the sanitizers, as the system
+# library it replaces was; its warnings are not ours (-w).
+CLD2_DIR := third_party/cld2
+CLD2_SRC := $(addprefix $(CLD2_DIR)/internal/,cldutil.cc cldutil_shared.cc compact_lang_det.cc \
+  compact_lang_det_hint_code.cc compact_lang_det_impl.cc debug.cc fixunicodevalue.cc generated_entities.cc \
+  generated_language.cc generated_ulscript.cc getonescriptspan.cc lang_script.cc offsetmap.cc \
+  scoreonescriptspan.cc tote.cc utf8statetable.cc cld_generated_cjk_uni_prop_80.cc \
+  cld2_generated_cjk_compatible.cc cld_generated_cjk_delta_bi_4.cc generated_distinct_bi_0.cc \
+  cld2_generated_quadchrome_2.cc cld2_generated_deltaoctachrome.cc cld2_generated_distinctoctachrome.cc \
+  cld_generated_score_quad_octa_2.cc)
+CLD2_CXXFLAGS = -std=gnu++11 -O3 -g0 -w -MMD -MP
+$(BUILD)/third_party/cld2/%.o: third_party/cld2/%.cc $(CONFIG)
+	@mkdir -p $(dir $@)
+	@$(CXX) $(CLD2_CXXFLAGS) -c $< -o $@
 TOOL_SRC_minhash := dedup/minhash_main.c
 TOOL_SRC_find_duplicates := dedup/find_duplicates_main.c
 TOOL_SRC_group_duplicates := dedup/group_duplicates_main.c
@@ -163,7 +178,7 @@ $(BUILD)/.cuda-%:
 
 LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC) $(TRAIN_LIB_SRC)
 LIB_CXX_SRC := preprocess/langid_cld2.cc
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o) $(CUDA_OBJ) $(LEXBOR_SRC:%.c=$(BUILD)/%.o)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o) $(CUDA_OBJ) $(LEXBOR_SRC:%.c=$(BUILD)/%.o) $(CLD2_SRC:%.cc=$(BUILD)/%.o)
 LIB := $(BUILD)/libwebtext.a
 TOOL_BINS := $(TOOLS:%=$(BIN)/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)

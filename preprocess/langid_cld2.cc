@@ -1,7 +1,7 @@
 // langid_cld2.cc - the C face of CLD2 (see langid.h). The only C++ in the
 // project: CLD2 has no C API.
 #include <cstdio>  // compact_lang_det.h uses FILE without including it
-#include <cld2/public/compact_lang_det.h>
+#include "third_party/cld2/public/compact_lang_det.h"
 #include <cstring>
 
 #include "langid.h"

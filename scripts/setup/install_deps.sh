@@ -47,7 +47,8 @@ done
 # download's https: libcurl verifies certificates against Debian's CA bundle (libcurl only
 # recommends the package, so a minimal system may lack it and every https URL would fail).
 [ -e /etc/ssl/certs/ca-certificates.crt ] || missing="$missing ca-certificates"
-# CLD2 (language identification for cleanup) has no pkg-config file.
+# CLD2: cleanup builds the project's copy (third_party/cld2); Debian's library is the reference
+# its answers are tested against (tests/e2e/test_cld2_vendored.sh). No pkg-config file.
 [ -e /usr/include/cld2/public/compact_lang_det.h ] || missing="$missing libcld2-dev"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v g++ >/dev/null 2>&1 || missing="$missing g++"
