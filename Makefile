@@ -261,7 +261,7 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 
 # Fuzz targets: clang + libFuzzer + ASan/UBSan. The library sources are compiled
 # once (coverage-instrumented objects in build/fuzz/obj/), each target links them.
-# preprocess/cleanup.c (the cleanup stage) needs CLD2, C++ that the fuzz targets do not link; none reaches it.
+# preprocess/cleanup.c (the cleanup stage) needs CLD2, C++ that only fuzz_langid links; the others do not reach it.
 FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC) preprocess/cleanup.c,$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -MP
@@ -277,8 +277,19 @@ build/fuzz/obj/third_party/%.o: third_party/%.c $(CONFIG)
 	@clang -std=gnu11 -g -O1 -w -DLEXBOR_STATIC -I$(LEXBOR_DIR) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) $(CONFIG)
 	@mkdir -p $(dir $@)
-	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_OBJ) -o $@ $(filter-out -fopenmp,$(LDLIBS))
-.SECONDARY: $(FUZZ_LIB_OBJ)
+	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_OBJ) $(FUZZ_EXTRA_OBJ) -o $@ $(filter-out -fopenmp,$(LDLIBS))
+# fuzz_langid: language identification, C++ (langid_cld2.cc with ASan and UBSan; CLD2's own
+# code with ASan only: its state machines shift negative offsets, as the compilers define)
+FUZZ_CLD2_OBJ := $(CLD2_SRC:%.cc=build/fuzz/obj/%.o) build/fuzz/obj/preprocess/langid_cld2.o
+build/fuzz/obj/third_party/cld2/%.o: third_party/cld2/%.cc $(CONFIG)
+	@mkdir -p $(dir $@)
+	@clang++ -std=gnu++11 -g -O1 -w -fsanitize=fuzzer-no-link,address -c $< -o $@
+build/fuzz/obj/preprocess/langid_cld2.o: preprocess/langid_cld2.cc $(CONFIG)
+	@mkdir -p $(dir $@)
+	clang++ -std=gnu++17 -g -O1 -Wall -Wextra -I. -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
+build/fuzz/fuzz_langid: $(FUZZ_CLD2_OBJ)
+build/fuzz/fuzz_langid: FUZZ_EXTRA_OBJ = $(FUZZ_CLD2_OBJ) -lstdc++
+.SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_CLD2_OBJ)
 -include $(FUZZ_LIB_OBJ:.o=.d)
 
 test-bins: tools $(UNIT_BINS) $(GPU_TEST_BINS)

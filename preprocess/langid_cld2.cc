@@ -3,15 +3,27 @@
 #include <cstdio>  // compact_lang_det.h uses FILE without including it
 #include "third_party/cld2/public/compact_lang_det.h"
 #include <cstring>
+#include <vector>
 
 #include "langid.h"
 
 extern "C" int langid_detect(const char *s, size_t n, langid_result *r)
 {
+    size_t after = 0;  // bytes of the text after the part read: the character there
     if (n > LANGID_MAX_BYTES) {
+        size_t all = n;
         n = LANGID_MAX_BYTES;
         while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) n--;  // character boundary
+        after = all - n < 4 ? all - n : 4;
     }
+    // CLD2 reads past the text's end (GetOneScriptSpan's look at the character after a
+    // letter of another script): it finds there the text's next character when the text
+    // was cut, else NULs, never whatever follows the caller's buffer.
+    static thread_local std::vector<char> buf;
+    if (buf.size() < n + 8) buf.resize(n + 8);
+    std::memset(buf.data() + n, 0, 8);
+    std::memcpy(buf.data(), s, n + after);
+    s = buf.data();
     CLD2::Language lang3[3];
     int percent3[3];
     int text_bytes = 0;
