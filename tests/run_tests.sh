@@ -10,17 +10,48 @@ cd "$(dirname "$0")/.."
 BIN=${BIN:-bin}; BUILD=${BUILD:-build/rel}; FUZZ_SECONDS=${FUZZ_SECONDS:-10}
 export BIN ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 passed=0; failed=0; skipped=0; log=$(mktemp)
-tally() { # run a command, echo its PASS/FAIL/SKIP lines, count them; a crash is a failure
-  local name=$1; shift
-  "$@" > "$log" 2>&1; local rc=$?
-  grep -E '^(PASS|FAIL|SKIP) |^  ' "$log"
-  local p f s; p=$(grep -c '^PASS ' "$log"); f=$(grep -c '^FAIL ' "$log"); s=$(grep -c '^SKIP ' "$log")
+tally_log() { # NAME RC LOG: echo a finished check's PASS/FAIL/SKIP lines, count them; a crash is a failure
+  local name=$1 rc=$2 lg=$3
+  grep -E '^(PASS|FAIL|SKIP) |^  ' "$lg"
+  local p f s; p=$(grep -c '^PASS ' "$lg"); f=$(grep -c '^FAIL ' "$lg"); s=$(grep -c '^SKIP ' "$lg")
   skipped=$((skipped + s))
   if [ "$rc" != 0 ] && [ "$f" = 0 ]; then
-    echo "FAIL $name: exited with status $rc"; tail -20 "$log" | sed 's/^/    /'; f=1
-  elif [ "$f" != 0 ]; then grep -vE '^(PASS|FAIL|SKIP) |^  ' "$log" | tail -20 | sed 's/^/    /'
+    echo "FAIL $name: exited with status $rc"; tail -20 "$lg" | sed 's/^/    /'; f=1
+  elif [ "$f" != 0 ]; then grep -vE '^(PASS|FAIL|SKIP) |^  ' "$lg" | tail -20 | sed 's/^/    /'
   fi
   passed=$((passed + p)); failed=$((failed + f))
+}
+tally() { # run a command and tally it
+  local name=$1; shift
+  "$@" > "$log" 2>&1; tally_log "$name" $? "$log"
+}
+# The end-to-end tests, on two cores or more, in two lanes side by side: the trainer's
+# (multi-rank, long) and the rest; then, alone, those that time network reads. Each
+# test's output is kept and printed in name order. E2E_JOBS=1: one after another.
+e2e_one() { # TEST DIR: run one end-to-end test into DIR/NAME.{log,rc,s}
+  local t=$1 d=$2 n t0=$SECONDS; n=$(basename "$t" .sh)
+  bash "$t" > "$d/$n.log" 2>&1; echo $? > "$d/$n.rc"; echo $((SECONDS - t0)) > "$d/$n.s"
+}
+e2e_tests() {
+  local d t n lane_a="" lane_b="" alone=""; d=$(mktemp -d)
+  for t in tests/e2e/test_*.sh; do
+    case "$(basename "$t")" in
+      test_train*.sh) lane_a="$lane_a $t";;
+      test_download.sh) alone="$alone $t";;
+      *) lane_b="$lane_b $t";;
+    esac
+  done
+  if [ "${E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}" -ge 2 ]; then
+    ( for t in $lane_a; do e2e_one "$t" "$d"; done ) &
+    ( for t in $lane_b; do e2e_one "$t" "$d"; done ) &
+    wait
+  else for t in $lane_a $lane_b; do e2e_one "$t" "$d"; done; fi
+  for t in $alone; do e2e_one "$t" "$d"; done
+  for t in tests/e2e/test_*.sh; do
+    n=$(basename "$t" .sh); echo "== $t"
+    tally_log "$t" "$(cat "$d/$n.rc" 2>/dev/null || echo 1)" "$d/$n.log"; echo "   ($t: $(cat "$d/$n.s" 2>/dev/null) s)"
+  done
+  rm -rf "$d"
 }
 # GPU checks (tests/gpu): without a GPU they print "SKIP gpu: ..." and are
 # counted as skipped; REQUIRE_ALL does not fail on those (CI machines have no GPU).
@@ -38,9 +69,7 @@ if [ "$mode" = "--gpu-only" ]; then
   gpu_tests > "$glog"; cat "$glog"
 elif [ "${1:-}" != "--fuzz-only" ]; then
   for t in "$BUILD"/tests/test_*; do echo "== $t"; tally "$t" "$t"; done
-  for t in tests/e2e/test_*.sh; do
-    echo "== $t"; t0=$SECONDS; tally "$t" bash "$t"; echo "   ($t: $((SECONDS - t0)) s)"
-  done
+  e2e_tests
   gpu_tests > "$glog"; cat "$glog"
 fi
 if [ "$mode" = "--gpu-only" ]; then
