@@ -235,6 +235,10 @@ void quality_ctx_free(quality_ctx *q)
     free(q->pre);
     free(q->ng);
     free(q->cnt);
+    free(q->idcnt);
+    free(q->wbuf);
+    free(q->rpos);
+    free(q->rmark);
     free(q->parts.v);
     free(q->lines.v);
     free(q->set.e);

@@ -64,6 +64,236 @@ static inline uint64_t ng_mix(uint64_t x)
 #define NG_TAG(h, q) (((uint32_t)((h) >> 32) & 0xFFFFFF00u) | (q)->ngepoch)
 #define NG_FREE(e, q) (((e)->tag & 0xFFu) != (q)->ngepoch)
 
+/* What the n-gram checks need of the words (q->words): interned ids (q->wid) and how
+ * often each occurs (q->idcnt); prefix sums over the words, so that each n-gram's
+ * bytes, characters and hashes come in O(1): pb bytes, pc characters, ph the polynomial
+ * hash of the concatenated bytes, pp and pip POLY_B and its inverse to the power of the
+ * bytes, pid a polynomial hash of the ids; and "".join(words) itself (q->wbuf, 16 bytes
+ * of zeros after it). */
+static int rep_prepare(quality_ctx *q, const char *t)
+{
+    size_t nw = q->words.n;
+    const sp_token *w = q->words.t;
+    /* intern the words: equal " ".join(n-grams) <=> equal word sequences (no word holds a space) */
+    if (q_sset_reset(&q->set, nw)) return ERR_NOMEM;
+    if (nw + 1 > q->precap) {
+        uint64_t *np = realloc(q->pre, 6 * (nw + 1) * sizeof *np);
+        if (!np) return ERR_NOMEM;
+        q->pre = np;
+        uint32_t *nc = realloc(q->idcnt, (nw + 1) * sizeof *nc);
+        if (!nc) return ERR_NOMEM;
+        q->idcnt = nc;
+        q->precap = nw + 1;
+    }
+    uint32_t next = 0;
+    for (size_t i = 0; i < nw; i++) {
+        int created;
+        sent *e = q_sset_get(&q->set, t, w[i].off, w[i].len, &created);
+        if (created < 0) return ERR_NOMEM;
+        if (created) {
+            e->val = next;
+            q->idcnt[next++] = 0;
+        }
+        q->wid[i] = e->val;
+        q->idcnt[e->val]++;
+    }
+    uint64_t *pb = q->pre, *pc = pb + (nw + 1), *ph = pc + (nw + 1), *pp = ph + (nw + 1), *pip = pp + (nw + 1),
+             *pid = pip + (nw + 1);
+    pb[0] = pc[0] = ph[0] = pid[0] = 0;
+    pp[0] = pip[0] = 1;
+    for (size_t i = 0; i < nw; i++) {
+        uint64_t h = ph[i], pw = pp[i], ipw = pip[i];
+        const unsigned char *x = (const unsigned char *)t + w[i].off;
+        for (uint32_t j = 0; j < w[i].len; j++) {
+            h = h * POLY_B + x[j];
+            pw *= POLY_B;
+            ipw *= POLY_B_INV;
+        }
+        ph[i + 1] = h;
+        pp[i + 1] = pw;
+        pip[i + 1] = ipw;
+        pb[i + 1] = pb[i] + w[i].len;
+        pc[i + 1] = pc[i] + q->wcp[i];
+        pid[i + 1] = pid[i] * POLY_B + (uint64_t)q->wid[i] + 1;
+    }
+    size_t nb = (size_t)pb[nw];
+    if (nb + 16 > q->wbuf_cap) {
+        char *nbuf = realloc(q->wbuf, nb + nb / 2 + 16);
+        if (!nbuf) return ERR_NOMEM;
+        q->wbuf = nbuf;
+        q->wbuf_cap = nb + nb / 2 + 16;
+    }
+    for (size_t i = 0; i < nw; i++) memcpy(q->wbuf + pb[i], t + w[i].off, w[i].len);
+    memset(q->wbuf + nb, 0, 16);
+    return 0;
+}
+
+/* The most frequent n-gram (of ids) and its count; ties to the first inserted. */
+static int top_ngram(quality_ctx *q, size_t gn, size_t *best_count_out, size_t *best_first_out)
+{
+    size_t nw = q->words.n, m = nw - gn + 1;
+    const uint64_t *pid = q->pre + 5 * (nw + 1);
+    int rc;
+    if ((rc = ng_reset(q, m))) return rc;
+    uint64_t bn = 1;
+    for (size_t j = 0; j < gn; j++) bn *= POLY_B;
+    if (m > q->cntcap) {
+        uint32_t *nc = realloc(q->cnt, m * sizeof *nc);
+        if (!nc) return ERR_NOMEM;
+        q->cnt = nc;
+        q->cntcap = m;
+    }
+    size_t best_count = 0, best_first = SIZE_MAX;
+    for (size_t i = 0; i < m; i++) {
+        uint64_t h = ng_mix(pid[i + gn] - pid[i] * bn);
+        uint32_t tag = NG_TAG(h, q), first = (uint32_t)i;
+        for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
+            ngent *e = &q->ng[x];
+            if (NG_FREE(e, q)) {
+                *e = (ngent){tag, (uint32_t)i + 1};
+                q->cnt[i] = 0;
+                break;
+            }
+            if (e->tag == tag && !memcmp(q->wid + (e->pos1 - 1), q->wid + i, gn * sizeof *q->wid)) {
+                first = e->pos1 - 1;
+                break;
+            }
+        }
+        size_t cn = ++q->cnt[first];
+        if (cn > best_count || (cn == best_count && first < best_first)) {
+            best_count = cn;
+            best_first = first;
+        }
+    }
+    *best_count_out = best_count;
+    *best_first_out = best_first;
+    return 0;
+}
+
+/* A bound on count x characters of every n-gram: an n-gram occurs no more often than
+ * the rarest of its words, so the n-gram at i contributes at most its characters times
+ * that word's count. UINT64_MAX (no bound) for n over 8. */
+static uint64_t top_bound(const quality_ctx *q, size_t gn)
+{
+    if (gn > 8) return UINT64_MAX;
+    size_t nw = q->words.n, m = nw - gn + 1;
+    const uint64_t *pc = q->pre + (nw + 1);
+    const uint32_t *wid = q->wid, *cnt = q->idcnt;
+    uint64_t best = 0;
+    for (size_t i = 0; i < m; i++) {
+        uint32_t c = cnt[wid[i]];
+        for (size_t j = 1; j < gn; j++) {
+            uint32_t d = cnt[wid[i + j]];
+            c = d < c ? d : c;
+        }
+        uint64_t v = (uint64_t)c * (gn - 1 + pc[i + gn] - pc[i]);
+        best = v > best ? v : best;
+    }
+    return best;
+}
+
+/* The positions where an n-gram of g0 or more words can equal an earlier one, as
+ * "".join() compares them, in order in q->rpos (*nr of them). Two n-grams with the same
+ * bytes (n >= g0) start with the same 16 bytes of "".join(words) when they are that
+ * long; when not, the g0 words from either start hold fewer than 16 bytes. So a start
+ * whose 16 bytes occur at no other word start, and whose g0 words hold 16 bytes or more,
+ * is never a repeat nor the first of one: find_all_duplicate adds it to its set and
+ * moves on, and nothing ever finds it there. One pass of one table instead of a table
+ * per n over every position. */
+static int rep_candidates(quality_ctx *q, size_t g0, size_t *nr)
+{
+    size_t nw = q->words.n, m = nw - g0 + 1;
+    const uint64_t *pb = q->pre;
+    int rc;
+    if (m > q->rcap) {
+        uint32_t *np = realloc(q->rpos, m * sizeof *np);
+        if (!np) return ERR_NOMEM;
+        q->rpos = np;
+        uint8_t *nm = realloc(q->rmark, m);
+        if (!nm) return ERR_NOMEM;
+        q->rmark = nm;
+        q->rcap = m;
+    }
+    if ((rc = ng_reset(q, m))) return rc;
+    const char *wb = q->wbuf;
+    for (size_t i = 0; i < m; i++) {
+        q->rmark[i] = pb[i + g0] - pb[i] < 16;
+        if (q->rmark[i]) continue;
+        uint64_t a, b;
+        memcpy(&a, wb + pb[i], 8);
+        memcpy(&b, wb + pb[i] + 8, 8);
+        uint64_t h = ng_mix(a * 0x9E3779B97F4A7C15ull + (b ^ (b >> 29)) * 0xBF58476D1CE4E5B9ull);
+        uint32_t tag = NG_TAG(h, q);
+        for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
+            ngent *e = &q->ng[x];
+            if (NG_FREE(e, q)) {
+                *e = (ngent){tag, (uint32_t)i + 1};
+                break;
+            }
+            if (e->tag == tag) {
+                size_t o = e->pos1 - 1;
+                uint64_t c, d;
+                memcpy(&c, wb + pb[o], 8);
+                memcpy(&d, wb + pb[o] + 8, 8);
+                if (c == a && d == b) {
+                    q->rmark[i] = q->rmark[o] = 1;
+                    break;
+                }
+            }
+        }
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        if (q->rmark[i]) q->rpos[k++] = (uint32_t)i;
+    *nr = k;
+    return 0;
+}
+
+/* find_all_duplicate(words, n) on "".join(n-gram): the key is the concatenated bytes,
+ * hashed as one polynomial (any split of the same bytes hashes alike), equal hashes
+ * compared byte for byte. pos: the positions to visit (rep_candidates), ascending, or
+ * NULL for every one. */
+static int dup_chars(quality_ctx *q, const char *t, size_t gn, const uint32_t *pos, size_t np, size_t *out)
+{
+    size_t nw = q->words.n, m = nw - gn + 1;
+    const sp_token *w = q->words.t;
+    const uint64_t *pb = q->pre, *pc = pb + (nw + 1), *ph = pc + (nw + 1), *pp = ph + (nw + 1),
+                   *pip = pp + (nw + 1);
+    int rc;
+    if ((rc = ng_reset(q, pos ? np : m))) return rc;
+    size_t repeated = 0, idx = 0, r = 0;
+    for (;;) {
+        if (pos) { /* the next candidate at or after idx */
+            while (r < np && pos[r] < idx) r++;
+            if (r == np || pos[r] >= m) break;
+            idx = pos[r];
+        } else if (idx >= m) break;
+        /* hash(a..b) = ph[b] - ph[a] * POLY_B^(bytes a..b) */
+        uint64_t h = ng_mix(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx]));
+        uint32_t tag = NG_TAG(h, q);
+        uint64_t bytes = pb[idx + gn] - pb[idx];
+        int found = 0;
+        for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
+            ngent *e = &q->ng[x];
+            if (NG_FREE(e, q)) {
+                *e = (ngent){tag, (uint32_t)idx + 1};
+                break;
+            }
+            size_t o = e->pos1 - 1;
+            if (e->tag == tag && pb[o + gn] - pb[o] == bytes && concat_eq(t, w, o, idx, gn)) {
+                found = 1;
+                break;
+            }
+        }
+        if (found) {
+            repeated += (size_t)(pc[idx + gn] - pc[idx]);
+            idx += gn;
+        } else idx++;
+    }
+    *out = repeated;
+    return 0;
+}
+
 int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **reason)
 {
     if (n == 0) { /* if not text */
@@ -123,124 +353,38 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
         return 0;
     }
     if ((rc = q_get_words(q, t, n))) return rc;
+    if (p->n_top == 0 && p->n_dup == 0) return 1;
+    if ((rc = rep_prepare(q, t))) return rc;
     size_t nw = q->words.n;
-    const sp_token *w = q->words.t;
-    if (p->n_top > 0 || p->n_dup > 0) {
-        /* intern the words: equal " ".join(n-grams) <=> equal word sequences (no word holds a space) */
-        if (q_sset_reset(&q->set, nw)) return ERR_NOMEM;
-        uint32_t next = 0;
-        for (size_t i = 0; i < nw; i++) {
-            int created;
-            sent *e = q_sset_get(&q->set, t, w[i].off, w[i].len, &created);
-            if (created < 0) return ERR_NOMEM;
-            if (created) e->val = next++;
-            q->wid[i] = e->val;
-        }
-    }
-    /* prefix sums, so that each n-gram's bytes, characters and hashes come in O(1):
-     * pb bytes, pc characters, ph the polynomial hash of the concatenated bytes, pp and
-     * pip POLY_B and its inverse to the power of the bytes, pid a polynomial hash of the ids */
-    if (nw + 1 > q->precap) {
-        uint64_t *np = realloc(q->pre, 6 * (nw + 1) * sizeof *np);
-        if (!np) return ERR_NOMEM;
-        q->pre = np;
-        q->precap = nw + 1;
-    }
-    uint64_t *pb = q->pre, *pc = pb + (nw + 1), *ph = pc + (nw + 1), *pp = ph + (nw + 1), *pip = pp + (nw + 1),
-             *pid = pip + (nw + 1);
-    pb[0] = pc[0] = ph[0] = pid[0] = 0;
-    pp[0] = pip[0] = 1;
-    for (size_t i = 0; i < nw; i++) {
-        uint64_t h = ph[i], pw = pp[i], ipw = pip[i];
-        const unsigned char *x = (const unsigned char *)t + w[i].off;
-        for (uint32_t j = 0; j < w[i].len; j++) {
-            h = h * POLY_B + x[j];
-            pw *= POLY_B;
-            ipw *= POLY_B_INV;
-        }
-        ph[i + 1] = h;
-        pp[i + 1] = pw;
-        pip[i + 1] = ipw;
-        pb[i + 1] = pb[i] + w[i].len;
-        pc[i + 1] = pc[i] + q->wcp[i];
-        pid[i + 1] = pid[i] * POLY_B + (uint64_t)q->wid[i] + 1;
-    }
-    /* top n-grams: find_top_duplicate(get_n_grams(words, n)); an n-gram is its words' ids */
+    const uint64_t *pc = q->pre + (nw + 1);
+    /* top n-grams: find_top_duplicate(get_n_grams(words, n)) */
     for (int k = 0; k < p->n_top; k++) {
         size_t gn = (size_t)p->top_n[k];
+        q->rep_top[k] = UINT64_MAX;
         if (gn == 0 || nw < gn) continue; /* if not n_grams: continue */
-        size_t m = nw - gn + 1;
-        if ((rc = ng_reset(q, m))) return rc;
-        uint64_t bn = 1;
-        for (size_t j = 0; j < gn; j++) bn *= POLY_B;
-        if (m > q->cntcap) {
-            uint32_t *nc = realloc(q->cnt, m * sizeof *nc);
-            if (!nc) return ERR_NOMEM;
-            q->cnt = nc;
-            q->cntcap = m;
-        }
-        size_t best_count = 0, best_first = SIZE_MAX;
-        for (size_t i = 0; i < m; i++) {
-            uint64_t h = ng_mix(pid[i + gn] - pid[i] * bn);
-            uint32_t tag = NG_TAG(h, q), first = (uint32_t)i;
-            for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
-                ngent *e = &q->ng[x];
-                if (NG_FREE(e, q)) {
-                    *e = (ngent){tag, (uint32_t)i + 1};
-                    q->cnt[i] = 0;
-                    break;
-                }
-                if (e->tag == tag && !memcmp(q->wid + (e->pos1 - 1), q->wid + i, gn * sizeof *q->wid)) {
-                    first = e->pos1 - 1;
-                    break;
-                }
-            }
-            size_t cn = ++q->cnt[first];
-            if (cn > best_count || (cn == best_count && first < best_first)) {
-                best_count = cn;
-                best_first = first;
-            }
-        }
+        /* count x chars of the top n-gram is at most this bound: skip the count when it passes */
+        if (!q->rep_reference && (double)top_bound(q, gn) / len_text <= p->top_frac[k]) continue;
+        size_t best_count, best_first;
+        if ((rc = top_ngram(q, gn, &best_count, &best_first))) return rc;
         size_t chars = gn - 1 + (size_t)(pc[best_first + gn] - pc[best_first]);
+        q->rep_top[k] = (uint64_t)chars * best_count;
         if ((double)(chars * best_count) / len_text > p->top_frac[k]) {
             *reason = p->top_reason[k];
             return 0;
         }
     }
-    /* duplicated n-grams: find_all_duplicate(words, n) on "".join(n-gram): the key is the
-     * concatenated bytes, hashed as one polynomial (any split of the same bytes hashes
-     * alike); equal hashes are compared byte for byte */
+    /* duplicated n-grams: find_all_duplicate(words, n), walked only over the positions
+     * that can repeat (rep_candidates) */
+    int g0 = 0;
+    for (int k = 0; k < p->n_dup; k++)
+        if (p->dup_n[k] > 0 && (!g0 || p->dup_n[k] < g0)) g0 = p->dup_n[k];
+    size_t nr = SIZE_MAX;
+    if (g0 && (size_t)g0 <= nw && !q->rep_reference && (rc = rep_candidates(q, (size_t)g0, &nr))) return rc;
     for (int k = 0; k < p->n_dup; k++) {
-        size_t gn = (size_t)p->dup_n[k];
-        size_t repeated = 0;
-        if (gn > 0 && nw >= gn) {
-            size_t m = nw - gn + 1;
-            if ((rc = ng_reset(q, m))) return rc;
-            size_t idx = 0;
-            while (idx < m) {
-                /* hash(a..b) = ph[b] - ph[a] * POLY_B^(bytes a..b) */
-                uint64_t h = ng_mix(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx]));
-                uint32_t tag = NG_TAG(h, q);
-                uint64_t bytes = pb[idx + gn] - pb[idx];
-                int found = 0;
-                for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
-                    ngent *e = &q->ng[x];
-                    if (NG_FREE(e, q)) {
-                        *e = (ngent){tag, (uint32_t)idx + 1};
-                        break;
-                    }
-                    size_t o = e->pos1 - 1;
-                    if (e->tag == tag && pb[o + gn] - pb[o] == bytes && concat_eq(t, w, o, idx, gn)) {
-                        found = 1;
-                        break;
-                    }
-                }
-                if (found) {
-                    repeated += (size_t)(pc[idx + gn] - pc[idx]);
-                    idx += gn;
-                } else idx++;
-            }
-        }
+        size_t gn = (size_t)p->dup_n[k], repeated = 0;
+        if (gn > 0 && nw >= gn && (rc = dup_chars(q, t, gn, nr == SIZE_MAX ? NULL : q->rpos, nr, &repeated)))
+            return rc;
+        q->rep_dup[k] = repeated;
         if ((double)repeated / len_text > p->dup_frac[k]) {
             *reason = p->dup_reason[k];
             return 0;

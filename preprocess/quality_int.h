@@ -57,6 +57,17 @@ struct quality_ctx {
     uint32_t ngepoch; /* 1..255 */
     uint32_t *cnt; /* top n-grams: count by first position */
     size_t cntcap;
+    uint32_t *idcnt; /* per interned id: occurrences (precap of them) */
+    char *wbuf; /* "".join(words) and 16 zero bytes */
+    size_t wbuf_cap;
+    uint32_t *rpos; /* the positions an n-gram can repeat at (gopher_repetition) */
+    uint8_t *rmark;
+    size_t rcap;
+    /* tests: rep_reference 1 makes gopher_repetition count every n-gram at every
+     * position (no bound, no candidates); rep_top / rep_dup: each size's count x
+     * characters (UINT64_MAX: not counted, the bound passed) and repeated characters */
+    int rep_reference;
+    uint64_t rep_top[QUALITY_MAX_NGRAMS], rep_dup[QUALITY_MAX_NGRAMS];
     spans parts, lines;
     sset set;
     char *out, *low;

@@ -413,6 +413,94 @@ static int tokens_main(void)
     return 0;
 }
 
+/* gopher_repetition's shortcuts (quality_gopher_repetition.c: the bound that skips the
+ * top n-gram count, the candidate positions of the duplicated n-grams) against counting
+ * every n-gram at every position (q->rep_reference): the same repeated characters for
+ * every size 1..10, the same decision and reason at several thresholds, on the golden
+ * documents and on texts built to defeat them (words that are prefixes of each other,
+ * so that different words join to the same bytes; n-grams under 16 bytes; repeats) */
+static void synth_text(uint64_t *r, int kind, char *buf, size_t cap)
+{
+    static const char *const tiny[] = {"a", "ab", "abc", "b", "bc", "c", "ca", "x", ".", ",", "the", "of"};
+    static const char *const longw[] = {"abcdefgh", "abcd", "efgh", "ijkl", "abcdefghijkl", "mnopqrst",
+                                        "efghijkl", "mnop", "qrst", "ijklmnopqrst", "uvwxyzab", "the", "."};
+    size_t o = 0;
+    *r = *r * 6364136223846793005ull + 1442695040888963407ull;
+    size_t nwords = 5 + (*r >> 33) % 600;
+    for (size_t i = 0; i < nwords; i++) {
+        *r = *r * 6364136223846793005ull + 1442695040888963407ull;
+        uint64_t x = *r >> 20;
+        const char *wd;
+        if (kind == 0) wd = tiny[x % 12];
+        else if (kind == 1) wd = longw[x % 13];
+        else wd = (x & 1) ? tiny[(x >> 1) % 12] : longw[(x >> 1) % 13];
+        size_t l = strlen(wd);
+        if (o + l + 2 >= cap) break;
+        if (o) buf[o++] = (x >> 8) % 17 ? ' ' : '\n';
+        memcpy(buf + o, wd, l);
+        o += l;
+    }
+    buf[o] = 0;
+}
+
+static void test_repetition_shortcuts(void)
+{
+    size_t nd;
+    cJSON **docs = read_jsonl(FIX "docs.jsonl", &nd);
+    quality_ctx *ref = quality_ctx_new(), *fast = quality_ctx_new();
+    CHECK(ref && fast && nd > 500);
+    if (!ref || !fast) return;
+    ref->rep_reference = 1;
+    quality_params all; /* every size counted: no threshold is reached */
+    quality_params_default(&all);
+    all.dup_para_frac = all.dup_para_char_frac = all.dup_line_frac = all.dup_line_char_frac = 0;
+    all.n_top = 0;
+    all.n_dup = 10;
+    for (int k = 0; k < 10; k++) all.dup_n[k] = 10 - k, all.dup_frac[k] = 1e9;
+    quality_params_reasons(&all);
+    static const double tops[] = {0.2, 0.05, 0.02, 0.005};
+    static char buf[8192];
+    uint64_t r = 12345;
+    size_t bad = 0, compared = 0, skipped_top = 0;
+    for (size_t i = 0; i < nd + 3000; i++) {
+        const char *text;
+        if (i < nd) text = cJSON_GetObjectItem(docs[i], "text")->valuestring;
+        else {
+            synth_text(&r, (int)(i % 3), buf, sizeof buf);
+            text = buf;
+        }
+        size_t len = strlen(text);
+        const char *ra = NULL, *rb = NULL;
+        quality_begin(ref);
+        quality_begin(fast);
+        int ka = quality_gopher_repetition(ref, &all, text, len, &ra),
+            kb = quality_gopher_repetition(fast, &all, text, len, &rb);
+        if (ka != kb || (ka == 1 && memcmp(ref->rep_dup, fast->rep_dup, 10 * sizeof *ref->rep_dup))) {
+            if (bad++ < 5) printf("  text %zu: repeated characters differ\n", i);
+        }
+        compared++;
+        for (size_t t = 0; t < sizeof tops / sizeof *tops; t++) { /* the decisions, the bound at work */
+            quality_params p;
+            quality_params_default(&p);
+            for (int k = 0; k < p.n_top; k++) p.top_frac[k] = tops[t] * (1 + k) / 2;
+            quality_begin(ref);
+            quality_begin(fast);
+            ra = rb = NULL;
+            ka = quality_gopher_repetition(ref, &p, text, len, &ra);
+            kb = quality_gopher_repetition(fast, &p, text, len, &rb);
+            if (ka != kb || (ka == 0 && strcmp(ra, rb))) {
+                if (bad++ < 5) printf("  text %zu: %s against %s\n", i, ka ? "kept" : ra, kb ? "kept" : rb);
+            }
+            for (int k = 0; k < p.n_top; k++) skipped_top += fast->rep_top[k] == UINT64_MAX;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(compared > 3500 && skipped_top > 1000); /* the bound was used */
+    quality_ctx_free(ref);
+    quality_ctx_free(fast);
+    free_jsonl(docs, nd);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--tokens")) return tokens_main();
@@ -424,5 +512,6 @@ int main(int argc, char **argv)
     check_run("quality_flags", test_flags);
     check_run("quality_helpers", test_helpers);
     check_run("quality_spacy_fast_paths", test_fast_paths);
+    check_run("quality_repetition_shortcuts", test_repetition_shortcuts);
     return check_total_failed ? 1 : 0;
 }
