@@ -89,10 +89,23 @@ typedef struct {
 typedef struct {
     kv *slot;
     size_t mask;
+    uint64_t filter[1024]; /* one bit per key's kv_quick: most words are in no table and miss here */
 } kvtab;
+
+/* a cheap 16-bit digest of a key (length, first two and last bytes) for kvtab.filter */
+static inline uint32_t kv_quick(const char *s, size_t len)
+{
+    if (!len) return 0;
+    uint32_t x = ((uint32_t)(unsigned char)s[0] | (uint32_t)(unsigned char)s[len - 1] << 8 |
+                  (len > 1 ? (uint32_t)(unsigned char)s[1] << 16 : 0)) ^
+                 (uint32_t)len << 24;
+    return (x * 0x9E3779B1u) >> 16;
+}
 
 static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
 {
+    uint32_t q = kv_quick(s, len);
+    t->filter[q >> 6] |= 1ull << (q & 63);
     uint64_t h = hash64(s, len, 7);
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         kv *e = &t->slot[i];
@@ -105,6 +118,8 @@ static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
 }
 static const kv *kv_get(const kvtab *t, const char *s, size_t len)
 {
+    uint32_t q = kv_quick(s, len);
+    if (!(t->filter[q >> 6] >> (q & 63) & 1)) return NULL;
     uint64_t h = hash64(s, len, 7);
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         const kv *e = &t->slot[i];
