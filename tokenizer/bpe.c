@@ -1229,6 +1229,19 @@ int bpe_count_at_least(bpe_ctx *c, const char *text, size_t n, size_t k, int *ye
 {
     *yes = 1;
     if (k == 0) return 0;
+    const bpe *b = c->b;
+    if (b->family == TOKF_GPT2 && b->pre == PRE_GPT2 && !b->n_sp && !b->nfc && utf8_valid_prefix(text, n) == n) {
+        /* GPT-2's byte-level BPE gives every piece of the split one id or more: k pieces
+         * are k ids, and counting pieces needs no merging */
+        const unsigned char *s = (const unsigned char *)text;
+        size_t pieces = 0, i = 0;
+        while (i < n && pieces < k) {
+            size_t j = pretok_fast(s, n, i, PRETOK_FAST_GPT2, 0);
+            i = j ? j : pretok_next(s, n, i);
+            pieces++;
+        }
+        if (pieces >= k) return 0;
+    }
     c->bound.n = 0;
     c->stop_at = k; /* the encoding stops at the first piece once k ids are out */
     int rc = bpe_encode(c, text, n, &c->bound);

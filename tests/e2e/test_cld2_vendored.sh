@@ -40,6 +40,9 @@ for p in pages: rec(p.split(b"\r\n\r\n", 1)[-1])
 for _ in range(3000):  # mixtures and cuts
     t = b" ".join(random.choice(texts) for _ in range(random.randint(1, 30)))
     rec(t[:random.randint(0, len(t))] if random.random() < 0.5 else t)
+for n in (40919, 40920, 40927, 40928, 40929, 40936, 81857, 123456):  # around the span buffer's size
+    rec((b"abcdefghij" * (n // 10 + 1))[:n])
+    rec(b" ".join(random.choice([b"the", b"alphabet", b"Zebra", b"x", b"d\xc3\xa9j\xc3\xa0"]) for _ in range(n // 4))[:n])
 for _ in range(1000):
     rec(bytes(random.randrange(256) for _ in range(random.randint(0, 2000))))
     rec(bytes(random.choice(b"ab <>&;#xX09AZ\xc3\xa9\xe2\x80\x99\xd0\x96 \n") for _ in range(random.randint(0, 2000))))

@@ -336,17 +336,50 @@ int GetQuadHits(const char* text,
 
   // Visit all quadgrams
   if (src[0] == ' ') {++src;}   // skip any initial space
-  while (src < srclimit) {
-    // Find one quadgram
-    const char* src_end = src;
-    src_end += kAdvanceOneCharButSpace[(uint8)src_end[0]];
-    src_end += kAdvanceOneCharButSpace[(uint8)src_end[0]];
-    const char* src_mid = src_end;
-    src_end += kAdvanceOneCharButSpace[(uint8)src_end[0]];
-    src_end += kAdvanceOneCharButSpace[(uint8)src_end[0]];
-    int len = src_end - src;
-    // Hash the quadgram
-    uint32 quadhash = QuadHashV2(src, len);
+  // webtext: where each quadgram starts and ends, and its hash, depend on the text
+  // alone (not on the lookups), so they are computed kQuadAhead quadgrams ahead and
+  // each one's bucket prefetched; the lookups and hits below are upstream's, in order
+  enum { kQuadAhead = 8 };
+  struct { const char* src; const char* next; uint32 hash; } ahead[kQuadAhead];
+  int n_ahead = 0, head = 0;
+  const char* scan = src;     // the start of the next quadgram to compute
+  while (true) {
+    while (n_ahead < kQuadAhead && scan < srclimit) {
+      // Find one quadgram
+      const char* src_end = scan;
+      src_end += kAdvanceOneCharButSpace[(uint8)src_end[0]];
+      src_end += kAdvanceOneCharButSpace[(uint8)src_end[0]];
+      const char* src_mid = src_end;
+      src_end += kAdvanceOneCharButSpace[(uint8)src_end[0]];
+      src_end += kAdvanceOneCharButSpace[(uint8)src_end[0]];
+      int slot = (head + n_ahead) % kQuadAhead;
+      ahead[slot].src = scan;
+      // Hash the quadgram
+      ahead[slot].hash = QuadHashV2(scan, src_end - scan);
+      uint32 subscr, hashkey;
+      QuadFPJustHash(ahead[slot].hash, quadgram_obj->kCLDTableKeyMask, quadgram_obj->kCLDTableSize,
+                     &subscr, &hashkey);
+      __builtin_prefetch(&quadgram_obj->kCLDTable[subscr]);
+      // Advance: all the way past word if at end-of-word, else 2 chars
+      const char* nxt = (src_end[0] == ' ') ? src_end : src_mid;
+      // Skip over space at end of word, or ASCII vowel in middle of word
+      // Use kAdvanceOneCharSpace instead to get rid of vowel hack
+      if (nxt < srclimit) {
+        nxt += kAdvanceOneCharSpaceVowel[(uint8)nxt[0]];
+      } else {
+        // Advancing by 4/8/16 can overshoot, but we are about to exit anyway
+        nxt = srclimit;
+      }
+      ahead[slot].next = nxt;
+      scan = nxt;
+      ++n_ahead;
+    }
+    if (n_ahead == 0) {break;}
+    src = ahead[head].src;
+    uint32 quadhash = ahead[head].hash;
+    const char* next_src = ahead[head].next;
+    head = (head + 1) % kQuadAhead;
+    --n_ahead;
 
     // Filter out recent repeats
     if ((quadhash != prior_quadhash[0]) && (quadhash != prior_quadhash[1])) {
@@ -374,22 +407,7 @@ int GetQuadHits(const char* text,
         ++next_base;
       }
     }
-
-    // Advance: all the way past word if at end-of-word, else 2 chars
-    if (src_end[0] == ' ') {
-      src = src_end;
-    } else {
-      src = src_mid;
-    }
-
-    // Skip over space at end of word, or ASCII vowel in middle of word
-    // Use kAdvanceOneCharSpace instead to get rid of vowel hack
-    if (src < srclimit) {
-      src += kAdvanceOneCharSpaceVowel[(uint8)src[0]];
-    } else {
-      // Advancing by 4/8/16 can overshoot, but we are about to exit anyway
-      src = srclimit;
-    }
+    src = next_src;
 
     if (next_base >= next_base_limit) {break;}
   }

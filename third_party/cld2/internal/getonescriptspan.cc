@@ -137,6 +137,8 @@ struct AsciiAnswers {
   bool scan_stops[128];   // ScanToLetterOrSpecial stops at this byte
   char lower[128];        // plain-text lowercasing's one output byte ...
   bool lower_one[128];    // ... when it makes exactly one byte of it
+  bool latin_letters;     // every ASCII letter is of the Latin script
+  bool simple_lower;      // lowercasing maps a-z and space to themselves, A-Z to a-z
   AsciiAnswers() {
     for (int c = 0; c < 128; ++c) {
       char in[2] = {static_cast<char>(c), '\0'};
@@ -155,8 +157,29 @@ struct AsciiAnswers {
       lower_one[c] = consumed == 1 && filled == 1;
       lower[c] = out[0];
     }
+    latin_letters = simple_lower = lower_one[' '] && lower[' '] == ' ';
+    for (int c = 'a'; c <= 'z'; ++c) {
+      latin_letters = latin_letters && script[c] == ULScript_Latin && script[c - 32] == ULScript_Latin;
+      simple_lower = simple_lower && lower_one[c] && lower[c] == c && lower_one[c - 32] && lower[c - 32] == c;
+    }
   }
 };
+
+// Eight bytes at once: 0x80 in each byte that is an ASCII letter (AsciiLetters8) or an
+// ASCII letter or space (AsciiLettersSpace8), 0 in the others
+inline uint64 AsciiLetters8(uint64 w) {
+  const uint64 hi = 0x8080808080808080ULL;
+  uint64 x = (w & ~hi) | 0x2020202020202020ULL;   // folded; bytes 0x20..0x7f, no carries below
+  uint64 ge_a = x + 0x1f1f1f1f1f1f1f1fULL;         // high bit: x >= 'a'
+  uint64 gt_z = x + 0x0505050505050505ULL;         // high bit: x > 'z'
+  return ge_a & ~gt_z & ~w & hi;
+}
+inline uint64 AsciiLettersSpace8(uint64 w) {
+  const uint64 hi = 0x8080808080808080ULL, lo7 = 0x7f7f7f7f7f7f7f7fULL;
+  uint64 t = w ^ 0x2020202020202020ULL;            // zero where w is a space
+  uint64 space = ~(((t & lo7) + lo7) | t) & hi;
+  return AsciiLetters8(w) | space;
+}
 const AsciiAnswers kAscii;
 }  // namespace
 
@@ -906,6 +929,44 @@ bool ScriptScanner::GetOneScriptSpan(LangSpan* span) {
     bool need_break = false;
 
     while (take < byte_length_) {
+      // webtext: a run of ASCII letters of the span's script, a byte each, without the
+      // offset maps (only kept for a ResultChunkVector); what the general case below
+      // does for each of them: copy, no break, count, stop when the buffer is full
+      if (!track_offsets_) {
+        int run_start = take;
+        bool full = false;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        if (spanscript == ULScript_Latin && kAscii.latin_letters) {
+          // eight bytes copied, as many taken as lead with letters (the bytes
+          // after put are written over or lie past the span's end)
+          while (take + 8 <= byte_length_ && put + 8 < kMaxScriptBytes) {
+            uint64 w;
+            memcpy(&w, next_byte_ + take, 8);
+            uint64 other = ~AsciiLetters8(w) & 0x8080808080808080ULL;
+            int k = other ? __builtin_ctzll(other) >> 3 : 8;
+            memcpy(script_buffer_ + put, &w, 8);
+            take += k;
+            put += k;
+            letter_count += k;
+            if (k < 8) {break;}
+          }
+        }
+#endif
+        while (take < byte_length_) {
+          uint8 c = static_cast<uint8>(next_byte_[take]);
+          if (c >= 0x80 || kAscii.script[c] != spanscript) {break;}
+          script_buffer_[put++] = static_cast<char>(c);
+          ++take;
+          ++letter_count;
+          if (put >= kMaxScriptBytes) {full = true; break;}
+        }
+        if (take > run_start) {sc = spanscript;}
+        if (full) {
+          span->truncated = true;
+          break;
+        }
+        if (take >= byte_length_) {break;}
+      }
       // We are at a letter, nonletter, tag, or entity
       if (IsSpecial(next_byte_[take]) && !is_plain_text_) {
         if (next_byte_[take] == '<') {
@@ -1081,7 +1142,19 @@ void ScriptScanner::LowerScriptSpan(LangSpan* span) {
   if (is_plain_text_ && !track_offsets_) {
     const uint8* in = reinterpret_cast<const uint8*>(span->text);
     int n = span->text_bytes + 3, i = 0;
-    while (i < n && in[i] < 0x80 && kAscii.lower_one[in[i]]) {
+    while (i < n) {
+      if (kAscii.simple_lower) {
+        while (i + 8 <= n) {
+          uint64 w;
+          memcpy(&w, in + i, 8);
+          if (AsciiLettersSpace8(w) != 0x8080808080808080ULL) {break;}
+          w |= 0x2020202020202020ULL;
+          memcpy(script_buffer_lower_ + i, &w, 8);
+          i += 8;
+        }
+        if (i >= n) {break;}
+      }
+      if (in[i] >= 0x80 || !kAscii.lower_one[in[i]]) {break;}
       script_buffer_lower_[i] = kAscii.lower[in[i]];
       ++i;
     }
