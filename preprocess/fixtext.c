@@ -88,10 +88,16 @@ size_t fixtext_cp_len(const char *s, size_t n)
     size_t k = 0, i = 0;
 #if defined(__SSE2__)
     /* a byte that is not a continuation byte (0x80..0xBF) is > -65 as a signed char */
-    const __m128i lim = _mm_set1_epi8(-65);
-    for (; i + 16 <= n; i += 16) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(s + i));
-        k += (size_t)__builtin_popcount((unsigned)_mm_movemask_epi8(_mm_cmpgt_epi8(x, lim)));
+    /* counted per byte lane (a true compare is -1: subtracted, it adds one), the lanes
+     * summed every 255 blocks (no popcount: x86-64's baseline has no POPCNT and GCC
+     * would call libgcc's) */
+    const __m128i lim = _mm_set1_epi8(-65), zero = _mm_setzero_si128();
+    while (i + 16 <= n) {
+        __m128i acc = zero;
+        for (int b = 0; b < 255 && i + 16 <= n; b++, i += 16)
+            acc = _mm_sub_epi8(acc, _mm_cmpgt_epi8(_mm_loadu_si128((const __m128i *)(s + i)), lim));
+        __m128i sum = _mm_sad_epu8(acc, zero);
+        k += (size_t)_mm_cvtsi128_si64(sum) + (size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
     }
 #endif
     for (; i < n; i++) k += ((unsigned char)s[i] & 0xC0) != 0x80;

@@ -83,10 +83,12 @@ static const struct {
 /* which of the phrases s[0..n) holds (PH_ bits) */
 static int find_phrases(const char *s, size_t n)
 {
+    /* each phrase's first byte, and the second byte every phrase starting so has */
+    static const char second[256] = {['l'] = 'o', ['j'] = 'a', ['t'] = 'e', ['p'] = 'r', ['c'] = 'o', ['u'] = 's'};
     int found = 0;
     for (size_t i = 0; i + 10 <= n; i++) {
-        char c = s[i];
-        if (c != 'l' && c != 'j' && c != 't' && c != 'p' && c != 'c' && c != 'u') continue;
+        char c2 = second[(unsigned char)s[i]];
+        if (!c2 || s[i + 1] != c2) continue;
         uint32_t head; /* the first four bytes, compared before the whole phrase */
         memcpy(&head, s + i, 4);
         for (size_t k = 0; k < sizeof phrases / sizeof *phrases; k++) {

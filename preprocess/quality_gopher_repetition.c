@@ -13,22 +13,13 @@
 #include "preprocess/quality_int.h"
 
 #define POLY_B 0x100000001B3ull
-#define POLY_B_INV 0xCE965057AFF6957Bull /* POLY_B * POLY_B_INV == 1 mod 2^64 */
-
-/* "".join(words[a:a+n]) == "".join(words[b:b+n]) (equal byte lengths known) */
-static int concat_eq(const char *t, const sp_token *w, size_t a, size_t b, size_t n)
-{
-    size_t ia = a, ib = b, oa = 0, ob = 0, ea = a + n, eb = b + n;
-    while (ia < ea && ib < eb) {
-        size_t la = w[ia].len - oa, lb = w[ib].len - ob, l = la < lb ? la : lb;
-        if (memcmp(t + w[ia].off + oa, t + w[ib].off + ob, l)) return 0;
-        oa += l;
-        ob += l;
-        if (oa == w[ia].len) ia++, oa = 0;
-        if (ob == w[ib].len) ib++, ob = 0;
-    }
-    return 1;
-}
+/* words of up to this many bytes are interned as two padded 8-byte halves (their bytes
+ * first in memory are the low ones only where the machine is little-endian) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define SHORT_WORD 16
+#else
+#define SHORT_WORD 0
+#endif
 
 static int ng_reset(quality_ctx *q, size_t expect)
 {
@@ -66,18 +57,15 @@ static inline uint64_t ng_mix(uint64_t x)
 
 /* What the n-gram checks need of the words (q->words): interned ids (q->wid) and how
  * often each occurs (q->idcnt); prefix sums over the words, so that each n-gram's
- * bytes, characters and hashes come in O(1): pb bytes, pc characters, ph the polynomial
- * hash of the concatenated bytes, pp and pip POLY_B and its inverse to the power of the
- * bytes, pid a polynomial hash of the ids; and "".join(words) itself (q->wbuf, 16 bytes
- * of zeros after it). */
+ * bytes, characters and id hash come in O(1): pb bytes, pc characters, pid a polynomial
+ * hash of the ids; and "".join(words) itself (q->wbuf, 16 bytes of zeros after it),
+ * where an n-gram's joined bytes are wbuf[pb[i]..pb[i + n]). */
 static int rep_prepare(quality_ctx *q, const char *t)
 {
     size_t nw = q->words.n;
     const sp_token *w = q->words.t;
-    /* intern the words: equal " ".join(n-grams) <=> equal word sequences (no word holds a space) */
-    if (q_sset_reset(&q->set, nw)) return ERR_NOMEM;
     if (nw + 1 > q->precap) {
-        uint64_t *np = realloc(q->pre, 6 * (nw + 1) * sizeof *np);
+        uint64_t *np = realloc(q->pre, 3 * (nw + 1) * sizeof *np);
         if (!np) return ERR_NOMEM;
         q->pre = np;
         uint32_t *nc = realloc(q->idcnt, (nw + 1) * sizeof *nc);
@@ -85,36 +73,11 @@ static int rep_prepare(quality_ctx *q, const char *t)
         q->idcnt = nc;
         q->precap = nw + 1;
     }
-    uint32_t next = 0;
+    uint64_t *pb = q->pre, *pc = pb + (nw + 1), *pid = pc + (nw + 1);
+    pb[0] = pc[0] = pid[0] = 0;
     for (size_t i = 0; i < nw; i++) {
-        int created;
-        sent *e = q_sset_get(&q->set, t, w[i].off, w[i].len, &created);
-        if (created < 0) return ERR_NOMEM;
-        if (created) {
-            e->val = next;
-            q->idcnt[next++] = 0;
-        }
-        q->wid[i] = e->val;
-        q->idcnt[e->val]++;
-    }
-    uint64_t *pb = q->pre, *pc = pb + (nw + 1), *ph = pc + (nw + 1), *pp = ph + (nw + 1), *pip = pp + (nw + 1),
-             *pid = pip + (nw + 1);
-    pb[0] = pc[0] = ph[0] = pid[0] = 0;
-    pp[0] = pip[0] = 1;
-    for (size_t i = 0; i < nw; i++) {
-        uint64_t h = ph[i], pw = pp[i], ipw = pip[i];
-        const unsigned char *x = (const unsigned char *)t + w[i].off;
-        for (uint32_t j = 0; j < w[i].len; j++) {
-            h = h * POLY_B + x[j];
-            pw *= POLY_B;
-            ipw *= POLY_B_INV;
-        }
-        ph[i + 1] = h;
-        pp[i + 1] = pw;
-        pip[i + 1] = ipw;
         pb[i + 1] = pb[i] + w[i].len;
         pc[i + 1] = pc[i] + q->wcp[i];
-        pid[i + 1] = pid[i] * POLY_B + (uint64_t)q->wid[i] + 1;
     }
     size_t nb = (size_t)pb[nw];
     if (nb + 16 > q->wbuf_cap) {
@@ -125,6 +88,67 @@ static int rep_prepare(quality_ctx *q, const char *t)
     }
     for (size_t i = 0; i < nw; i++) memcpy(q->wbuf + pb[i], t + w[i].off, w[i].len);
     memset(q->wbuf + nb, 0, 16);
+    /* intern the words: equal " ".join(n-grams) <=> equal word sequences (no word holds
+     * a space). A word of up to 16 bytes is its two padded 8-byte halves (read from wbuf,
+     * whose zeros follow the last word), compared as such; longer ones go through the set */
+    size_t want = 16;
+    while (want < 2 * nw + 16) want *= 2;
+    if (want > q->wtab_cap) {
+        free(q->wtab);
+        q->wtab = calloc(want, sizeof *q->wtab);
+        if (!q->wtab) {
+            q->wtab_cap = 0;
+            return ERR_NOMEM;
+        }
+        q->wtab_cap = want;
+        q->wepoch = 0;
+    }
+    if (++q->wepoch == 0) { /* wrapped: no slot may carry the new epoch */
+        memset(q->wtab, 0, q->wtab_cap * sizeof *q->wtab);
+        q->wepoch = 1;
+    }
+    size_t wmask = want - 1;
+    if (q_sset_reset(&q->set, 16)) return ERR_NOMEM;
+    uint32_t next = 0;
+    const char *wb = q->wbuf;
+    for (size_t i = 0; i < nw; i++) {
+        uint32_t len = w[i].len, id;
+        if (len <= SHORT_WORD) {
+            uint64_t a, b;
+            memcpy(&a, wb + pb[i], 8);
+            memcpy(&b, wb + pb[i] + 8, 8);
+            if (len < 8) {
+                a &= ~0ull >> (64 - 8 * len); /* len >= 1: a word is not empty */
+                b = 0;
+            } else if (len < 16) b &= len == 8 ? 0 : ~0ull >> (128 - 8 * len);
+            uint64_t h = ng_mix((a + len) * 0x9E3779B97F4A7C15ull ^ b * 0xBF58476D1CE4E5B9ull);
+            for (size_t x = h & wmask;; x = (x + 1) & wmask) {
+                wentry *e = &q->wtab[x];
+                if (e->epoch != q->wepoch) {
+                    *e = (wentry){a, b, next, (uint16_t)len, q->wepoch};
+                    id = next;
+                    q->idcnt[next++] = 0;
+                    break;
+                }
+                if (e->a == a && e->b == b && e->len == len) {
+                    id = e->id;
+                    break;
+                }
+            }
+        } else {
+            int created;
+            sent *e = q_sset_get(&q->set, wb, (uint32_t)pb[i], len, &created);
+            if (created < 0) return ERR_NOMEM;
+            if (created) {
+                e->val = next;
+                q->idcnt[next++] = 0;
+            }
+            id = e->val;
+        }
+        q->wid[i] = id;
+        q->idcnt[id]++;
+        pid[i + 1] = pid[i] * POLY_B + (uint64_t)id + 1;
+    }
     return 0;
 }
 
@@ -132,7 +156,7 @@ static int rep_prepare(quality_ctx *q, const char *t)
 static int top_ngram(quality_ctx *q, size_t gn, size_t *best_count_out, size_t *best_first_out)
 {
     size_t nw = q->words.n, m = nw - gn + 1;
-    const uint64_t *pid = q->pre + 5 * (nw + 1);
+    const uint64_t *pid = q->pre + 2 * (nw + 1);
     int rc;
     if ((rc = ng_reset(q, m))) return rc;
     uint64_t bn = 1;
@@ -249,16 +273,14 @@ static int rep_candidates(quality_ctx *q, size_t g0, size_t *nr)
     return 0;
 }
 
-/* find_all_duplicate(words, n) on "".join(n-gram): the key is the concatenated bytes,
- * hashed as one polynomial (any split of the same bytes hashes alike), equal hashes
- * compared byte for byte. pos: the positions to visit (rep_candidates), ascending, or
- * NULL for every one. */
-static int dup_chars(quality_ctx *q, const char *t, size_t gn, const uint32_t *pos, size_t np, size_t *out)
+/* find_all_duplicate(words, n) on "".join(n-gram): the key is the joined bytes (in
+ * q->wbuf), hashed, equal hashes compared byte for byte. pos: the positions to visit
+ * (rep_candidates), ascending, or NULL for every one. */
+static int dup_chars(quality_ctx *q, size_t gn, const uint32_t *pos, size_t np, size_t *out)
 {
     size_t nw = q->words.n, m = nw - gn + 1;
-    const sp_token *w = q->words.t;
-    const uint64_t *pb = q->pre, *pc = pb + (nw + 1), *ph = pc + (nw + 1), *pp = ph + (nw + 1),
-                   *pip = pp + (nw + 1);
+    const uint64_t *pb = q->pre, *pc = pb + (nw + 1);
+    const char *wb = q->wbuf;
     int rc;
     if ((rc = ng_reset(q, pos ? np : m))) return rc;
     size_t repeated = 0, idx = 0, r = 0;
@@ -268,10 +290,9 @@ static int dup_chars(quality_ctx *q, const char *t, size_t gn, const uint32_t *p
             if (r == np || pos[r] >= m) break;
             idx = pos[r];
         } else if (idx >= m) break;
-        /* hash(a..b) = ph[b] - ph[a] * POLY_B^(bytes a..b) */
-        uint64_t h = ng_mix(ph[idx + gn] - ph[idx] * (pp[idx + gn] * pip[idx]));
-        uint32_t tag = NG_TAG(h, q);
         uint64_t bytes = pb[idx + gn] - pb[idx];
+        uint64_t h = hash64(wb + pb[idx], (size_t)bytes, 5);
+        uint32_t tag = NG_TAG(h, q);
         int found = 0;
         for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
             ngent *e = &q->ng[x];
@@ -280,7 +301,7 @@ static int dup_chars(quality_ctx *q, const char *t, size_t gn, const uint32_t *p
                 break;
             }
             size_t o = e->pos1 - 1;
-            if (e->tag == tag && pb[o + gn] - pb[o] == bytes && concat_eq(t, w, o, idx, gn)) {
+            if (e->tag == tag && pb[o + gn] - pb[o] == bytes && !memcmp(wb + pb[o], wb + pb[idx], (size_t)bytes)) {
                 found = 1;
                 break;
             }
@@ -311,7 +332,10 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
     {
         size_t start = 0, i = 0;
         while (i < sn) {
-            if (s[i] == '\n' && i + 1 < sn && s[i + 1] == '\n') {
+            const char *nl = memchr(s + i, '\n', sn - i);
+            if (!nl) break;
+            i = (size_t)(nl - s);
+            if (i + 1 < sn && s[i + 1] == '\n') {
                 size_t j = i;
                 while (j < sn && s[j] == '\n') j++;
                 if ((rc = q_spans_push(&q->parts, (size_t)(s - t) + start, i - start))) return rc;
@@ -334,12 +358,13 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
     {
         size_t start = 0, i = 0;
         while (i < n) {
-            if (t[i] == '\n') {
-                size_t j = i;
-                while (j < n && t[j] == '\n') j++;
-                if ((rc = q_spans_push(&q->lines, start, i - start))) return rc;
-                start = i = j;
-            } else i++;
+            const char *nl = memchr(t + i, '\n', n - i);
+            if (!nl) break;
+            i = (size_t)(nl - t);
+            size_t j = i;
+            while (j < n && t[j] == '\n') j++;
+            if ((rc = q_spans_push(&q->lines, start, i - start))) return rc;
+            start = i = j;
         }
         if ((rc = q_spans_push(&q->lines, start, n - start))) return rc;
     }
@@ -382,7 +407,7 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
     if (g0 && (size_t)g0 <= nw && !q->rep_reference && (rc = rep_candidates(q, (size_t)g0, &nr))) return rc;
     for (int k = 0; k < p->n_dup; k++) {
         size_t gn = (size_t)p->dup_n[k], repeated = 0;
-        if (gn > 0 && nw >= gn && (rc = dup_chars(q, t, gn, nr == SIZE_MAX ? NULL : q->rpos, nr, &repeated)))
+        if (gn > 0 && nw >= gn && (rc = dup_chars(q, gn, nr == SIZE_MAX ? NULL : q->rpos, nr, &repeated)))
             return rc;
         q->rep_dup[k] = repeated;
         if ((double)repeated / len_text > p->dup_frac[k]) {

@@ -33,6 +33,12 @@ typedef struct {
 } sset;
 
 typedef struct {
+    uint64_t a, b; /* a word of up to 16 bytes, zero-padded */
+    uint32_t id;
+    uint16_t len, epoch; /* in use when epoch == quality_ctx.wepoch */
+} wentry;
+
+typedef struct {
     uint32_t tag;  /* the hash's high 24 bits, then the epoch (in use when == ngepoch) */
     uint32_t pos1; /* first position + 1 */
 } ngent;
@@ -58,6 +64,9 @@ struct quality_ctx {
     uint32_t *cnt; /* top n-grams: count by first position */
     size_t cntcap;
     uint32_t *idcnt; /* per interned id: occurrences (precap of them) */
+    wentry *wtab; /* the words of up to 16 bytes -> id (gopher_repetition) */
+    size_t wtab_cap;
+    uint16_t wepoch;
     char *wbuf; /* "".join(words) and 16 zero bytes */
     size_t wbuf_cap;
     uint32_t *rpos; /* the positions an n-gram can repeat at (gopher_repetition) */

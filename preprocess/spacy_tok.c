@@ -797,33 +797,53 @@ static inline int is_space_at(const char *s, size_t n, size_t i, size_t *cl)
     return k > 0 && utf8_is_pyspace(cp);
 }
 
+/* The text as maximal runs of whitespace and of other characters (an invalid byte is
+ * not whitespace): a run of whitespace is one token (checked by the generator) less the
+ * plain space it starts with after a word; a run of other characters is a span. */
 static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
 {
     out->n = 0;
     if (n >= UINT32_MAX) return err_set(ERR_LIMIT, "a text of 4 GiB or more");
-    size_t i = 0, start = 0, cl;
+    size_t run = 0, cl;
     int rc;
-    if (n == 0) return 0;
-    int in_ws = is_space_at(text, n, 0, &cl);
-    while (i < n) {
-        int ws = is_space_at(text, n, i, &cl);
-        if (ws != in_ws) {
-            if (start < i) {
-                if (in_ws) { /* a run of whitespace is one token (checked by the generator) */
-                    if ((rc = push_tok(c, out, (uint32_t)start, (uint32_t)(i - start), tok_class(text + start, i - start))))
-                        return rc;
-                } else if ((rc = span_tokens(c, text, (uint32_t)start, i - start, out))) return rc;
+    while (run < n) {
+        int ws = is_space_at(text, n, run, &cl);
+        size_t e = run + cl;
+        if (ws) {
+            while (e < n && is_space_at(text, n, e, &cl)) e += cl;
+        } else {
+            for (;;) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+                /* eight bytes at a time to the first that is whitespace or above ASCII
+                 * (ASCII's whitespace is 0x09..0x0D, 0x1C..0x20: all <= 0x20); the bytes
+                 * before it carry nothing into it */
+                if (e + 8 <= n) {
+                    uint64_t w;
+                    memcpy(&w, text + e, 8);
+                    uint64_t stop = (w | ~(w + 0x5F5F5F5F5F5F5F5Full)) & 0x8080808080808080ull;
+                    if (!stop) {
+                        e += 8;
+                        continue;
+                    }
+                    e += (size_t)__builtin_ctzll(stop) >> 3;
+                }
+#endif
+                if (e >= n) break;
+                unsigned char b = (unsigned char)text[e];
+                if (b < 0x80) {
+                    if (utf8_ascii_pyspace[b]) break;
+                    e++;
+                } else if (is_space_at(text, n, e, &cl)) break;
+                else e += cl;
             }
-            start = text[i] == ' ' ? i + 1 : i;
-            in_ws = ws;
         }
-        i += cl;
-    }
-    if (start < n) {
-        if (in_ws) {
-            if ((rc = push_tok(c, out, (uint32_t)start, (uint32_t)(n - start), tok_class(text + start, n - start))))
-                return rc;
-        } else if ((rc = span_tokens(c, text, (uint32_t)start, n - start, out))) return rc;
+        size_t st = run > 0 && text[run] == ' ' ? run + 1 : run;
+        if (st < e) {
+            if (ws) rc = push_tok(c, out, (uint32_t)st, (uint32_t)(e - st), tok_class(text + st, e - st));
+            else rc = span_tokens(c, text, (uint32_t)st, e - st, out);
+            if (rc) return rc;
+        }
+        run = e;
     }
     return apply_specials(c, text, out);
 }

@@ -231,6 +231,27 @@ static void test_langid(void)
     CHECK(langid_known("en") && langid_known("de") && !langid_known("xx") && !langid_known("un"));
 }
 
+/* fixtext_cp_len (SIMD, lanes summed every 255 blocks) against counting the bytes
+ * that are not continuation bytes, on random bytes of every length up to 9000 */
+static void test_cp_len(void)
+{
+    static char buf[9000];
+    uint64_t r = 99;
+    int bad = 0;
+    for (size_t n = 0; n <= sizeof buf; n += 1 + n / 7) {
+        for (size_t i = 0; i < n; i++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            buf[i] = (char)(r >> 56);
+        }
+        size_t want = 0;
+        for (size_t i = 0; i < n; i++) want += ((unsigned char)buf[i] & 0xC0) != 0x80;
+        bad += fixtext_cp_len(buf, n) != want;
+    }
+    memset(buf, 'a', sizeof buf);
+    bad += fixtext_cp_len(buf, sizeof buf) != sizeof buf;
+    CHECK_EQ_INT(bad, 0);
+}
+
 int main(void)
 {
     RUN(test_ftfy_golden);
@@ -239,5 +260,6 @@ int main(void)
     RUN(test_general_cleaning);
     RUN(test_json_strings);
     RUN(test_langid);
+    RUN(test_cp_len);
     return check_total_failed != 0;
 }

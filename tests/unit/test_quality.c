@@ -443,6 +443,44 @@ static void synth_text(uint64_t *r, int kind, char *buf, size_t cap)
     buf[o] = 0;
 }
 
+/* the interned ids of the last gopher_repetition: equal words <=> equal ids */
+static const char *cmp_text;
+static const sp_token *cmp_words;
+static int cmp_word(const void *a, const void *b)
+{
+    const sp_token *x = &cmp_words[*(const uint32_t *)a], *y = &cmp_words[*(const uint32_t *)b];
+    size_t l = x->len < y->len ? x->len : y->len;
+    int c = memcmp(cmp_text + x->off, cmp_text + y->off, l);
+    return c ? c : (x->len > y->len) - (x->len < y->len);
+}
+static int ids_wrong(const quality_ctx *q, const char *text)
+{
+    size_t nw = q->words.n;
+    uint32_t *ord = malloc((nw + 1) * sizeof *ord);
+    if (!ord) return 1;
+    for (size_t i = 0; i < nw; i++) ord[i] = (uint32_t)i;
+    cmp_text = text;
+    cmp_words = q->words.t;
+    qsort(ord, nw, sizeof *ord, cmp_word);
+    int wrong = 0;
+    size_t distinct = 0;
+    for (size_t i = 0; i < nw; i++) {
+        int same = i > 0 && !cmp_word(&ord[i - 1], &ord[i]);
+        distinct += !same;
+        if (same && q->wid[ord[i]] != q->wid[ord[i - 1]]) wrong = 1;
+        if (q->wid[ord[i]] >= nw) wrong = 1;
+    }
+    /* as many ids as distinct words: no two different words share one */
+    uint8_t *seen = calloc(nw + 1, 1);
+    size_t ids = 0;
+    for (size_t i = 0; seen && i < nw; i++)
+        if (q->wid[i] < nw && !seen[q->wid[i]]) seen[q->wid[i]] = 1, ids++;
+    if (!seen || ids != distinct) wrong = 1;
+    free(seen);
+    free(ord);
+    return wrong;
+}
+
 static void test_repetition_shortcuts(void)
 {
     size_t nd;
@@ -477,6 +515,9 @@ static void test_repetition_shortcuts(void)
             kb = quality_gopher_repetition(fast, &all, text, len, &rb);
         if (ka != kb || (ka == 1 && memcmp(ref->rep_dup, fast->rep_dup, 10 * sizeof *ref->rep_dup))) {
             if (bad++ < 5) printf("  text %zu: repeated characters differ\n", i);
+        }
+        if (kb == 1 && fast->words.n && ids_wrong(fast, text)) {
+            if (bad++ < 5) printf("  text %zu: the interned ids are wrong\n", i);
         }
         compared++;
         for (size_t t = 0; t < sizeof tops / sizeof *tops; t++) { /* the decisions, the bound at work */
