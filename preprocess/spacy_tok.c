@@ -583,7 +583,8 @@ static inline int emit_packed(spacy_ctx *c, sp_tokens *out, uint32_t off, const 
 }
 
 /* tokens of one non-space span at text[off..off+n) appended to out */
-static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, sp_tokens *out)
+/* h: the span's hash64(s, n, 11) | 1 when the caller has it (tokenize's look-ahead), 0 when not */
+static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, sp_tokens *out, uint64_t h)
 {
     const char *s = text + off;
     int rc;
@@ -610,7 +611,7 @@ static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, s
         }
         return 0;
     }
-    uint64_t h = hash64(s, n, 11) | 1;
+    if (!h) h = hash64(s, n, 11) | 1;
     hentry *he = &c->hot[(h >> 20) & (HOT_SLOTS - 1)];
     if (he->h == h && he->klen == n && !memcmp(he->key, s, n)) return emit_packed(c, out, off, c->tbuf + he->toks, he->ntok);
     centry *e = NULL;
@@ -806,44 +807,65 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
     if (n >= UINT32_MAX) return err_set(ERR_LIMIT, "a text of 4 GiB or more");
     size_t run = 0, cl;
     int rc;
-    while (run < n) {
-        int ws = is_space_at(text, n, run, &cl);
-        size_t e = run + cl;
-        if (ws) {
-            while (e < n && is_space_at(text, n, e, &cl)) e += cl;
-        } else {
-            for (;;) {
+    /* the runs are found RUN_AHEAD ahead of their tokens: a span that goes to the cache
+     * has its hash taken then and its two slots prefetched (they miss often) */
+    enum { RUN_AHEAD = 4 };
+    struct { uint32_t st, len; uint64_t h; int ws; } ring[RUN_AHEAD];
+    int nring = 0, head = 0;
+    for (;;) {
+        while (nring < RUN_AHEAD && run < n) {
+            int ws = is_space_at(text, n, run, &cl);
+            size_t e = run + cl;
+            if (ws) {
+                while (e < n && is_space_at(text, n, e, &cl)) e += cl;
+            } else {
+                for (;;) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-                /* eight bytes at a time to the first that is whitespace or above ASCII
-                 * (ASCII's whitespace is 0x09..0x0D, 0x1C..0x20: all <= 0x20); the bytes
-                 * before it carry nothing into it */
-                if (e + 8 <= n) {
-                    uint64_t w;
-                    memcpy(&w, text + e, 8);
-                    uint64_t stop = (w | ~(w + 0x5F5F5F5F5F5F5F5Full)) & 0x8080808080808080ull;
-                    if (!stop) {
-                        e += 8;
-                        continue;
+                    /* eight bytes at a time to the first that is whitespace or above ASCII
+                     * (ASCII's whitespace is 0x09..0x0D, 0x1C..0x20: all <= 0x20); the bytes
+                     * before it carry nothing into it */
+                    if (e + 8 <= n) {
+                        uint64_t w;
+                        memcpy(&w, text + e, 8);
+                        uint64_t stop = (w | ~(w + 0x5F5F5F5F5F5F5F5Full)) & 0x8080808080808080ull;
+                        if (!stop) {
+                            e += 8;
+                            continue;
+                        }
+                        e += (size_t)__builtin_ctzll(stop) >> 3;
                     }
-                    e += (size_t)__builtin_ctzll(stop) >> 3;
-                }
 #endif
-                if (e >= n) break;
-                unsigned char b = (unsigned char)text[e];
-                if (b < 0x80) {
-                    if (utf8_ascii_pyspace[b]) break;
-                    e++;
-                } else if (is_space_at(text, n, e, &cl)) break;
-                else e += cl;
+                    if (e >= n) break;
+                    unsigned char b = (unsigned char)text[e];
+                    if (b < 0x80) {
+                        if (utf8_ascii_pyspace[b]) break;
+                        e++;
+                    } else if (is_space_at(text, n, e, &cl)) break;
+                    else e += cl;
+                }
+            }
+            size_t st = run > 0 && text[run] == ' ' ? run + 1 : run;
+            run = e;
+            if (st >= e) continue;
+            int k = (head + nring++) % RUN_AHEAD;
+            ring[k].st = (uint32_t)st;
+            ring[k].len = (uint32_t)(e - st);
+            ring[k].ws = ws;
+            ring[k].h = 0;
+            if (!ws && e - st <= CACHE_SPAN_MAX && !ascii_letters(text + st, e - st)) {
+                uint64_t h = hash64(text + st, e - st, 11) | 1;
+                ring[k].h = h;
+                __builtin_prefetch(&c->hot[(h >> 20) & (HOT_SLOTS - 1)]);
+                __builtin_prefetch(&c->cache[h & c->cmask]);
             }
         }
-        size_t st = run > 0 && text[run] == ' ' ? run + 1 : run;
-        if (st < e) {
-            if (ws) rc = push_tok(c, out, (uint32_t)st, (uint32_t)(e - st), tok_class(text + st, e - st));
-            else rc = span_tokens(c, text, (uint32_t)st, e - st, out);
-            if (rc) return rc;
-        }
-        run = e;
+        if (!nring) break;
+        uint32_t st = ring[head].st, len = ring[head].len;
+        if (ring[head].ws) rc = push_tok(c, out, st, len, tok_class(text + st, len));
+        else rc = span_tokens(c, text, st, len, out, ring[head].h);
+        if (rc) return rc;
+        head = (head + 1) % RUN_AHEAD;
+        nring--;
     }
     return apply_specials(c, text, out);
 }
