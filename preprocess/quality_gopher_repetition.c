@@ -216,14 +216,45 @@ static uint64_t top_bound(const quality_ctx *q, size_t gn)
     return best;
 }
 
+/* A key of rep_candidates found again: both positions marked. key: the first 8 or 16
+ * bytes of "".join(words) at position i (wide: 16), in the table with the position's
+ * wide flag in bit 31 of its pos1. */
+static void rep_key(quality_ctx *q, const char *wb, const uint64_t *pb, size_t i, int wide)
+{
+    uint64_t a, b = 0;
+    memcpy(&a, wb + pb[i], 8);
+    if (wide) memcpy(&b, wb + pb[i] + 8, 8);
+    uint64_t h = ng_mix(a * 0x9E3779B97F4A7C15ull + (b ^ (b >> 29) ^ (uint64_t)wide) * 0xBF58476D1CE4E5B9ull);
+    uint32_t tag = NG_TAG(h, q), me = ((uint32_t)i + 1) | (uint32_t)wide << 31;
+    for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
+        ngent *e = &q->ng[x];
+        if (NG_FREE(e, q)) {
+            *e = (ngent){tag, me};
+            return;
+        }
+        if (e->tag == tag && (e->pos1 >> 31) == (uint32_t)wide) {
+            size_t o = (e->pos1 & 0x7FFFFFFFu) - 1;
+            uint64_t c, d = 0;
+            memcpy(&c, wb + pb[o], 8);
+            if (wide) memcpy(&d, wb + pb[o] + 8, 8);
+            if (c == a && d == b) {
+                q->rmark[i] = q->rmark[o] = 1;
+                return;
+            }
+        }
+    }
+}
+
 /* The positions where an n-gram of g0 or more words can equal an earlier one, as
- * "".join() compares them, in order in q->rpos (*nr of them). Two n-grams with the same
- * bytes (n >= g0) start with the same 16 bytes of "".join(words) when they are that
- * long; when not, the g0 words from either start hold fewer than 16 bytes. So a start
- * whose 16 bytes occur at no other word start, and whose g0 words hold 16 bytes or more,
- * is never a repeat nor the first of one: find_all_duplicate adds it to its set and
- * moves on, and nothing ever finds it there. One pass of one table instead of a table
- * per n over every position. */
+ * "".join() compares them, in order in q->rpos (*nr of them). Let L be the bytes of two
+ * equal n-grams (n >= g0). When L >= 16 both starts have the same 16 bytes of
+ * "".join(words) from there; when 8 <= L < 16, the same 8 bytes, and each start's g0
+ * words hold fewer than 16 bytes; when L < 8, each start's g0 words hold fewer than 8.
+ * So the candidates are the starts whose g0 words hold under 8 bytes, those whose 16
+ * bytes occur at another start, and those whose g0 words hold under 16 bytes and whose
+ * 8 bytes occur at another such start. Any other start is never a repeat nor the first
+ * of one: find_all_duplicate adds it to its set and moves on, and nothing finds it
+ * there. One pass of one table instead of a table per n over every position. */
 static int rep_candidates(quality_ctx *q, size_t g0, size_t *nr)
 {
     size_t nw = q->words.n, m = nw - g0 + 1;
@@ -238,33 +269,15 @@ static int rep_candidates(quality_ctx *q, size_t g0, size_t *nr)
         q->rmark = nm;
         q->rcap = m;
     }
-    if ((rc = ng_reset(q, m))) return rc;
+    if (m >= 0x7FFFFFFFu) return err_set(ERR_LIMIT, "a text of 2^31 words or more");
+    if ((rc = ng_reset(q, 2 * m))) return rc;
     const char *wb = q->wbuf;
+    uint64_t nb = pb[nw];
     for (size_t i = 0; i < m; i++) {
-        q->rmark[i] = pb[i + g0] - pb[i] < 16;
-        if (q->rmark[i]) continue;
-        uint64_t a, b;
-        memcpy(&a, wb + pb[i], 8);
-        memcpy(&b, wb + pb[i] + 8, 8);
-        uint64_t h = ng_mix(a * 0x9E3779B97F4A7C15ull + (b ^ (b >> 29)) * 0xBF58476D1CE4E5B9ull);
-        uint32_t tag = NG_TAG(h, q);
-        for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
-            ngent *e = &q->ng[x];
-            if (NG_FREE(e, q)) {
-                *e = (ngent){tag, (uint32_t)i + 1};
-                break;
-            }
-            if (e->tag == tag) {
-                size_t o = e->pos1 - 1;
-                uint64_t c, d;
-                memcpy(&c, wb + pb[o], 8);
-                memcpy(&d, wb + pb[o] + 8, 8);
-                if (c == a && d == b) {
-                    q->rmark[i] = q->rmark[o] = 1;
-                    break;
-                }
-            }
-        }
+        uint64_t lg = pb[i + g0] - pb[i], rem = nb - pb[i];
+        q->rmark[i] = lg < 8;
+        if (rem >= 16) rep_key(q, wb, pb, i, 1);
+        if (lg < 16 && rem >= 8) rep_key(q, wb, pb, i, 0);
     }
     size_t k = 0;
     for (size_t i = 0; i < m; i++)

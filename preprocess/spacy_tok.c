@@ -116,10 +116,16 @@ static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
         if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return 0;
     }
 }
-static const kv *kv_get(const kvtab *t, const char *s, size_t len)
+static const kv *kv_get_slow(const kvtab *t, const char *s, size_t len);
+/* the filter inline, the table only for what passes it */
+static inline const kv *kv_get(const kvtab *t, const char *s, size_t len)
 {
     uint32_t q = kv_quick(s, len);
     if (!(t->filter[q >> 6] >> (q & 63) & 1)) return NULL;
+    return kv_get_slow(t, s, len);
+}
+static const kv *kv_get_slow(const kvtab *t, const char *s, size_t len)
+{
     uint64_t h = hash64(s, len, 7);
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         const kv *e = &t->slot[i];
@@ -332,6 +338,7 @@ struct spacy_ctx {
     uint32_t *cls; /* per output token: its classes */
     size_t ccap;
     sp_tokens tmp;
+    int slow; /* spacy_split's: no fast path in split_span */
     struct { uint32_t s, e; } *m;
     size_t nm, cm;
 };
@@ -476,10 +483,45 @@ static inline int ascii_letters(const char *s, size_t n)
     return i == n;
 }
 
-/* a mark that, after a word of ASCII letters, is the span's whole suffix */
+/* a mark that, after a word of ASCII letters or digits, is the span's whole suffix */
 static inline int closing_mark(char ch)
 {
     return ch == ',' || ch == ';' || ch == ':' || ch == '!' || ch == '?' || ch == ')';
+}
+
+static inline int ascii_digits(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && (unsigned)((unsigned char)s[i] - '0') < 10u) i++;
+    return i == n;
+}
+
+/* The split of a span of ASCII letters or digits and at most one mark or full stop,
+ * when it is known without the patterns (test_quality checks each case against them,
+ * spacy_split): digits alone are one token; the mark is a suffix after either; so is
+ * a full stop after digits, after a lowercase letter, or after two uppercase letters
+ * (spaCy's suffix rules). What is left is a special case or one token. 1: done (c->out),
+ * 0: not such a span, < 0: ERR_*. The whole span is no special case (checked before). */
+static int split_known(spacy_ctx *c, const char *s, size_t n)
+{
+    int rc;
+    if (ascii_digits(s, n)) return (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)n)) ? rc : 1;
+    if (n < 2) return 0;
+    size_t body = n - 1;
+    char last = s[body];
+    int letters = ascii_letters(s, body);
+    if (!letters && !ascii_digits(s, body)) return 0;
+    if (last == '.' && letters) {
+        unsigned char p = (unsigned char)s[body - 1];
+        int upper2 = body >= 2 && p >= 'A' && p <= 'Z' && s[body - 2] >= 'A' && s[body - 2] <= 'Z';
+        if (!(p >= 'a' && p <= 'z') && !upper2) return 0;
+    } else if (last != '.' && !closing_mark(last)) return 0;
+    const kv *sp = special(s, body);
+    if (sp) {
+        for (int k = 0; k < 8 && spacy_en_specials[sp->val].piece[k]; k++)
+            if ((rc = push_len(&c->out, &c->nout, &c->cout, spacy_en_specials[sp->val].piece[k]))) return rc;
+    } else if ((rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)body))) return rc;
+    return (rc = push_len(&c->out, &c->nout, &c->cout, 1)) ? rc : 1;
 }
 
 /* the split of one span s[0..n) into c->out (lengths in bytes), as spaCy's _tokenize */
@@ -490,16 +532,9 @@ static int split_span(spacy_ctx *c, const char *s, size_t n)
     size_t a = 0, b = n;
     int rc;
     if (sp) goto attach;
-    /* a word of ASCII letters and one closing mark ("word," "Paris)"), half the spans that
-     * miss the cache: no prefix matches it and its suffix is the mark, so the patterns'
-     * answer is known (test_quality checks it against them: spacy_affixes) */
-    if (n >= 2 && closing_mark(s[n - 1]) && ascii_letters(s, n - 1)) {
-        if ((sp = special(s, n - 1))) {
-            for (int k = 0; k < 8 && spacy_en_specials[sp->val].piece[k]; k++)
-                if ((rc = push_len(&c->out, &c->nout, &c->cout, spacy_en_specials[sp->val].piece[k]))) return rc;
-        } else if ((rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)(n - 1)))) return rc;
-        return push_len(&c->out, &c->nout, &c->cout, 1);
-    }
+    /* a word of ASCII letters or digits and at most one mark ("word," "Paris)" "1999."),
+     * most of the spans that miss the cache: the patterns' answer is known */
+    if (!c->slow && (rc = split_known(c, s, n))) return rc < 0 ? rc : 0;
     size_t last = SIZE_MAX;
     while (b > a && b - a != last) {
         if (special(s + a, b - a) || ascii_letters(s + a, b - a)) break;
@@ -555,6 +590,17 @@ attach:
     }
     for (size_t i = c->nsuf; i-- > 0;)
         if ((rc = push_len(&c->out, &c->nout, &c->cout, c->suf[i]))) return rc;
+    return 0;
+}
+
+int spacy_split(spacy_ctx *c, const char *s, size_t n, int slow, uint32_t *lens, size_t cap, size_t *nout)
+{
+    c->slow = slow;
+    int rc = split_span(c, s, n);
+    c->slow = 0;
+    if (rc) return rc;
+    *nout = c->nout;
+    for (size_t k = 0; k < c->nout && k < cap; k++) lens[k] = c->out[k];
     return 0;
 }
 

@@ -38,6 +38,9 @@ int spacy_tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out);
 /* What spaCy's prefix_search and suffix_search find on s[0..n): the lengths in bytes of
  * the prefix and the suffix (0: none); for the tests of the tokenizer's fast paths. */
 int spacy_affixes(spacy_ctx *c, const char *s, size_t n, size_t *prefix, size_t *suffix);
+/* For those tests too: the tokens of one span s[0..n) (no whitespace in it), their
+ * lengths in lens[0..*nout) (at most cap); slow 1 takes the patterns' way, no fast path. */
+int spacy_split(spacy_ctx *c, const char *s, size_t n, int slow, uint32_t *lens, size_t cap, size_t *nout);
 /* datatrove's split_into_words: the tokens that are not whitespace. */
 int spacy_words(spacy_ctx *c, const char *text, size_t n, sp_tokens *out);
 /* The sentencizer over tokens from spacy_tokenize: the number of sentences; when

@@ -334,6 +334,51 @@ static void test_fast_paths(void)
     spacy_ctx_free(c);
 }
 
+/* split_span's known splits (a word of ASCII letters or digits, and at most one mark
+ * or full stop) against the patterns' way (spacy_split with slow 1), span by span */
+static void test_known_splits(void)
+{
+    spacy_ctx *c = spacy_ctx_new();
+    const char *words[] = {"Mr", "Dr", "etc", "Jan", "Feb", "Inc", "Co", "vs", "St", "Mt", "Jr", "Ltd", "Gov",
+                           "US", "UK", "A", "I", "a", "U", "e", "p", "am", "pm", "km", "No", "no", "Ph", "ft",
+                           "cannot", "gonna", "Let", "lets", "ain", "Its", "id", "Sept", "Rev", "Mass", "Fla"};
+    const char marks[] = ",;:!?).", letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    uint64_t r = 17;
+    char w[40];
+    uint32_t la[16], lb[16];
+    int bad = 0;
+    for (int it = 0; c && it < 80000; it++) {
+        size_t n = 0;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        int kind = (int)((r >> 40) % 5);
+        if (it < 39 * 8) { /* each listed word, alone and with each mark */
+            n = strlen(words[it / 8]);
+            memcpy(w, words[it / 8], n);
+        } else if (kind == 0) { /* digits */
+            n = 1 + (r >> 20) % 9;
+            for (size_t i = 0; i < n; i++) w[i] = (char)('0' + (r >> (4 * i % 60)) % 10);
+        } else { /* letters: lower, upper, capitalised, mixed */
+            n = 1 + (r >> 20) % 10;
+            for (size_t i = 0; i < n; i++) {
+                r = r * 6364136223846793005ull + 1442695040888963407ull;
+                char ch = letters[(r >> 33) % 26];
+                if (kind == 2 || (kind == 3 && i == 0) || (kind == 4 && (r >> 50) & 1)) ch = (char)(ch - 32);
+                w[i] = ch;
+            }
+        }
+        int mark = it < 39 * 8 ? it % 8 : (int)((r >> 55) % 8); /* 0: none */
+        if (mark) w[n++] = marks[mark - 1];
+        size_t na = 0, nb = 0;
+        CHECK_EQ_INT(spacy_split(c, w, n, 0, la, 16, &na), 0);
+        CHECK_EQ_INT(spacy_split(c, w, n, 1, lb, 16, &nb), 0);
+        if (na != nb || memcmp(la, lb, (na < 16 ? na : 16) * sizeof *la)) {
+            if (bad++ < 5) printf("  %.*s: %zu tokens, the patterns %zu\n", (int)n, w, na, nb);
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    spacy_ctx_free(c);
+}
+
 static void test_flags(void)
 {
     struct { const char *top, *dup, *b; double frac; long long c4n; int ok; } cases[] = {
@@ -426,6 +471,28 @@ static void synth_text(uint64_t *r, int kind, char *buf, size_t cap)
                                         "efghijkl", "mnop", "qrst", "ijklmnopqrst", "uvwxyzab", "the", "."};
     size_t o = 0;
     *r = *r * 6364136223846793005ull + 1442695040888963407ull;
+    if (kind == 3) { /* the same letters cut into words at different places, again and again */
+        char base[64];
+        size_t bn = 8 + (*r >> 33) % 56, copies = 2 + (*r >> 50) % 12;
+        for (size_t i = 0; i < bn; i++) {
+            *r = *r * 6364136223846793005ull + 1442695040888963407ull;
+            base[i] = (char)('a' + (*r >> 40) % 3);
+        }
+        for (size_t c = 0; c < copies; c++) {
+            size_t i = 0;
+            while (i < bn && o + 16 < cap) {
+                *r = *r * 6364136223846793005ull + 1442695040888963407ull;
+                size_t l = 1 + (*r >> 35) % 9;
+                if (l > bn - i) l = bn - i;
+                if (o) buf[o++] = ' ';
+                memcpy(buf + o, base + i, l);
+                o += l;
+                i += l;
+            }
+        }
+        buf[o] = 0;
+        return;
+    }
     size_t nwords = 5 + (*r >> 33) % 600;
     for (size_t i = 0; i < nwords; i++) {
         *r = *r * 6364136223846793005ull + 1442695040888963407ull;
@@ -500,11 +567,11 @@ static void test_repetition_shortcuts(void)
     static char buf[8192];
     uint64_t r = 12345;
     size_t bad = 0, compared = 0, skipped_top = 0;
-    for (size_t i = 0; i < nd + 3000; i++) {
+    for (size_t i = 0; i < nd + 6000; i++) {
         const char *text;
         if (i < nd) text = cJSON_GetObjectItem(docs[i], "text")->valuestring;
         else {
-            synth_text(&r, (int)(i % 3), buf, sizeof buf);
+            synth_text(&r, (int)(i % 4), buf, sizeof buf);
             text = buf;
         }
         size_t len = strlen(text);
@@ -553,6 +620,7 @@ int main(int argc, char **argv)
     check_run("quality_flags", test_flags);
     check_run("quality_helpers", test_helpers);
     check_run("quality_spacy_fast_paths", test_fast_paths);
+    check_run("quality_spacy_known_splits", test_known_splits);
     check_run("quality_repetition_shortcuts", test_repetition_shortcuts);
     return check_total_failed ? 1 : 0;
 }
