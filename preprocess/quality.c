@@ -236,6 +236,7 @@ void quality_ctx_free(quality_ctx *q)
     free(q->ng);
     free(q->cnt);
     free(q->idcnt);
+    free(q->wmin);
     free(q->wtab);
     free(q->wbuf);
     free(q->rpos);

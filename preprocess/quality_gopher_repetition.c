@@ -71,8 +71,12 @@ static int rep_prepare(quality_ctx *q, const char *t)
         uint32_t *nc = realloc(q->idcnt, (nw + 1) * sizeof *nc);
         if (!nc) return ERR_NOMEM;
         q->idcnt = nc;
+        uint32_t *nm = realloc(q->wmin, (nw + 1) * sizeof *nm);
+        if (!nm) return ERR_NOMEM;
+        q->wmin = nm;
         q->precap = nw + 1;
     }
+    q->wmin_n = 0;
     uint64_t *pb = q->pre, *pc = pb + (nw + 1), *pid = pc + (nw + 1);
     pb[0] = pc[0] = pid[0] = 0;
     for (size_t i = 0; i < nw; i++) {
@@ -197,20 +201,25 @@ static int top_ngram(quality_ctx *q, size_t gn, size_t *best_count_out, size_t *
 /* A bound on count x characters of every n-gram: an n-gram occurs no more often than
  * the rarest of its words, so the n-gram at i contributes at most its characters times
  * that word's count. UINT64_MAX (no bound) for n over 8. */
-static uint64_t top_bound(const quality_ctx *q, size_t gn)
+static uint64_t top_bound(quality_ctx *q, size_t gn)
 {
     if (gn > 8) return UINT64_MAX;
     size_t nw = q->words.n, m = nw - gn + 1;
     const uint64_t *pc = q->pre + (nw + 1);
+    uint32_t *mn = q->wmin; /* mn[i]: the least count of the words i .. i + wmin_n - 1 */
+    if (q->wmin_n == 0 || q->wmin_n > gn) {
+        for (size_t i = 0; i < nw; i++) mn[i] = q->idcnt[q->wid[i]];
+        q->wmin_n = 1;
+    }
     const uint32_t *wid = q->wid, *cnt = q->idcnt;
+    for (; q->wmin_n < gn; q->wmin_n++) /* widened a word at a time (the sizes come 2, 3, 4) */
+        for (size_t i = 0; i + q->wmin_n < nw; i++) {
+            uint32_t d = cnt[wid[i + q->wmin_n]];
+            mn[i] = d < mn[i] ? d : mn[i];
+        }
     uint64_t best = 0;
     for (size_t i = 0; i < m; i++) {
-        uint32_t c = cnt[wid[i]];
-        for (size_t j = 1; j < gn; j++) {
-            uint32_t d = cnt[wid[i + j]];
-            c = d < c ? d : c;
-        }
-        uint64_t v = (uint64_t)c * (gn - 1 + pc[i + gn] - pc[i]);
+        uint64_t v = (uint64_t)mn[i] * (gn - 1 + pc[i + gn] - pc[i]);
         best = v > best ? v : best;
     }
     return best;
@@ -401,7 +410,9 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
         q->rep_top[k] = UINT64_MAX;
         if (gn == 0 || nw < gn) continue; /* if not n_grams: continue */
         /* count x chars of the top n-gram is at most this bound: skip the count when it passes */
-        if (!q->rep_reference && (double)top_bound(q, gn) / len_text <= p->top_frac[k]) continue;
+        uint64_t bound = top_bound(q, gn);
+        q->rep_bound[k] = bound;
+        if (!q->rep_reference && (double)bound / len_text <= p->top_frac[k]) continue;
         size_t best_count, best_first;
         if ((rc = top_ngram(q, gn, &best_count, &best_first))) return rc;
         size_t chars = gn - 1 + (size_t)(pc[best_first + gn] - pc[best_first]);

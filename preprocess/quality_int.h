@@ -64,6 +64,8 @@ struct quality_ctx {
     uint32_t *cnt; /* top n-grams: count by first position */
     size_t cntcap;
     uint32_t *idcnt; /* per interned id: occurrences (precap of them) */
+    uint32_t *wmin; /* per position: the least count over a window of wmin_n words */
+    size_t wmin_n;
     wentry *wtab; /* the words of up to 16 bytes -> id (gopher_repetition) */
     size_t wtab_cap;
     uint16_t wepoch;
@@ -74,9 +76,10 @@ struct quality_ctx {
     size_t rcap;
     /* tests: rep_reference 1 makes gopher_repetition count every n-gram at every
      * position (no bound, no candidates); rep_top / rep_dup: each size's count x
-     * characters (UINT64_MAX: not counted, the bound passed) and repeated characters */
+     * characters (UINT64_MAX: not counted, the bound passed) and repeated characters,
+     * and the bound on the former (UINT64_MAX: none) */
     int rep_reference;
-    uint64_t rep_top[QUALITY_MAX_NGRAMS], rep_dup[QUALITY_MAX_NGRAMS];
+    uint64_t rep_top[QUALITY_MAX_NGRAMS], rep_dup[QUALITY_MAX_NGRAMS], rep_bound[QUALITY_MAX_NGRAMS];
     spans parts, lines;
     sset set;
     char *out, *low;

@@ -583,6 +583,21 @@ static void test_repetition_shortcuts(void)
         if (ka != kb || (ka == 1 && memcmp(ref->rep_dup, fast->rep_dup, 10 * sizeof *ref->rep_dup))) {
             if (bad++ < 5) printf("  text %zu: repeated characters differ\n", i);
         }
+        /* the bound is never under the count, the sizes in any order */
+        static const int orders[3][3] = {{2, 3, 4}, {4, 2, 3}, {3, 3, 1}};
+        for (int o = 0; o < 3; o++) {
+            quality_params tp = all;
+            tp.n_top = 3;
+            for (int k = 0; k < 3; k++) tp.top_n[k] = orders[o][k], tp.top_frac[k] = 1e9;
+            quality_params_reasons(&tp);
+            quality_begin(ref);
+            if (quality_gopher_repetition(ref, &tp, text, len, &ra) == 1)
+                for (int k = 0; k < 3; k++)
+                    if (ref->rep_top[k] != UINT64_MAX && ref->rep_bound[k] < ref->rep_top[k]) {
+                        if (bad++ < 5) printf("  text %zu: the bound %llu under the count %llu\n", i,
+                                              (unsigned long long)ref->rep_bound[k], (unsigned long long)ref->rep_top[k]);
+                    }
+        }
         if (kb == 1 && fast->words.n && ids_wrong(fast, text)) {
             if (bad++ < 5) printf("  text %zu: the interned ids are wrong\n", i);
         }
@@ -591,6 +606,10 @@ static void test_repetition_shortcuts(void)
             quality_params p;
             quality_params_default(&p);
             for (int k = 0; k < p.n_top; k++) p.top_frac[k] = tops[t] * (1 + k) / 2;
+            if (t == 3) { /* sizes out of order: the bound's window starts again */
+                p.top_n[0] = 4, p.top_n[1] = 2, p.top_n[2] = 3;
+                quality_params_reasons(&p);
+            }
             quality_begin(ref);
             quality_begin(fast);
             ra = rb = NULL;
