@@ -12,12 +12,33 @@
 #include "common/utf8.h"
 #include "preprocess/quality_int.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#define HI8 0x8080808080808080ull
+#define ONES8 0x0101010101010101ull
+/* 0x80 in each byte of w (all bytes ASCII) that lies in lo..hi, 0 in the others (no byte
+ * carries into the next: each sum stays under 0x100) */
+static inline uint64_t in_range8(uint64_t w, unsigned lo, unsigned hi)
+{
+    return (w + (0x80 - lo) * ONES8) & ~(w + (0x7F - hi) * ONES8) & HI8;
+}
+/* Python's whitespace among ASCII bytes: 0x09..0x0D, 0x1C..0x20 */
+static inline uint64_t pyspace8(uint64_t w) { return in_range8(w, 0x09, 0x0D) | in_range8(w, 0x1C, 0x20); }
+
 /* CITATION_REGEX.sub("", line): \[\d*]|\[edit]|\[citation needed] (\d: Unicode Nd) */
 static size_t remove_citations(const char *s, size_t n, char *out)
 {
     size_t o = 0, i = 0;
     while (i < n) {
-        if (s[i] == '[') {
+        const char *br = memchr(s + i, '[', n - i);
+        size_t to = br ? (size_t)(br - s) : n;
+        memcpy(out + o, s + i, to - i);
+        o += to - i;
+        i = to;
+        if (i == n) break;
+        {
             size_t j = i + 1;
             while (j < n) {
                 uint32_t cp;
@@ -45,6 +66,17 @@ static size_t lower_for_ascii(const char *s, size_t n, char *out)
 {
     size_t o = 0, i = 0;
     while (i < n) {
+        if (i + 8 <= n) { /* eight ASCII bytes: the uppercase letters' 0x20 bit set */
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (!(w & HI8)) {
+                w |= in_range8(w, 'A', 'Z') >> 2;
+                memcpy(out + o, &w, 8);
+                o += 8;
+                i += 8;
+                continue;
+            }
+        }
         unsigned char b = (unsigned char)s[i];
         if (b < 0x80) {
             out[o++] = (char)(b >= 'A' && b <= 'Z' ? b + 32 : b);
@@ -81,22 +113,49 @@ static const struct {
                {"use of cookies", 14, PH_POLICY}, {"use cookies", 11, PH_POLICY}};
 
 /* which of the phrases s[0..n) holds (PH_ bits) */
-static int find_phrases(const char *s, size_t n)
+/* the phrases at s[i] (i + 10 <= n), as PH_ bits */
+static inline int phrases_at(const char *s, size_t n, size_t i)
+{
+    int found = 0;
+    uint32_t head; /* the first four bytes, compared before the whole phrase */
+    memcpy(&head, s + i, 4);
+    for (size_t k = 0; k < sizeof phrases / sizeof *phrases; k++) {
+        uint32_t ph;
+        memcpy(&ph, phrases[k].s, 4);
+        if (ph == head && phrases[k].n <= n - i && !memcmp(s + i, phrases[k].s, phrases[k].n)) found |= phrases[k].bit;
+    }
+    return found;
+}
+
+static int find_phrases(const char *s, size_t n, int simd)
 {
     /* each phrase's first byte, and the second byte every phrase starting so has */
     static const char second[256] = {['l'] = 'o', ['j'] = 'a', ['t'] = 'e', ['p'] = 'r', ['c'] = 'o', ['u'] = 's'};
     int found = 0;
-    for (size_t i = 0; i + 10 <= n; i++) {
-        char c2 = second[(unsigned char)s[i]];
-        if (!c2 || s[i + 1] != c2) continue;
-        uint32_t head; /* the first four bytes, compared before the whole phrase */
-        memcpy(&head, s + i, 4);
-        for (size_t k = 0; k < sizeof phrases / sizeof *phrases; k++) {
-            uint32_t ph;
-            memcpy(&ph, phrases[k].s, 4);
-            if (ph == head && phrases[k].n <= n - i && !memcmp(s + i, phrases[k].s, phrases[k].n))
-                found |= phrases[k].bit;
+    size_t i = 0;
+#if defined(__SSE2__)
+    /* sixteen places at once: those where one of the six first pairs starts */
+#define EQ(x, ch) _mm_cmpeq_epi8((x), _mm_set1_epi8(ch))
+    for (; simd && i + 17 <= n; i += 16) {
+        __m128i x0 = _mm_loadu_si128((const __m128i *)(s + i)), x1 = _mm_loadu_si128((const __m128i *)(s + i + 1));
+        __m128i o = EQ(x1, 'o');
+        __m128i m = _mm_or_si128(_mm_and_si128(_mm_or_si128(EQ(x0, 'l'), EQ(x0, 'c')), o),
+                                 _mm_or_si128(_mm_and_si128(EQ(x0, 'j'), EQ(x1, 'a')),
+                                              _mm_or_si128(_mm_and_si128(EQ(x0, 't'), EQ(x1, 'e')),
+                                                           _mm_or_si128(_mm_and_si128(EQ(x0, 'p'), EQ(x1, 'r')),
+                                                                        _mm_and_si128(EQ(x0, 'u'), EQ(x1, 's'))))));
+        unsigned bits = (unsigned)_mm_movemask_epi8(m);
+        while (bits) {
+            size_t at = i + (size_t)__builtin_ctz(bits);
+            bits &= bits - 1;
+            if (at + 10 <= n) found |= phrases_at(s, n, at);
         }
+    }
+#undef EQ
+#endif
+    for (; i + 10 <= n; i++) {
+        char c2 = second[(unsigned char)s[i]];
+        if (c2 && s[i + 1] == c2) found |= phrases_at(s, n, i);
     }
     return found;
 }
@@ -142,6 +201,8 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
     /* the sentences of an unchanged line come from the document's tokens (one tokenization) */
     int slice = p->c4_split_paragraph && p->c4_min_num_sentences != -1;
     if (slice && (rc = q_get_words(q, t, n))) return rc;
+    /* the eight-byte word count keeps only runs that cross eight-byte blocks exact */
+    int swar_words = !q->c4_reference && (p->c4_max_word_length == -1 || p->c4_max_word_length >= 8);
     for (size_t li = 0; li < q->parts.n; li++) {
         const char *line = t + q->parts.v[li].off;
         size_t ll = q->parts.v[li].len;
@@ -150,6 +211,30 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         size_t nwords = 0, longest = 0, i = 0, cur = 0;
         int in_word = 0;
         while (i < ll) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            /* eight ASCII bytes at once: the words that start in them, the run of the word
+             * going on (longest only has to be right about words over 8 characters) */
+            if (swar_words && i + 8 <= ll) {
+                uint64_t w;
+                memcpy(&w, line + i, 8);
+                if (!(w & HI8)) {
+                    uint64_t sp = pyspace8(w), ns = ~sp & HI8;
+                    uint64_t starts = ns & ~((ns << 8) | (in_word ? 0x80u : 0u));
+                    nwords += (size_t)(((starts >> 7) * ONES8) >> 56);
+                    if (!in_word) cur = 0;
+                    if (!sp) cur += 8;
+                    else {
+                        cur += (size_t)__builtin_ctzll(sp) >> 3; /* the run before the first space */
+                        if (cur > longest) longest = cur;
+                        cur = (size_t)__builtin_clzll(sp) >> 3; /* the run at the end */
+                    }
+                    if (cur > longest) longest = cur;
+                    in_word = cur > 0;
+                    i += 8;
+                    continue;
+                }
+            }
+#endif
             unsigned char b = (unsigned char)line[i];
             uint32_t cp = b;
             int k = 1;
@@ -177,7 +262,7 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         if ((long long)nwords < p->c4_min_words_per_line) continue;
         int ph = 0;
         if (p->c4_filter_lorem_ipsum || p->c4_filter_javascript || p->c4_filter_policy)
-            ph = find_phrases(q->low, lower_for_ascii(l, ll, q->low));
+            ph = find_phrases(q->low, lower_for_ascii(l, ll, q->low), !q->c4_reference);
         if (p->c4_filter_lorem_ipsum && (ph & PH_LOREM)) {
             *reason = "lorem_ipsum";
             return 0;

@@ -79,6 +79,7 @@ struct quality_ctx {
      * characters (UINT64_MAX: not counted, the bound passed) and repeated characters,
      * and the bound on the former (UINT64_MAX: none) */
     int rep_reference;
+    int c4_reference; /* tests: c4_quality counts words and looks for phrases a byte at a time */
     uint64_t rep_top[QUALITY_MAX_NGRAMS], rep_dup[QUALITY_MAX_NGRAMS], rep_bound[QUALITY_MAX_NGRAMS];
     spans parts, lines;
     sset set;

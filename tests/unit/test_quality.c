@@ -379,6 +379,67 @@ static void test_known_splits(void)
     spacy_ctx_free(c);
 }
 
+/* c4_quality's eight-byte word count and sixteen-byte phrase search against its
+ * byte-at-a-time ones (q->c4_reference): the same decisions, reasons and kept text, with
+ * word length limits around 8 and 16, and the phrases (and near misses) in the lines */
+static void test_c4_word_count(void)
+{
+    quality_ctx *ref = quality_ctx_new(), *fast = quality_ctx_new();
+    CHECK(ref && fast);
+    if (!ref || !fast) return;
+    ref->c4_reference = 1;
+    static const long long limits[] = {-1, 8, 9, 10, 15, 16, 17, 1000};
+    static const char *const odd[] = {"\xc3\xa9t\xc3\xa9", "na\xc3\xafve", "\t", "  ", "\xe2\x80\x83",
+                                      "Terms of Use", "JavaScript", "privacy Policy", "cookie policy", "uses cookies",
+                                      "use of cookies", "USE COOKIES", "terms of us", "cookie polic", "javascrip",
+                                      "\xe2\x84\xaaookies", "lorem ipsum"};
+    static char buf[4096];
+    uint64_t r = 5;
+    int bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        size_t o = 0;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        size_t lines = 1 + (r >> 40) % 8;
+        for (size_t li = 0; li < lines && o < sizeof buf - 200; li++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            size_t words = (r >> 30) % 12;
+            for (size_t k = 0; k < words && o < sizeof buf - 100; k++) {
+                r = r * 6364136223846793005ull + 1442695040888963407ull;
+                if ((r >> 62) == 0) { /* now and then a space or non-ASCII word, at times run into the next */
+                    const char *x = odd[(r >> 20) % (it % 50 ? 16 : 17)]; /* lorem ipsum now and then */
+                    memcpy(buf + o, x, strlen(x));
+                    o += strlen(x);
+                    if ((r >> 44) & 1) continue;
+                } else {
+                    size_t l = 1 + (r >> 33) % 22;
+                    for (size_t j = 0; j < l; j++) buf[o++] = (char)('a' + (r >> (j % 40)) % 26);
+                }
+                buf[o++] = (r >> 45) % 7 ? ' ' : '\t';
+            }
+            buf[o++] = '.';
+            buf[o++] = '\n';
+        }
+        buf[o] = 0;
+        quality_params p;
+        quality_params_default(&p);
+        p.c4_max_word_length = limits[it % 8];
+        p.c4_min_words_per_line = (long long)(it / 8 % 4);
+        p.c4_min_num_sentences = it % 3 ? 1 : -1;
+        const char *ra = NULL, *rb = NULL, *oa = NULL, *ob = NULL;
+        size_t na = 0, nb = 0;
+        quality_begin(ref);
+        quality_begin(fast);
+        int ka = quality_c4(ref, &p, buf, o, &oa, &na, &ra), kb = quality_c4(fast, &p, buf, o, &ob, &nb, &rb);
+        if (ka != kb || (ka == 0 && strcmp(ra, rb)) || (ka == 1 && (na != nb || memcmp(oa, ob, na)))) {
+            if (bad++ < 5) printf("  text %d (limit %lld): %s against %s\n", it, p.c4_max_word_length,
+                                  ka == 1 ? "kept" : ra, kb == 1 ? "kept" : rb);
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+    quality_ctx_free(ref);
+    quality_ctx_free(fast);
+}
+
 static void test_flags(void)
 {
     struct { const char *top, *dup, *b; double frac; long long c4n; int ok; } cases[] = {
@@ -641,5 +702,6 @@ int main(int argc, char **argv)
     check_run("quality_spacy_fast_paths", test_fast_paths);
     check_run("quality_spacy_known_splits", test_known_splits);
     check_run("quality_repetition_shortcuts", test_repetition_shortcuts);
+    check_run("quality_c4_word_count", test_c4_word_count);
     return check_total_failed ? 1 : 0;
 }
