@@ -117,6 +117,18 @@ int q_splitlines(const char *s, size_t n, spans *out)
     out->n = 0;
     size_t start = 0, i = 0;
     while (i < n) {
+        /* eight bytes at a time while none can start a line break: every such byte is
+         * 0x0A..0x0D, 0x1C..0x1E or above ASCII */
+        while (i + 8 <= n) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            uint64_t x = w & 0x7F7F7F7F7F7F7F7Full, one = 0x0101010101010101ull;
+            uint64_t r1 = (x + (0x80 - 0x0A) * one) & ~(x + (0x7F - 0x0D) * one),
+                     r2 = (x + (0x80 - 0x1C) * one) & ~(x + (0x7F - 0x1E) * one);
+            if ((w | r1 | r2) & 0x8080808080808080ull) break;
+            i += 8;
+        }
+        if (i >= n) break;
         if (!lb_first[(unsigned char)s[i]]) {
             i++;
             continue;
@@ -275,7 +287,20 @@ int q_get_words(quality_ctx *q, const char *t, size_t n)
         if (!a || !b) return ERR_NOMEM;
         q->wcap = nc;
     }
-    for (size_t i = 0; i < q->words.n; i++) q->wcp[i] = (uint32_t)q_cplen(t + q->words.t[i].off, q->words.t[i].len);
+    for (size_t i = 0; i < q->words.n; i++) {
+        uint32_t off = q->words.t[i].off, len = q->words.t[i].len;
+        if (len <= 8 && off + 8 <= n) { /* one load (the text goes on): its first len bytes counted */
+            uint64_t w;
+            memcpy(&w, t + off, 8);
+            uint64_t k = (w & ~(w << 1) & 0x8080808080808080ull) >> 7; /* continuation bytes */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            k &= len == 8 ? ~0ull : (1ull << (8 * len)) - 1;
+#else
+            k &= len == 8 ? ~0ull : ~(~0ull >> (8 * len));
+#endif
+            q->wcp[i] = len - (uint32_t)((k * 0x0101010101010101ull) >> 56);
+        } else q->wcp[i] = (uint32_t)q_cplen(t + off, len);
+    }
     q->wt = t;
     q->wn = n;
     q->have_words = 1;

@@ -25,9 +25,11 @@ int quality_fineweb(quality_ctx *q, const quality_params *p, const char *t, size
     int rc;
     /* lines = [line for line in text.split("\n") if line.strip() != ""] */
     q->lines.n = 0;
-    size_t start = 0;
+    size_t start = 0, newlines = 0;
     for (size_t i = 0; i <= n; i++) {
-        if (i < n && t[i] != '\n') continue;
+        const char *nl = memchr(t + i, '\n', n - i);
+        i = nl ? (size_t)(nl - t) : n;
+        newlines += nl != NULL;
         const char *s = t + start;
         size_t l = i - start;
         utf8_strip_pyspace(&s, &l);
@@ -55,9 +57,8 @@ int quality_fineweb(quality_ctx *q, const quality_params *p, const char *t, size
         *reason = "short_line_ratio";
         return 0;
     }
-    size_t dup, dupc, newlines = 0;
+    size_t dup, dupc;
     if ((rc = q_find_duplicates(q, t, &q->lines, &dup, &dupc))) return rc;
-    for (size_t i = 0; i < n; i++) newlines += t[i] == '\n';
     /* / len(text.replace("\n", "")): not zero, a line is not blank */
     if ((double)dupc / (double)(q_cplen(t, n) - newlines) > p->char_duplicates_ratio) {
         *reason = "char_dup_ratio";

@@ -2,6 +2,7 @@
  * as quality.c says; one of the four quality filters of cleanup --filters. */
 #define _GNU_SOURCE
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,27 @@
 #include "common/utf8.h"
 #include "preprocess/quality_int.h"
 
-static int any_char(const char *s, size_t n, int (*pred)(uint32_t), int want)
+/* pred's answers for the ASCII characters, from pred itself (built once) */
+typedef struct {
+    uint8_t punct[128], alpha[128];
+} ascii_preds;
+static ascii_preds AP;
+static pthread_once_t AP_once = PTHREAD_ONCE_INIT;
+static void ap_init(void)
+{
+    for (uint32_t c = 0; c < 128; c++) AP.punct[c] = (uint8_t)!!dt_punctuation_cp(c), AP.alpha[c] = (uint8_t)!!py_isalpha_cp(c);
+}
+
+static int any_char(const char *s, size_t n, int (*pred)(uint32_t), const uint8_t *ascii, int want)
 {
     size_t i = 0;
     while (i < n) {
+        unsigned char b = (unsigned char)s[i];
+        if (b < 0x80) {
+            if (ascii[b] == want) return 1;
+            i++;
+            continue;
+        }
         uint32_t cp;
         int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
         if (k < 0) k = 1, cp = 0xFFFD;
@@ -27,6 +45,7 @@ static int any_char(const char *s, size_t n, int (*pred)(uint32_t), int want)
 
 int quality_gopher_quality(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **reason)
 {
+    pthread_once(&AP_once, ap_init);
     int rc = q_get_words(q, t, n);
     if (rc) return rc;
     size_t nw = q->words.n;
@@ -35,11 +54,11 @@ int quality_gopher_quality(quality_ctx *q, const quality_params *p, const char *
     size_t n_ns = 0, ns_chars = 0, n_alpha = 0;
     for (size_t i = 0; i < nw; i++) {
         const char *s = t + w[i].off;
-        if (any_char(s, w[i].len, dt_punctuation_cp, 0)) {
+        if (any_char(s, w[i].len, dt_punctuation_cp, AP.punct, 0)) {
             n_ns++;
             ns_chars += q->wcp[i];
         }
-        if (any_char(s, w[i].len, py_isalpha_cp, 1)) n_alpha++;
+        if (any_char(s, w[i].len, py_isalpha_cp, AP.alpha, 1)) n_alpha++;
     }
     if (p->min_doc_words && (long long)n_ns < p->min_doc_words) {
         *reason = "gopher_short_doc";

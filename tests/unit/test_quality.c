@@ -440,6 +440,57 @@ static void test_c4_word_count(void)
     quality_ctx_free(fast);
 }
 
+/* q_splitlines (eight bytes at a time between breaks) against a byte-at-a-time split
+ * with q_line_break_at, and q_get_words' code points per word (one load for short
+ * words) against q_cplen, on random texts of breaks, ASCII and multibyte characters */
+static void test_fast_helpers(void)
+{
+    static const char *const bits[] = {"a", "word ", "\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e",
+                                       "\xc2\x85", "\xe2\x80\xa8", "\xe2\x80\xa9", "\xc3\xa9", "\xe2\x80\x99",
+                                       "\x1f", "\x09", "abcdefghijkl ", "\xf0\x9f\x98\x80", "x."};
+    quality_ctx *q = quality_ctx_new();
+    CHECK(q != NULL);
+    if (!q) return;
+    static char buf[2048];
+    spans got = {0};
+    uint64_t r = 3;
+    int bad = 0;
+    for (int it = 0; it < 20000; it++) {
+        size_t n = 0;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        size_t parts = (r >> 40) % 80;
+        for (size_t k = 0; k < parts; k++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            const char *b = bits[(r >> 33) % 20];
+            size_t l = strlen(b);
+            memcpy(buf + n, b, l);
+            n += l;
+        }
+        CHECK_EQ_INT(q_splitlines(buf, n, &got), 0);
+        size_t start = 0, i = 0, k = 0;
+        int ok = 1;
+        while (i < n) {
+            size_t lb = q_line_break_at(buf, n, i);
+            if (lb) {
+                ok &= k < got.n && got.v[k].off == start && got.v[k].len == i - start;
+                k++;
+                i += lb;
+                start = i;
+            } else i++;
+        }
+        if (start < n) ok &= k < got.n && got.v[k].off == start && got.v[k].len == n - start, k++;
+        ok &= k == got.n;
+        quality_begin(q);
+        CHECK_EQ_INT(q_get_words(q, buf, n), 0);
+        for (size_t w = 0; w < q->words.n; w++)
+            ok &= q->wcp[w] == q_cplen(buf + q->words.t[w].off, q->words.t[w].len);
+        if (!ok && bad++ < 5) printf("  text %d differs\n", it);
+    }
+    CHECK_EQ_INT(bad, 0);
+    free(got.v);
+    quality_ctx_free(q);
+}
+
 static void test_flags(void)
 {
     struct { const char *top, *dup, *b; double frac; long long c4n; int ok; } cases[] = {
@@ -703,5 +754,6 @@ int main(int argc, char **argv)
     check_run("quality_spacy_known_splits", test_known_splits);
     check_run("quality_repetition_shortcuts", test_repetition_shortcuts);
     check_run("quality_c4_word_count", test_c4_word_count);
+    check_run("quality_fast_helpers", test_fast_helpers);
     return check_total_failed ? 1 : 0;
 }
