@@ -629,8 +629,9 @@ static inline int emit_packed(spacy_ctx *c, sp_tokens *out, uint32_t off, const 
 }
 
 /* tokens of one non-space span at text[off..off+n) appended to out */
-/* h: the span's hash64(s, n, 11) | 1 when the caller has it (tokenize's look-ahead), 0 when not */
-static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, sp_tokens *out, uint64_t h)
+/* h: the span's hash64(s, n, 11) | 1 when the caller has it (tokenize's look-ahead), 0 when
+ * not; letters: whether the span is ASCII letters only, as tokenize's scan found */
+static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, sp_tokens *out, uint64_t h, int letters)
 {
     const char *s = text + off;
     int rc;
@@ -647,7 +648,7 @@ static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, s
      * (each needs a digit, a symbol or punctuation; the generator checks it on every
      * string of one to three letters and on words), so it is a special case or one
      * token, and cheaper to look up in the small tables than in the cache */
-    if (ascii_letters(s, n)) {
+    if (letters) {
         const kv *sp = n <= R.max_special ? kv_get(&R.specials, s, n) : NULL;
         if (!sp || sp->val == NOT_SPECIAL) return push_tok(c, out, off, (uint32_t)n, sp ? sp->cls : 0);
         for (int p = 0; p < 8 && spacy_en_specials[sp->val].piece[p]; p++) {
@@ -856,13 +857,14 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
     /* the runs are found RUN_AHEAD ahead of their tokens: a span that goes to the cache
      * has its hash taken then and its two slots prefetched (they miss often) */
     enum { RUN_AHEAD = 4 };
-    struct { uint32_t st, len; uint64_t h; int ws; } ring[RUN_AHEAD];
+    struct { uint32_t st, len; uint64_t h; int ws, letters; } ring[RUN_AHEAD];
     int nring = 0, head = 0;
     for (;;) {
         while (nring < RUN_AHEAD && run < n) {
-            int ws = is_space_at(text, n, run, &cl);
-            size_t e = run + cl;
+            int ws = is_space_at(text, n, run, &cl), letters = 1;
+            size_t e = run;
             if (ws) {
+                e += cl;
                 while (e < n && is_space_at(text, n, e, &cl)) e += cl;
             } else {
                 for (;;) {
@@ -874,10 +876,16 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
                         uint64_t w;
                         memcpy(&w, text + e, 8);
                         uint64_t stop = (w | ~(w + 0x5F5F5F5F5F5F5F5Full)) & 0x8080808080808080ull;
+                        /* and whether the bytes before the stop are all letters */
+                        uint64_t x = w | 0x2020202020202020ull;
+                        uint64_t notl = ~((x + 0x1F1F1F1F1F1F1F1Full) & ~(x + 0x0505050505050505ull) & ~w) &
+                                        0x8080808080808080ull;
                         if (!stop) {
+                            letters &= !notl;
                             e += 8;
                             continue;
                         }
+                        letters &= !(notl & (stop - 1));
                         e += (size_t)__builtin_ctzll(stop) >> 3;
                     }
 #endif
@@ -885,9 +893,10 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
                     unsigned char b = (unsigned char)text[e];
                     if (b < 0x80) {
                         if (utf8_ascii_pyspace[b]) break;
+                        letters &= (unsigned)((b | 0x20) - 'a') < 26u;
                         e++;
                     } else if (is_space_at(text, n, e, &cl)) break;
-                    else e += cl;
+                    else e += cl, letters = 0;
                 }
             }
             size_t st = run > 0 && text[run] == ' ' ? run + 1 : run;
@@ -897,8 +906,9 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
             ring[k].st = (uint32_t)st;
             ring[k].len = (uint32_t)(e - st);
             ring[k].ws = ws;
+            ring[k].letters = letters;
             ring[k].h = 0;
-            if (!ws && e - st <= CACHE_SPAN_MAX && !ascii_letters(text + st, e - st)) {
+            if (!ws && e - st <= CACHE_SPAN_MAX && !letters) {
                 uint64_t h = hash64(text + st, e - st, 11) | 1;
                 ring[k].h = h;
                 __builtin_prefetch(&c->hot[(h >> 20) & (HOT_SLOTS - 1)]);
@@ -908,7 +918,7 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
         if (!nring) break;
         uint32_t st = ring[head].st, len = ring[head].len;
         if (ring[head].ws) rc = push_tok(c, out, st, len, tok_class(text + st, len));
-        else rc = span_tokens(c, text, st, len, out, ring[head].h);
+        else rc = span_tokens(c, text, st, len, out, ring[head].h, ring[head].letters);
         if (rc) return rc;
         head = (head + 1) % RUN_AHEAD;
         nring--;
