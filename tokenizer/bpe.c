@@ -1231,8 +1231,12 @@ int bpe_count_at_least(bpe_ctx *c, const char *text, size_t n, size_t k, int *ye
     if (k == 0) return 0;
     const bpe *b = c->b;
     if (b->family == TOKF_GPT2 && b->pre == PRE_GPT2 && !b->n_sp && !b->nfc && utf8_valid_prefix(text, n) == n) {
-        /* GPT-2's byte-level BPE gives every piece of the split one id or more: k pieces
-         * are k ids, and counting pieces needs no merging */
+        /* GPT-2's byte-level BPE gives every piece of the split one id or more, and no
+         * id covers less than a byte: k pieces are k ids, fewer than k bytes fewer ids */
+        if (n < k && !(b->prepend_bos && b->bos >= 0)) {
+            *yes = 0;
+            return 0;
+        }
         const unsigned char *s = (const unsigned char *)text;
         size_t pieces = 0, i = 0;
         while (i < n && pieces < k) {
