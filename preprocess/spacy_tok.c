@@ -496,32 +496,54 @@ static inline int ascii_digits(const char *s, size_t n)
     return i == n;
 }
 
-/* The split of a span of ASCII letters or digits and at most one mark or full stop,
- * when it is known without the patterns (test_quality checks each case against them,
- * spacy_split): digits alone are one token; the mark is a suffix after either; so is
- * a full stop after digits, after a lowercase letter, or after two uppercase letters
- * (spaCy's suffix rules). What is left is a special case or one token. 1: done (c->out),
- * 0: not such a span, < 0: ERR_*. The whole span is no special case (checked before). */
+/* the special case's pieces, or the whole as one token */
+static int push_word(spacy_ctx *c, const char *s, size_t n)
+{
+    int rc;
+    const kv *sp = special(s, n);
+    if (!sp) return push_len(&c->out, &c->nout, &c->cout, (uint32_t)n);
+    for (int k = 0; k < 8 && spacy_en_specials[sp->val].piece[k]; k++)
+        if ((rc = push_len(&c->out, &c->nout, &c->cout, spacy_en_specials[sp->val].piece[k]))) return rc;
+    return 0;
+}
+
+/* The split of a span [O] B [C] when it is known without the patterns (test_quality
+ * checks each shape against them, spacy_split): B ASCII letters or digits, O one of
+ * ( " [, C one of , ; : ! ? ) ] " or a full stop. spaCy's rules: O is a prefix and C a
+ * suffix (a full stop only after a digit, a lowercase letter or two uppercase ones; else
+ * this gives up); digits are one token. The rest follows split_span's loop: a prefix
+ * whose rest is a special case ends it, so does a suffix whose head (with O) is one, and
+ * what is left is a special case or one token. 1: done (c->out), 0: not such a span,
+ * < 0: ERR_*. The whole span is no special case (checked before). */
 static int split_known(spacy_ctx *c, const char *s, size_t n)
 {
     int rc;
-    if (ascii_digits(s, n)) return (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)n)) ? rc : 1;
-    if (n < 2) return 0;
-    size_t body = n - 1;
-    char last = s[body];
-    int letters = ascii_letters(s, body);
-    if (!letters && !ascii_digits(s, body)) return 0;
-    if (last == '.' && letters) {
-        unsigned char p = (unsigned char)s[body - 1];
-        int upper2 = body >= 2 && p >= 'A' && p <= 'Z' && s[body - 2] >= 'A' && s[body - 2] <= 'Z';
+    size_t a = 0, b = n;
+    int open = n >= 2 && (s[0] == '(' || s[0] == '"' || s[0] == '[');
+    a += (size_t)open;
+    char last = s[n - 1];
+    int close = b - a >= 2 && (closing_mark(last) || last == ']' || last == '"' || last == '.');
+    b -= (size_t)close;
+    int letters = ascii_letters(s + a, b - a);
+    if (!letters && !ascii_digits(s + a, b - a)) return 0;
+    if (!open && !close) return letters ? 0 : (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)n)) ? rc : 1;
+    if (close && last == '.' && letters) {
+        unsigned char p = (unsigned char)s[b - 1];
+        int upper2 = b - a >= 2 && p >= 'A' && p <= 'Z' && s[b - 2] >= 'A' && s[b - 2] <= 'Z';
         if (!(p >= 'a' && p <= 'z') && !upper2) return 0;
-    } else if (last != '.' && !closing_mark(last)) return 0;
-    const kv *sp = special(s, body);
-    if (sp) {
-        for (int k = 0; k < 8 && spacy_en_specials[sp->val].piece[k]; k++)
-            if ((rc = push_len(&c->out, &c->nout, &c->cout, spacy_en_specials[sp->val].piece[k]))) return rc;
-    } else if ((rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)body))) return rc;
-    return (rc = push_len(&c->out, &c->nout, &c->cout, 1)) ? rc : 1;
+    }
+    if (open && special(s + 1, n - 1)) { /* the prefix, then the special case */
+        if ((rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
+        return (rc = push_word(c, s + 1, n - 1)) ? rc : 1;
+    }
+    if (close && special(s, n - 1)) { /* the head with O a special case, then the suffix */
+        if ((rc = push_word(c, s, n - 1))) return rc;
+        return (rc = push_len(&c->out, &c->nout, &c->cout, 1)) ? rc : 1;
+    }
+    if (open && (rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
+    if ((rc = push_word(c, s + a, b - a))) return rc;
+    if (close && (rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
+    return 1;
 }
 
 /* the split of one span s[0..n) into c->out (lengths in bytes), as spaCy's _tokenize */

@@ -334,39 +334,43 @@ static void test_fast_paths(void)
     spacy_ctx_free(c);
 }
 
-/* split_span's known splits (a word of ASCII letters or digits, and at most one mark
- * or full stop) against the patterns' way (spacy_split with slow 1), span by span */
+/* split_span's known splits (a word of ASCII letters or digits, with at most one opening
+ * bracket or quote and one mark, closing bracket or quote or full stop) against the
+ * patterns' way (spacy_split with slow 1), span by span */
 static void test_known_splits(void)
 {
     spacy_ctx *c = spacy_ctx_new();
     const char *words[] = {"Mr", "Dr", "etc", "Jan", "Feb", "Inc", "Co", "vs", "St", "Mt", "Jr", "Ltd", "Gov",
                            "US", "UK", "A", "I", "a", "U", "e", "p", "am", "pm", "km", "No", "no", "Ph", "ft",
                            "cannot", "gonna", "Let", "lets", "ain", "Its", "id", "Sept", "Rev", "Mass", "Fla"};
-    const char marks[] = ",;:!?).", letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const char marks[] = ",;:!?).]\"", opens[] = "(\"[", letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     uint64_t r = 17;
     char w[40];
     uint32_t la[16], lb[16];
     int bad = 0;
-    for (int it = 0; c && it < 80000; it++) {
+    for (int it = 0; c && it < 160000; it++) {
         size_t n = 0;
+        int open = it >= 39 * 10 && (it / 7) % 2; /* half with an opening bracket or quote */
+        if (open) w[n++] = opens[(it / 14) % 3];
         r = r * 6364136223846793005ull + 1442695040888963407ull;
         int kind = (int)((r >> 40) % 5);
-        if (it < 39 * 8) { /* each listed word, alone and with each mark */
-            n = strlen(words[it / 8]);
-            memcpy(w, words[it / 8], n);
+        if (it < 39 * 10 || (it % 5 == 0)) { /* each listed word, alone and with each mark */
+            size_t l = strlen(words[(it / 10) % 39]);
+            memcpy(w + n, words[(it / 10) % 39], l);
+            n += l;
         } else if (kind == 0) { /* digits */
-            n = 1 + (r >> 20) % 9;
-            for (size_t i = 0; i < n; i++) w[i] = (char)('0' + (r >> (4 * i % 60)) % 10);
+            size_t l = 1 + (r >> 20) % 9;
+            for (size_t i = 0; i < l; i++) w[n++] = (char)('0' + (r >> (4 * i % 60)) % 10);
         } else { /* letters: lower, upper, capitalised, mixed */
-            n = 1 + (r >> 20) % 10;
-            for (size_t i = 0; i < n; i++) {
+            size_t l = 1 + (r >> 20) % 10;
+            for (size_t i = 0; i < l; i++) {
                 r = r * 6364136223846793005ull + 1442695040888963407ull;
                 char ch = letters[(r >> 33) % 26];
                 if (kind == 2 || (kind == 3 && i == 0) || (kind == 4 && (r >> 50) & 1)) ch = (char)(ch - 32);
-                w[i] = ch;
+                w[n++] = ch;
             }
         }
-        int mark = it < 39 * 8 ? it % 8 : (int)((r >> 55) % 8); /* 0: none */
+        int mark = it < 39 * 10 ? it % 10 : (int)((r >> 55) % 10); /* 0: none */
         if (mark) w[n++] = marks[mark - 1];
         size_t na = 0, nb = 0;
         CHECK_EQ_INT(spacy_split(c, w, n, 0, la, 16, &na), 0);
