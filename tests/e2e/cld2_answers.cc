@@ -26,9 +26,16 @@ int main(int argc, char** argv) {
       bool reliable = false;
       CLD2::Language l = CLD2::ExtDetectLanguageSummary(b.data(), static_cast<int>(n), plain != 0, l3, p3,
                                                         &text_bytes, &reliable);
-      std::printf("%s %s:%d %s:%d %s:%d %d %d%c", CLD2::LanguageCode(l), CLD2::LanguageCode(l3[0]), p3[0],
-                  CLD2::LanguageCode(l3[1]), p3[1], CLD2::LanguageCode(l3[2]), p3[2], text_bytes,
-                  reliable ? 1 : 0, plain ? ' ' : '\n');
+      // the full form too: its normalized scores move with every hit of every word
+      CLD2::Language m3[3];
+      int q3[3], bytes2 = 0;
+      double s3[3];
+      bool reliable2 = false;
+      CLD2::ExtDetectLanguageSummary(b.data(), static_cast<int>(n), plain != 0, NULL, 0, m3, q3, s3, NULL, &bytes2,
+                                     &reliable2);
+      std::printf("%s %s:%d %s:%d %s:%d %d %d [%.17g %.17g %.17g]%c", CLD2::LanguageCode(l),
+                  CLD2::LanguageCode(l3[0]), p3[0], CLD2::LanguageCode(l3[1]), p3[1], CLD2::LanguageCode(l3[2]),
+                  p3[2], text_bytes, reliable ? 1 : 0, s3[0], s3[1], s3[2], plain ? ' ' : '\n');
     }
   }
   return 0;

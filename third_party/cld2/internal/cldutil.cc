@@ -526,6 +526,30 @@ void GetOctaHits(const char* text,
       word_start = src + 1;   // Over the space
       word_end = word_start;
     } else {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+      // webtext: up to eight ASCII letters of the word at once, as the loop below takes
+      // them one by one (a character each; word_end after the first eight); the hit
+      // counts only change at a space, so the checks below cannot fire on these
+      if (src + 8 <= srclimit) {
+        uint64 w;
+        memcpy(&w, src, 8);
+        if (!(w & 0x8080808080808080ULL)) {
+          uint64 t = w ^ 0x2020202020202020ULL;   // a zero byte where w has a space
+          uint64 sp = ~(((t & 0x7f7f7f7f7f7f7f7fULL) + 0x7f7f7f7f7f7f7f7fULL) | t) & 0x8080808080808080ULL;
+          int k = sp ? __builtin_ctzll(sp) >> 3 : 8;    // the bytes before the first space
+          if (k > 1) {
+            int before = charcount;
+            charcount += k - 1;
+            src += k - 1;
+            if (charcount <= 8) {
+              word_end = src;
+            } else if (before < 8) {
+              word_end = src - (charcount - 8);
+            }
+          }
+        }
+      }
+#endif
       ++charcount;
     }
 
