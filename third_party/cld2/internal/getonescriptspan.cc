@@ -966,6 +966,28 @@ bool ScriptScanner::GetOneScriptSpan(LangSpan* span) {
           break;
         }
         if (take >= byte_length_) {break;}
+        // webtext: ASCII non-letters that the general path would break at and then
+        // scan over (none a letter or, in HTML, a tag or entity), then an ASCII letter
+        // of the span's script: the one space the general path puts for them, and on
+        // with the letters (not where that space fills the buffer to its soft limit)
+        uint8 c0 = static_cast<uint8>(next_byte_[take]);
+        if (c0 < 0x80 && kAscii.script[c0] == 0 && !kAscii.scan_stops[c0] && put + 1 < put_soft_limit) {
+          int j = take + 1;
+          while (j < byte_length_ && static_cast<uint8>(next_byte_[j]) < 0x80 &&
+                 !kAscii.scan_stops[static_cast<uint8>(next_byte_[j])]) {
+            ++j;
+          }
+          if (j < byte_length_) {
+            uint8 c1 = static_cast<uint8>(next_byte_[j]);
+            if (c1 < 0x80 && kAscii.script[c1] == spanscript && spanscript != 0 &&
+                !(IsSpecial(c1) && !is_plain_text_)) {
+              take = j;
+              script_buffer_[put++] = ' ';
+              sc = spanscript;
+              continue;
+            }
+          }
+        }
       }
       // We are at a letter, nonletter, tag, or entity
       if (IsSpecial(next_byte_[take]) && !is_plain_text_) {
