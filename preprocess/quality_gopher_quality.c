@@ -24,7 +24,7 @@ static void ap_init(void)
     for (uint32_t c = 0; c < 128; c++) AP.punct[c] = (uint8_t)!!dt_punctuation_cp(c), AP.alpha[c] = (uint8_t)!!py_isalpha_cp(c);
 }
 
-static int any_char(const char *s, size_t n, int (*pred)(uint32_t), const uint8_t *ascii, int want)
+static inline __attribute__((always_inline)) int any_char(const char *s, size_t n, int (*pred)(uint32_t), const uint8_t *ascii, int want)
 {
     size_t i = 0;
     while (i < n) {
