@@ -60,7 +60,7 @@ static inline uint64_t ng_mix(uint64_t x)
  * bytes, characters and id hash come in O(1): pb bytes, pc characters, pid a polynomial
  * hash of the ids; and "".join(words) itself (q->wbuf, 16 bytes of zeros after it),
  * where an n-gram's joined bytes are wbuf[pb[i]..pb[i + n]). */
-static int rep_prepare(quality_ctx *q, const char *t)
+static int rep_prepare(quality_ctx *q, const char *t, size_t n)
 {
     size_t nw = q->words.n;
     const sp_token *w = q->words.t;
@@ -90,7 +90,10 @@ static int rep_prepare(quality_ctx *q, const char *t)
         q->wbuf = nbuf;
         q->wbuf_cap = nb + nb / 2 + 16;
     }
-    for (size_t i = 0; i < nw; i++) memcpy(q->wbuf + pb[i], t + w[i].off, w[i].len);
+    for (size_t i = 0; i < nw; i++) { /* a short word as 16 bytes where the text goes on (the rest is written over) */
+        if (w[i].len <= 16 && w[i].off + 16 <= n) memcpy(q->wbuf + pb[i], t + w[i].off, 16);
+        else memcpy(q->wbuf + pb[i], t + w[i].off, w[i].len);
+    }
     memset(q->wbuf + nb, 0, 16);
     /* intern the words: equal " ".join(n-grams) <=> equal word sequences (no word holds
      * a space). A word of up to 16 bytes is its two padded 8-byte halves (read from wbuf,
@@ -228,7 +231,7 @@ static uint64_t top_bound(quality_ctx *q, size_t gn)
 /* A key of rep_candidates found again: both positions marked. key: the first 8 or 16
  * bytes of "".join(words) at position i (wide: 16), in the table with the position's
  * wide flag in bit 31 of its pos1. */
-static void rep_key(quality_ctx *q, const char *wb, const uint64_t *pb, size_t i, int wide)
+static inline __attribute__((always_inline)) void rep_key(quality_ctx *q, const char *wb, const uint64_t *pb, size_t i, int wide)
 {
     uint64_t a, b = 0;
     memcpy(&a, wb + pb[i], 8);
@@ -401,7 +404,7 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
     }
     if ((rc = q_get_words(q, t, n))) return rc;
     if (p->n_top == 0 && p->n_dup == 0) return 1;
-    if ((rc = rep_prepare(q, t))) return rc;
+    if ((rc = rep_prepare(q, t, n))) return rc;
     size_t nw = q->words.n;
     const uint64_t *pc = q->pre + (nw + 1);
     /* top n-grams: find_top_duplicate(get_n_grams(words, n)) */
