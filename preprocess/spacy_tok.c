@@ -507,6 +507,30 @@ static int push_word(spacy_ctx *c, const char *s, size_t n)
     return 0;
 }
 
+/* s[0..n) is characters that Python's str.isalpha() takes (letters of any script; no
+ * mark, digit, punctuation or symbol) and not all ASCII: no prefix, suffix, infix or URL
+ * pattern matches such a word (each needs a digit, punctuation or a symbol; test_quality
+ * checks words of many scripts against them) */
+static int alpha_word(const char *s, size_t n)
+{
+    size_t i = 0;
+    int wide = 0;
+    while (i < n) {
+        unsigned char b = (unsigned char)s[i];
+        if (b < 0x80) {
+            if ((unsigned)((b | 0x20) - 'a') >= 26u) return 0;
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
+        if (k <= 0 || !py_isalpha_cp(cp)) return 0;
+        wide = 1;
+        i += (size_t)k;
+    }
+    return wide;
+}
+
 /* The split of a span [O] B [C] when it is known without the patterns (test_quality
  * checks each shape against them, spacy_split): B ASCII letters or digits, O one of
  * ( " [, C one of , ; : ! ? ) ] " or a full stop. spaCy's rules: O is a prefix and C a
@@ -524,9 +548,12 @@ static int split_known(spacy_ctx *c, const char *s, size_t n)
     char last = s[n - 1];
     int close = b - a >= 2 && (closing_mark(last) || last == ']' || last == '"' || last == '.');
     b -= (size_t)close;
-    int letters = ascii_letters(s + a, b - a);
+    int letters = ascii_letters(s + a, b - a) || alpha_word(s + a, b - a);
     if (!letters && !ascii_digits(s + a, b - a)) return 0;
-    if (!open && !close) return letters ? 0 : (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)n)) ? rc : 1;
+    if (!open && !close) { /* letters of other scripts alone (ASCII ones do not come here), or digits */
+        if (letters) return (rc = push_word(c, s, n)) ? rc : 1;
+        return (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)n)) ? rc : 1;
+    }
     if (close && last == '.' && letters) {
         unsigned char p = (unsigned char)s[b - 1];
         int upper2 = b - a >= 2 && p >= 'A' && p <= 'Z' && s[b - 2] >= 'A' && s[b - 2] <= 'Z';

@@ -345,7 +345,7 @@ static void test_known_splits(void)
                            "cannot", "gonna", "Let", "lets", "ain", "Its", "id", "Sept", "Rev", "Mass", "Fla"};
     const char marks[] = ",;:!?).]\"", opens[] = "(\"[", letters[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
     uint64_t r = 17;
-    char w[40];
+    char w[64];
     uint32_t la[16], lb[16];
     int bad = 0;
     for (int it = 0; c && it < 160000; it++) {
@@ -358,6 +358,18 @@ static void test_known_splits(void)
             size_t l = strlen(words[(it / 10) % 39]);
             memcpy(w + n, words[(it / 10) % 39], l);
             n += l;
+        } else if (kind == 1 && (it & 8)) { /* letters of other scripts, now and then a mark, digit or symbol */
+            static const char *const wide[] = {"\xc3\xa9", "\xc3\xbc", "\xc3\x9f", "\xc3\xb1", "\xce\xb1", "\xd0\xb6",
+                                               "\xe4\xb8\xad", "\xd8\xb9", "\xd7\xa9", "\xc7\x85", "\xca\xb0", "a", "Z",
+                                               "\xc3\x89", "\xe2\x80\x99", "\xe2\x80\x93", "\xc2\xb0", "\xcc\x81",
+                                               "\xd9\xa3", "\xf0\x9f\x98\x80", "\xe2\x80\xa6", "\xc2\xb2"};
+            size_t l = 1 + (r >> 20) % 5;
+            for (size_t i = 0; i < l; i++) {
+                r = r * 6364136223846793005ull + 1442695040888963407ull;
+                const char *x = wide[(r >> 33) % ((r >> 60) ? 14 : 22)];
+                memcpy(w + n, x, strlen(x));
+                n += strlen(x);
+            }
         } else if (kind == 0) { /* digits */
             size_t l = 1 + (r >> 20) % 9;
             for (size_t i = 0; i < l; i++) w[n++] = (char)('0' + (r >> (4 * i % 60)) % 10);
