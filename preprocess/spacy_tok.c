@@ -531,30 +531,73 @@ static int alpha_word(const char *s, size_t n)
     return wide;
 }
 
+/* ASCII letters in two or more parts joined by single hyphens ("well-known") */
+static int hyphenated(const char *s, size_t n)
+{
+    size_t i = 0, parts = 0;
+    while (i < n) {
+        size_t j = i;
+        while (j < n && (unsigned)((unsigned char)(s[j] | 0x20) - 'a') < 26u) j++;
+        if (j == i) return 0;
+        parts++;
+        if (j == n) break;
+        if (s[j] != '-' || j + 1 == n) return 0;
+        i = j + 1;
+    }
+    return parts >= 2;
+}
+
+/* a hyphenated word's infix split (spaCy's hyphen between letters): part, "-", part ... */
+static int push_hyphenated(spacy_ctx *c, const char *s, size_t n)
+{
+    int rc;
+    const kv *sp = special(s, n);
+    if (sp) {
+        for (int k = 0; k < 8 && spacy_en_specials[sp->val].piece[k]; k++)
+            if ((rc = push_len(&c->out, &c->nout, &c->cout, spacy_en_specials[sp->val].piece[k]))) return rc;
+        return 0;
+    }
+    size_t start = 0;
+    for (size_t i = 0; i <= n; i++)
+        if (i == n || s[i] == '-') {
+            if ((rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)(i - start)))) return rc;
+            if (i < n && (rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
+            start = i + 1;
+        }
+    return 0;
+}
+
 /* The split of a span [O] B [C] when it is known without the patterns (test_quality
- * checks each shape against them, spacy_split): B ASCII letters or digits, O one of
- * ( " [, C one of , ; : ! ? ) ] " or a full stop. spaCy's rules: O is a prefix and C a
- * suffix (a full stop only after a digit, a lowercase letter or two uppercase ones; else
- * this gives up); digits are one token. The rest follows split_span's loop: a prefix
- * whose rest is a special case ends it, so does a suffix whose head (with O) is one, and
- * what is left is a special case or one token. 1: done (c->out), 0: not such a span,
- * < 0: ERR_*. The whole span is no special case (checked before). */
+ * checks each shape against them, spacy_split): B ASCII letters, letters of any script,
+ * digits, or ASCII letters joined by hyphens; O one of ( " [; C one of , ; : ! ? ) ] " or a
+ * full stop, or 's after letters. spaCy's rules: O is a prefix and C a suffix (a full
+ * stop only after a digit, a lowercase letter or two uppercase ones; else this gives up);
+ * digits are one token; a hyphen between letters is an infix. The rest follows
+ * split_span's loop: a prefix whose rest is a special case ends it, so does a suffix whose
+ * head (with O) is one, and what is left is a special case or its plain split. 1: done
+ * (c->out), 0: not such a span, < 0: ERR_*. The whole span is no special case (checked
+ * before). */
 static int split_known(spacy_ctx *c, const char *s, size_t n)
 {
     int rc;
-    size_t a = 0, b = n;
+    size_t a = 0, b = n, cl = 0;
     int open = n >= 2 && (s[0] == '(' || s[0] == '"' || s[0] == '[');
     a += (size_t)open;
     char last = s[n - 1];
-    int close = b - a >= 2 && (closing_mark(last) || last == ']' || last == '"' || last == '.');
-    b -= (size_t)close;
+    if (b - a >= 2 && (closing_mark(last) || last == ']' || last == '"' || last == '.')) cl = 1;
+    else if (b - a >= 3 && (last == 's' || last == 'S') && s[b - 2] == '\'') cl = 2;
+    b -= cl;
     int letters = ascii_letters(s + a, b - a) || alpha_word(s + a, b - a);
-    if (!letters && !ascii_digits(s + a, b - a)) return 0;
-    if (!open && !close) { /* letters of other scripts alone (ASCII ones do not come here), or digits */
+    int digits = !letters && ascii_digits(s + a, b - a);
+    int hyph = !letters && !digits && hyphenated(s + a, b - a);
+    if (!letters && !digits && !hyph) return 0;
+    if (cl == 2 && !letters) return 0;
+    if (!open && !cl) { /* letters of other scripts alone (ASCII ones do not come here), digits, hyphens */
         if (letters) return (rc = push_word(c, s, n)) ? rc : 1;
+        if (hyph) return (rc = push_hyphenated(c, s, n)) ? rc : 1;
         return (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)n)) ? rc : 1;
     }
-    if (close && last == '.' && letters) {
+    if (cl == 1 && last == '.' && !digits) {
         unsigned char p = (unsigned char)s[b - 1];
         int upper2 = b - a >= 2 && p >= 'A' && p <= 'Z' && s[b - 2] >= 'A' && s[b - 2] <= 'Z';
         if (!(p >= 'a' && p <= 'z') && !upper2) return 0;
@@ -563,13 +606,13 @@ static int split_known(spacy_ctx *c, const char *s, size_t n)
         if ((rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
         return (rc = push_word(c, s + 1, n - 1)) ? rc : 1;
     }
-    if (close && special(s, n - 1)) { /* the head with O a special case, then the suffix */
-        if ((rc = push_word(c, s, n - 1))) return rc;
-        return (rc = push_len(&c->out, &c->nout, &c->cout, 1)) ? rc : 1;
+    if (cl && special(s, n - cl)) { /* the head with O a special case, then the suffix */
+        if ((rc = push_word(c, s, n - cl))) return rc;
+        return (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)cl)) ? rc : 1;
     }
     if (open && (rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
-    if ((rc = push_word(c, s + a, b - a))) return rc;
-    if (close && (rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
+    if ((rc = hyph ? push_hyphenated(c, s + a, b - a) : push_word(c, s + a, b - a))) return rc;
+    if (cl && (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)cl))) return rc;
     return 1;
 }
 

@@ -348,7 +348,7 @@ static void test_known_splits(void)
     char w[64];
     uint32_t la[16], lb[16];
     int bad = 0;
-    for (int it = 0; c && it < 160000; it++) {
+    for (int it = 0; c && it < 240000; it++) {
         size_t n = 0;
         int open = it >= 39 * 10 && (it / 7) % 2; /* half with an opening bracket or quote */
         if (open) w[n++] = opens[(it / 14) % 3];
@@ -382,8 +382,21 @@ static void test_known_splits(void)
                 w[n++] = ch;
             }
         }
-        int mark = it < 39 * 10 ? it % 10 : (int)((r >> 55) % 10); /* 0: none */
-        if (mark) w[n++] = marks[mark - 1];
+        if (kind >= 2 && (it & 16)) { /* hyphenated: another word after a hyphen (or two, or a dash) */
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            static const char *const joins[] = {"-", "-", "-", "--", "\xe2\x80\x93"};
+            const char *j = joins[(r >> 30) % 5];
+            memcpy(w + n, j, strlen(j));
+            n += strlen(j);
+            size_t l = (r >> 40) % 7; /* 0: a hyphen at the end */
+            for (size_t i = 0; i < l; i++) w[n++] = letters[(r >> (i * 5 % 50)) % 52];
+            if ((r >> 60) == 0 && n < 40) w[n++] = '-', w[n++] = 'x';
+        }
+        int mark = it < 39 * 10 ? it % 10 : (int)((r >> 55) % 12); /* 0: none */
+        if (mark >= 10) { /* a possessive: 's or 'S */
+            w[n++] = '\'';
+            w[n++] = mark == 10 ? 's' : 'S';
+        } else if (mark) w[n++] = marks[mark - 1];
         size_t na = 0, nb = 0;
         CHECK_EQ_INT(spacy_split(c, w, n, 0, la, 16, &na), 0);
         CHECK_EQ_INT(spacy_split(c, w, n, 1, lb, 16, &nb), 0);
