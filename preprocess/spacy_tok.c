@@ -567,53 +567,113 @@ static int push_hyphenated(spacy_ctx *c, const char *s, size_t n)
     return 0;
 }
 
-/* The split of a span [O] B [C] when it is known without the patterns (test_quality
- * checks each shape against them, spacy_split): B ASCII letters, letters of any script,
- * digits, or ASCII letters joined by hyphens; O one of ( " [; C one of , ; : ! ? ) ] " or a
- * full stop, or 's after letters. spaCy's rules: O is a prefix and C a suffix (a full
- * stop only after a digit, a lowercase letter or two uppercase ones; else this gives up);
- * digits are one token; a hyphen between letters is an infix. The rest follows
- * split_span's loop: a prefix whose rest is a special case ends it, so does a suffix whose
- * head (with O) is one, and what is left is a special case or its plain split. 1: done
- * (c->out), 0: not such a span, < 0: ERR_*. The whole span is no special case (checked
- * before). */
+static inline int ascii_alnum(char ch)
+{
+    return (unsigned)((unsigned char)(ch | 0x20) - 'a') < 26u || (unsigned)((unsigned char)ch - '0') < 10u;
+}
+
+/* What prefix_search finds on x[0..n) (n >= 1) where the answer is known without the
+ * patterns: nothing before a letter or digit, one character for ( [ " before one; -1:
+ * not known (the patterns decide). */
+static int known_prefix(const char *x, size_t n)
+{
+    if (ascii_alnum(x[0])) return 0;
+    if ((x[0] == '(' || x[0] == '[' || x[0] == '"') && n >= 2 && ascii_alnum(x[1])) return 1;
+    return -1;
+}
+
+/* The same for suffix_search: nothing after a run of letters (or digits) that starts the
+ * string or follows ( [ " or a hyphen (a letter run after a digit may be a unit); 's after
+ * letters; one character for , ; : ! ? ) ] " after a letter, digit or closing mark, and for
+ * a full stop after a lowercase letter, a digit, ) ] " or two uppercase letters (spaCy's
+ * suffix rules); -1: not known. */
+static int known_suffix(const char *x, size_t n)
+{
+    char ch = x[n - 1], p = n >= 2 ? x[n - 2] : 0;
+    int letter = (unsigned)((unsigned char)(ch | 0x20) - 'a') < 26u, digit = (unsigned)((unsigned char)ch - '0') < 10u;
+    if (letter || digit) {
+        size_t r = n - 1;
+        while (r > 0 && (letter ? (unsigned)((unsigned char)(x[r - 1] | 0x20) - 'a') < 26u
+                                : (unsigned)((unsigned char)x[r - 1] - '0') < 10u))
+            r--;
+        if (r == 0) return 0;
+        char q = x[r - 1];
+        if (letter && q == '\'' && r == n - 1 && (ch == 's' || ch == 'S') && r >= 2 &&
+            (unsigned)((unsigned char)(x[r - 2] | 0x20) - 'a') < 26u)
+            return 2;
+        if (q == '(' || q == '[' || q == '"' || (letter && q == '-')) return 0;
+        return -1;
+    }
+    if (n < 2) return -1;
+    int after = ascii_alnum(p) || p == ')' || p == ']' || p == '"' || p == '.';
+    if (closing_mark(ch) || ch == ']') return after ? 1 : -1;
+    if (ch == '"') return after && p != '"' ? 1 : -1;
+    if (ch == '.') {
+        if ((p >= 'a' && p <= 'z') || (p >= '0' && p <= '9') || p == ')' || p == ']' || p == '"') return 1;
+        if (p >= 'A' && p <= 'Z' && n >= 3 && x[n - 3] >= 'A' && x[n - 3] <= 'Z') return 1;
+    }
+    return -1;
+}
+
+/* The middle of a span once its affixes are off, where its split is known: a special
+ * case, or ASCII letters, letters of any script, digits (one token), or letters joined
+ * by hyphens (the infix). 0 pushed, 1 not known, < 0 ERR_*. */
+static int known_middle(spacy_ctx *c, const char *m, size_t mn)
+{
+    if (special(m, mn) || ascii_letters(m, mn) || alpha_word(m, mn)) return push_word(c, m, mn);
+    if (ascii_digits(m, mn)) return push_len(&c->out, &c->nout, &c->cout, (uint32_t)mn);
+    if (hyphenated(m, mn)) return push_hyphenated(c, m, mn);
+    return 1;
+}
+
+/* The split of s[0..n) where every step is known without the patterns: split_span's
+ * loop followed step by step with known_prefix / known_suffix, then known_middle
+ * (test_quality checks spans of every such shape against the patterns, spacy_split).
+ * 1: done (c->out), 0: some step not known (nothing left in c), < 0: ERR_*. The whole
+ * span is no special case (checked before). */
 static int split_known(spacy_ctx *c, const char *s, size_t n)
 {
     int rc;
-    size_t a = 0, b = n, cl = 0;
-    int open = n >= 2 && (s[0] == '(' || s[0] == '"' || s[0] == '[');
-    a += (size_t)open;
-    char last = s[n - 1];
-    if (b - a >= 2 && (closing_mark(last) || last == ']' || last == '"' || last == '.')) cl = 1;
-    else if (b - a >= 3 && (last == 's' || last == 'S') && s[b - 2] == '\'') cl = 2;
-    b -= cl;
-    int letters = ascii_letters(s + a, b - a) || alpha_word(s + a, b - a);
-    int digits = !letters && ascii_digits(s + a, b - a);
-    int hyph = !letters && !digits && hyphenated(s + a, b - a);
-    if (!letters && !digits && !hyph) return 0;
-    if (cl == 2 && !letters) return 0;
-    if (!open && !cl) { /* letters of other scripts alone (ASCII ones do not come here), digits, hyphens */
-        if (letters) return (rc = push_word(c, s, n)) ? rc : 1;
-        if (hyph) return (rc = push_hyphenated(c, s, n)) ? rc : 1;
-        return (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)n)) ? rc : 1;
+    if (alpha_word(s, n)) return (rc = push_word(c, s, n)) ? rc : 1; /* no affix: the patterns never match one */
+    size_t a = 0, b = n, last = SIZE_MAX;
+    while (b > a && b - a != last) {
+        if (special(s + a, b - a) || ascii_letters(s + a, b - a)) break;
+        last = b - a;
+        int pre = known_prefix(s + a, b - a);
+        if (pre < 0) goto unknown;
+        if (pre && a + (size_t)pre < b && special(s + a + pre, b - a - (size_t)pre)) {
+            if ((rc = push_len(&c->pre, &c->npre, &c->cpre, (uint32_t)pre))) return rc;
+            a += (size_t)pre;
+            break;
+        }
+        int suf = known_suffix(s + a + pre, b - a - (size_t)pre);
+        if (suf < 0) goto unknown;
+        if (suf && b - (size_t)suf > a && special(s + a, b - (size_t)suf - a)) {
+            if ((rc = push_len(&c->suf, &c->nsuf, &c->csuf, (uint32_t)suf))) return rc;
+            b -= (size_t)suf;
+            break;
+        }
+        if (pre) {
+            if ((rc = push_len(&c->pre, &c->npre, &c->cpre, (uint32_t)pre))) return rc;
+            a += (size_t)pre;
+        }
+        if (suf) {
+            if ((rc = push_len(&c->suf, &c->nsuf, &c->csuf, (uint32_t)suf))) return rc;
+            b -= (size_t)suf;
+        }
     }
-    if (cl == 1 && last == '.' && !digits) {
-        unsigned char p = (unsigned char)s[b - 1];
-        int upper2 = b - a >= 2 && p >= 'A' && p <= 'Z' && s[b - 2] >= 'A' && s[b - 2] <= 'Z';
-        if (!(p >= 'a' && p <= 'z') && !upper2) return 0;
+    for (size_t i = 0; i < c->npre; i++)
+        if ((rc = push_len(&c->out, &c->nout, &c->cout, c->pre[i]))) return rc;
+    if (b > a && (rc = known_middle(c, s + a, b - a))) {
+        if (rc < 0) return rc;
+        goto unknown;
     }
-    if (open && special(s + 1, n - 1)) { /* the prefix, then the special case */
-        if ((rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
-        return (rc = push_word(c, s + 1, n - 1)) ? rc : 1;
-    }
-    if (cl && special(s, n - cl)) { /* the head with O a special case, then the suffix */
-        if ((rc = push_word(c, s, n - cl))) return rc;
-        return (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)cl)) ? rc : 1;
-    }
-    if (open && (rc = push_len(&c->out, &c->nout, &c->cout, 1))) return rc;
-    if ((rc = hyph ? push_hyphenated(c, s + a, b - a) : push_word(c, s + a, b - a))) return rc;
-    if (cl && (rc = push_len(&c->out, &c->nout, &c->cout, (uint32_t)cl))) return rc;
+    for (size_t i = c->nsuf; i-- > 0;)
+        if ((rc = push_len(&c->out, &c->nout, &c->cout, c->suf[i]))) return rc;
     return 1;
+unknown:
+    c->npre = c->nsuf = c->nout = 0;
+    return 0;
 }
 
 /* the split of one span s[0..n) into c->out (lengths in bytes), as spaCy's _tokenize */

@@ -350,8 +350,9 @@ static void test_known_splits(void)
     int bad = 0;
     for (int it = 0; c && it < 240000; it++) {
         size_t n = 0;
-        int open = it >= 39 * 10 && (it / 7) % 2; /* half with an opening bracket or quote */
+        int open = it >= 39 * 10 && (it / 7) % 2; /* half with an opening bracket or quote, or two */
         if (open) w[n++] = opens[(it / 14) % 3];
+        if (open && (it / 28) % 4 == 0) w[n++] = opens[(it / 112) % 3];
         r = r * 6364136223846793005ull + 1442695040888963407ull;
         int kind = (int)((r >> 40) % 5);
         if (it < 39 * 10 || (it % 5 == 0)) { /* each listed word, alone and with each mark */
@@ -392,11 +393,15 @@ static void test_known_splits(void)
             for (size_t i = 0; i < l; i++) w[n++] = letters[(r >> (i * 5 % 50)) % 52];
             if ((r >> 60) == 0 && n < 40) w[n++] = '-', w[n++] = 'x';
         }
-        int mark = it < 39 * 10 ? it % 10 : (int)((r >> 55) % 12); /* 0: none */
-        if (mark >= 10) { /* a possessive: 's or 'S */
-            w[n++] = '\'';
-            w[n++] = mark == 10 ? 's' : 'S';
-        } else if (mark) w[n++] = marks[mark - 1];
+        int closers = it < 39 * 10 ? 1 : 1 + (int)((r >> 61) % 3); /* one to three marks after it */
+        for (int cm = 0; cm < closers; cm++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            int mark = it < 39 * 10 ? it % 10 : (int)((r >> 55) % 12); /* 0: none */
+            if (mark >= 10) { /* a possessive: 's or 'S */
+                w[n++] = '\'';
+                w[n++] = mark == 10 ? 's' : 'S';
+            } else if (mark) w[n++] = marks[mark - 1];
+        }
         size_t na = 0, nb = 0;
         CHECK_EQ_INT(spacy_split(c, w, n, 0, la, 16, &na), 0);
         CHECK_EQ_INT(spacy_split(c, w, n, 1, lb, 16, &nb), 0);
