@@ -36,7 +36,7 @@ static int ng_reset(quality_ctx *q, size_t expect)
         q->ngepoch = 0;
     }
     q->ngmask = want - 1;
-    if (++q->ngepoch == 256) { /* wrapped: no slot may carry the new epoch */
+    if (++q->ngepoch == 65536) { /* wrapped: no slot may carry the new epoch */
         memset(q->ng, 0, q->ngcap * sizeof *q->ng);
         q->ngepoch = 1;
     }
@@ -51,9 +51,10 @@ static inline uint64_t ng_mix(uint64_t x)
     return x ^ (x >> 32);
 }
 
-/* a slot's tag: the hash's high 24 bits and the table's epoch */
-#define NG_TAG(h, q) (((uint32_t)((h) >> 32) & 0xFFFFFF00u) | (q)->ngepoch)
-#define NG_FREE(e, q) (((e)->tag & 0xFFu) != (q)->ngepoch)
+/* a slot's tag: the hash's high 16 bits and the table's epoch (16 bits: the table is
+ * cleared once in 65,535 uses, not once in 255) */
+#define NG_TAG(h, q) (((uint32_t)((h) >> 32) & 0xFFFF0000u) | (q)->ngepoch)
+#define NG_FREE(e, q) (((e)->tag & 0xFFFFu) != (q)->ngepoch)
 
 /* What the n-gram checks need of the words (q->words): interned ids (q->wid) and how
  * often each occurs (q->idcnt); prefix sums over the words, so that each n-gram's

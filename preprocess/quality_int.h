@@ -39,7 +39,7 @@ typedef struct {
 } wentry;
 
 typedef struct {
-    uint32_t tag;  /* the hash's high 24 bits, then the epoch (in use when == ngepoch) */
+    uint32_t tag;  /* the hash's high 16 bits, then the epoch (in use when == ngepoch) */
     uint32_t pos1; /* first position + 1 */
 } ngent;
 
@@ -60,7 +60,7 @@ struct quality_ctx {
     size_t wcap;
     ngent *ng; /* n-gram table */
     size_t ngmask, ngcap;
-    uint32_t ngepoch; /* 1..255 */
+    uint32_t ngepoch; /* 1..65535 */
     uint32_t *cnt; /* top n-grams: count by first position */
     size_t cntcap;
     uint32_t *idcnt; /* per interned id: occurrences (precap of them) */
