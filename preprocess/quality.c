@@ -122,10 +122,8 @@ int q_splitlines(const char *s, size_t n, spans *out)
         while (i + 8 <= n) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            uint64_t x = w & 0x7F7F7F7F7F7F7F7Full, one = 0x0101010101010101ull;
-            uint64_t r1 = (x + (0x80 - 0x0A) * one) & ~(x + (0x7F - 0x0D) * one),
-                     r2 = (x + (0x80 - 0x1C) * one) & ~(x + (0x7F - 0x1E) * one);
-            if ((w | r1 | r2) & 0x8080808080808080ull) break;
+            uint64_t x = w & ~HI8;
+            if ((w & HI8) | in_range8(x, 0x0A, 0x0D) | in_range8(x, 0x1C, 0x1E)) break;
             i += 8;
         }
         if (i >= n) break;
@@ -141,6 +139,25 @@ int q_splitlines(const char *s, size_t n, spans *out)
         } else i++;
     }
     if (start < n && q_spans_push(out, start, n - start)) return ERR_NOMEM;
+    return 0;
+}
+
+int q_epoch_table(void **tab, size_t *cap, size_t elem, size_t want, uint32_t *epoch, uint32_t wrap)
+{
+    if (want > *cap) {
+        free(*tab);
+        *tab = calloc(want, elem);
+        if (!*tab) {
+            *cap = 0;
+            return ERR_NOMEM;
+        }
+        *cap = want;
+        *epoch = 0;
+    }
+    if (++*epoch == wrap) { /* wrapped: no slot may carry the new epoch */
+        memset(*tab, 0, *cap * elem);
+        *epoch = 1;
+    }
     return 0;
 }
 

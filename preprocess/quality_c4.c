@@ -16,14 +16,6 @@
 #include <emmintrin.h>
 #endif
 
-#define HI8 0x8080808080808080ull
-#define ONES8 0x0101010101010101ull
-/* 0x80 in each byte of w (all bytes ASCII) that lies in lo..hi, 0 in the others (no byte
- * carries into the next: each sum stays under 0x100) */
-static inline uint64_t in_range8(uint64_t w, unsigned lo, unsigned hi)
-{
-    return (w + (0x80 - lo) * ONES8) & ~(w + (0x7F - hi) * ONES8) & HI8;
-}
 /* Python's whitespace among ASCII bytes: 0x09..0x0D, 0x1C..0x20 */
 static inline uint64_t pyspace8(uint64_t w) { return in_range8(w, 0x09, 0x0D) | in_range8(w, 0x1C, 0x20); }
 

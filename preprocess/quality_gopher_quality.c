@@ -2,7 +2,6 @@
  * as quality.c says; one of the four quality filters of cleanup --filters. */
 #define _GNU_SOURCE
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,24 +12,14 @@
 #include "common/utf8.h"
 #include "preprocess/quality_int.h"
 
-/* pred's answers for the ASCII characters, from pred itself (built once) */
-typedef struct {
-    uint8_t punct[128], alpha[128];
-} ascii_preds;
-static ascii_preds AP;
-static pthread_once_t AP_once = PTHREAD_ONCE_INIT;
-static void ap_init(void)
-{
-    for (uint32_t c = 0; c < 128; c++) AP.punct[c] = (uint8_t)!!dt_punctuation_cp(c), AP.alpha[c] = (uint8_t)!!py_isalpha_cp(c);
-}
-
-static inline __attribute__((always_inline)) int any_char(const char *s, size_t n, int (*pred)(uint32_t), const uint8_t *ascii, int want)
+/* any character of s[0..n) for which pred says want (ASCII ones from sp_ascii_class & cls) */
+static inline __attribute__((always_inline)) int any_char(const char *s, size_t n, int (*pred)(uint32_t), uint8_t cls, int want)
 {
     size_t i = 0;
     while (i < n) {
         unsigned char b = (unsigned char)s[i];
         if (b < 0x80) {
-            if (ascii[b] == want) return 1;
+            if (!!(sp_ascii_class[b] & cls) == want) return 1;
             i++;
             continue;
         }
@@ -45,7 +34,6 @@ static inline __attribute__((always_inline)) int any_char(const char *s, size_t 
 
 int quality_gopher_quality(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **reason)
 {
-    pthread_once(&AP_once, ap_init);
     int rc = q_get_words(q, t, n);
     if (rc) return rc;
     size_t nw = q->words.n;
@@ -54,11 +42,11 @@ int quality_gopher_quality(quality_ctx *q, const quality_params *p, const char *
     size_t n_ns = 0, ns_chars = 0, n_alpha = 0;
     for (size_t i = 0; i < nw; i++) {
         const char *s = t + w[i].off;
-        if (any_char(s, w[i].len, dt_punctuation_cp, AP.punct, 0)) {
+        if (any_char(s, w[i].len, dt_punctuation_cp, A_DTPUNCT, 0)) {
             n_ns++;
             ns_chars += q->wcp[i];
         }
-        if (any_char(s, w[i].len, py_isalpha_cp, AP.alpha, 1)) n_alpha++;
+        if (any_char(s, w[i].len, py_isalpha_cp, A_ALPHA, 1)) n_alpha++;
     }
     if (p->min_doc_words && (long long)n_ns < p->min_doc_words) {
         *reason = "gopher_short_doc";

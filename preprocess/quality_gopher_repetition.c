@@ -25,22 +25,11 @@ static int ng_reset(quality_ctx *q, size_t expect)
 {
     size_t want = 16;
     while (want < expect + expect / 2 + 16) want *= 2;
-    if (want > q->ngcap) {
-        free(q->ng);
-        q->ng = calloc(want, sizeof *q->ng);
-        if (!q->ng) {
-            q->ngcap = 0;
-            return ERR_NOMEM;
-        }
-        q->ngcap = want;
-        q->ngepoch = 0;
-    }
+    void *t = q->ng;
+    int rc = q_epoch_table(&t, &q->ngcap, sizeof *q->ng, want, &q->ngepoch, 65536);
+    q->ng = t;
     q->ngmask = want - 1;
-    if (++q->ngepoch == 65536) { /* wrapped: no slot may carry the new epoch */
-        memset(q->ng, 0, q->ngcap * sizeof *q->ng);
-        q->ngepoch = 1;
-    }
-    return 0;
+    return rc;
 }
 
 /* an n-gram's polynomial hash spread over the bits the table uses (one multiply: the
@@ -101,20 +90,10 @@ static int rep_prepare(quality_ctx *q, const char *t, size_t n)
      * whose zeros follow the last word), compared as such; longer ones go through the set */
     size_t want = 16;
     while (want < 2 * nw + 16) want *= 2;
-    if (want > q->wtab_cap) {
-        free(q->wtab);
-        q->wtab = calloc(want, sizeof *q->wtab);
-        if (!q->wtab) {
-            q->wtab_cap = 0;
-            return ERR_NOMEM;
-        }
-        q->wtab_cap = want;
-        q->wepoch = 0;
-    }
-    if (++q->wepoch == 0) { /* wrapped: no slot may carry the new epoch */
-        memset(q->wtab, 0, q->wtab_cap * sizeof *q->wtab);
-        q->wepoch = 1;
-    }
+    void *wt = q->wtab;
+    int rc = q_epoch_table(&wt, &q->wtab_cap, sizeof *q->wtab, want, &q->wepoch, 65536);
+    q->wtab = wt;
+    if (rc) return rc;
     size_t wmask = want - 1;
     if (q_sset_reset(&q->set, 16)) return ERR_NOMEM;
     uint32_t next = 0;
@@ -133,7 +112,7 @@ static int rep_prepare(quality_ctx *q, const char *t, size_t n)
             for (size_t x = h & wmask;; x = (x + 1) & wmask) {
                 wentry *e = &q->wtab[x];
                 if (e->epoch != q->wepoch) {
-                    *e = (wentry){a, b, next, (uint16_t)len, q->wepoch};
+                    *e = (wentry){a, b, next, (uint16_t)len, (uint16_t)q->wepoch};
                     id = next;
                     q->idcnt[next++] = 0;
                     break;

@@ -68,7 +68,7 @@ struct quality_ctx {
     size_t wmin_n;
     wentry *wtab; /* the words of up to 16 bytes -> id (gopher_repetition) */
     size_t wtab_cap;
-    uint16_t wepoch;
+    uint32_t wepoch; /* 1..65535 */
     char *wbuf; /* "".join(words) and 16 zero bytes */
     size_t wbuf_cap;
     uint32_t *rpos; /* the positions an n-gram can repeat at (gopher_repetition) */
@@ -86,6 +86,21 @@ struct quality_ctx {
     char *out, *low;
     size_t out_cap, low_cap;
 };
+
+/* Eight bytes at a time: 0x80 in each byte of w (all bytes under 0x80) that lies in
+ * lo..hi, 0 in the others (no byte carries into the next: each sum stays under 0x100). */
+#define HI8 0x8080808080808080ull
+#define ONES8 0x0101010101010101ull
+static inline uint64_t in_range8(uint64_t w, unsigned lo, unsigned hi)
+{
+    return (w + (0x80 - lo) * ONES8) & ~(w + (0x7F - hi) * ONES8) & HI8;
+}
+
+/* A table of slots reused from document to document: a slot is in use when it carries
+ * the current epoch. Grows *tab to hold want slots (calloc'd, *epoch restarted), then
+ * moves to the next epoch, clearing every slot when it reaches `wrap` (epochs run 1 ..
+ * wrap - 1). 0 or ERR_NOMEM. */
+int q_epoch_table(void **tab, size_t *cap, size_t elem, size_t want, uint32_t *epoch, uint32_t wrap);
 
 /* Python's semantics on UTF-8 (quality.c): len() in code points, the last code
  * point, str.endswith / startswith, str.count, the length of the line break at

@@ -31,32 +31,32 @@ int py_isalpha_cp(uint32_t cp)
     return in_ranges(py_alpha_ranges, NELEM(py_alpha_ranges), cp);
 }
 /* the ASCII answers of the range tables, looked up instead of searched (bit per table) */
-enum { A_SPACE = 1, A_PUNCT = 2, A_DTPUNCT = 4, A_TERMINAL = 8 };
-static uint8_t ascii_class[128];
+uint8_t sp_ascii_class[128];
 __attribute__((constructor)) static void ascii_class_init(void)
 {
     for (uint32_t c = 0; c < 128; c++)
-        ascii_class[c] = (uint8_t)((in_ranges(py_space_ranges, NELEM(py_space_ranges), c) ? A_SPACE : 0) |
-                                   (in_ranges(uc_punct_ranges, NELEM(uc_punct_ranges), c) ? A_PUNCT : 0) |
-                                   (in_ranges(dt_punctuation_ranges, NELEM(dt_punctuation_ranges), c) ? A_DTPUNCT : 0) |
-                                   (in_ranges(dt_terminal_ranges, NELEM(dt_terminal_ranges), c) ? A_TERMINAL : 0));
+        sp_ascii_class[c] = (uint8_t)((in_ranges(py_space_ranges, NELEM(py_space_ranges), c) ? A_SPACE : 0) |
+                                      (in_ranges(uc_punct_ranges, NELEM(uc_punct_ranges), c) ? A_PUNCT : 0) |
+                                      (in_ranges(dt_punctuation_ranges, NELEM(dt_punctuation_ranges), c) ? A_DTPUNCT : 0) |
+                                      (in_ranges(dt_terminal_ranges, NELEM(dt_terminal_ranges), c) ? A_TERMINAL : 0) |
+                                      (py_isalpha_cp(c) ? A_ALPHA : 0));
 }
 int py_isspace_cp(uint32_t cp)
 {
-    return cp < 128 ? ascii_class[cp] & A_SPACE : in_ranges(py_space_ranges, NELEM(py_space_ranges), cp);
+    return cp < 128 ? sp_ascii_class[cp] & A_SPACE : in_ranges(py_space_ranges, NELEM(py_space_ranges), cp);
 }
 int uc_ispunct_cp(uint32_t cp)
 {
-    return cp < 128 ? (ascii_class[cp] & A_PUNCT) != 0 : in_ranges(uc_punct_ranges, NELEM(uc_punct_ranges), cp);
+    return cp < 128 ? (sp_ascii_class[cp] & A_PUNCT) != 0 : in_ranges(uc_punct_ranges, NELEM(uc_punct_ranges), cp);
 }
 int dt_punctuation_cp(uint32_t cp)
 {
-    return cp < 128 ? (ascii_class[cp] & A_DTPUNCT) != 0
+    return cp < 128 ? (sp_ascii_class[cp] & A_DTPUNCT) != 0
                     : in_ranges(dt_punctuation_ranges, NELEM(dt_punctuation_ranges), cp);
 }
 int dt_terminal_cp(uint32_t cp)
 {
-    return cp < 128 ? (ascii_class[cp] & A_TERMINAL) != 0 : in_ranges(dt_terminal_ranges, NELEM(dt_terminal_ranges), cp);
+    return cp < 128 ? (sp_ascii_class[cp] & A_TERMINAL) != 0 : in_ranges(dt_terminal_ranges, NELEM(dt_terminal_ranges), cp);
 }
 int py_isdecimal_cp(uint32_t cp)
 {

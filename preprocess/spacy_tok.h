@@ -55,6 +55,9 @@ size_t spacy_sentences_range(const char *text, const sp_token *tk, size_t nt, sp
 int spacy_is_space_token(const char *text, const sp_token *t);
 
 /* Character classes of the Python that datatrove runs under (generated). */
+/* Their answers for the ASCII characters, one bit per class (filled before main). */
+enum { A_SPACE = 1, A_PUNCT = 2, A_DTPUNCT = 4, A_TERMINAL = 8, A_ALPHA = 16 };
+extern uint8_t sp_ascii_class[128];
 int py_isalpha_cp(uint32_t cp);
 int py_isspace_cp(uint32_t cp);
 int uc_ispunct_cp(uint32_t cp);      /* unicodedata.category(c).startswith("P") */
