@@ -68,11 +68,26 @@ int bpe_cp_to_byte(uint32_t cp)
 long bpe_unmap(const char *s, size_t n, char *out)
 {
     size_t i = 0, o = 0;
+    b2u_init();
     while (i < n) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch >= '!' && ch <= '~') { /* printable ASCII stands for itself */
+            out[o++] = (char)ch;
+            i++;
+            continue;
+        }
+        if (ch >= 0xC2 && ch <= 0xC7 && i + 1 < n && ((unsigned char)s[i + 1] & 0xC0) == 0x80) {
+            /* U+0080..U+01FF: the rest of the alphabet, two bytes */
+            int byte = u2b[((ch & 0x1Fu) << 6) | ((unsigned char)s[i + 1] & 0x3Fu)];
+            if (byte < 0) return -1;
+            out[o++] = (char)byte;
+            i += 2;
+            continue;
+        }
         uint32_t cp;
         int k = utf8_decode((const unsigned char *)s + i, n - i, &cp);
         if (k < 0) return -1;
-        int byte = bpe_cp_to_byte(cp);
+        int byte = cp < 512 ? u2b[cp] : -1;
         if (byte < 0) return -1;
         out[o++] = (char)byte;
         i += (size_t)k;
@@ -399,46 +414,174 @@ void bpe_sort_specials(bpe *b)
 
 /* ---- GPT-2's files ------------------------------------------------------- */
 
+void bpe_enc_list_free(enc_list *L)
+{
+    free(L->e);
+    free(L->keys);
+    *L = (enc_list){0};
+}
+
+static int enc_push(enc_list *L, uint32_t id, size_t off)
+{
+    if (L->n == L->cap) {
+        size_t nc = L->cap ? 2 * L->cap : 1 << 16;
+        enc_ent *ne = realloc(L->e, nc * sizeof *ne);
+        if (!ne) return ERR_NOMEM;
+        L->e = ne;
+        L->cap = nc;
+    }
+    L->e[L->n++] = (enc_ent){id, off};
+    return 0;
+}
+
+static int hex4(const char *s, uint32_t *v)
+{
+    uint32_t x = 0;
+    for (int i = 0; i < 4; i++) {
+        char c = s[i];
+        x <<= 4;
+        if (c >= '0' && c <= '9') x |= (uint32_t)(c - '0');
+        else if (c >= 'a' && c <= 'f') x |= (uint32_t)(c - 'a' + 10);
+        else if (c >= 'A' && c <= 'F') x |= (uint32_t)(c - 'A' + 10);
+        else return 0;
+    }
+    *v = x;
+    return 1;
+}
+
+/* encoder.json as GPT-2's and every copy of it are written: one flat object of
+ * string -> integer id. Read in one pass here (cJSON builds a tree of 50,257 nodes
+ * and reads each id through strtod: half of the whole load). What this reader does
+ * not take returns 1 and the file goes to cJSON, whose answers and messages stay
+ * the reference: escapes other than the simple ones and \uXXXX outside the
+ * surrogates and NUL, numbers other than plain digits up to 2^24 (no leading zero),
+ * control characters, an empty object, anything but whitespace after it. s[n] is
+ * NUL (bpe_slurp). Returns 0, 1 or ERR_NOMEM. */
+int bpe_encoder_flat(const char *s, size_t n, enc_list *L)
+{
+#define WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
+    size_t i = 0;
+    while (i < n && WS(s[i])) i++;
+    if (i == n || s[i++] != '{') return 1;
+    if (!(L->keys = malloc(n + 1))) return ERR_NOMEM; /* a key never decodes longer than it is written */
+    L->kcap = n + 1;
+    for (;;) {
+        while (i < n && WS(s[i])) i++;
+        if (i == n || s[i++] != '"') return 1;
+        size_t off = L->klen;
+        char *k = L->keys;
+        for (;;) {
+            if (i == n) return 1;
+            unsigned char c = (unsigned char)s[i];
+            if (c == '"') { i++; break; }
+            if (c < 0x20) return 1;
+            if (c != '\\') {
+                k[L->klen++] = (char)c;
+                i++;
+                continue;
+            }
+            if (i + 1 >= n) return 1;
+            char e = s[i + 1];
+            i += 2;
+            switch (e) {
+            case '"': case '\\': case '/': k[L->klen++] = e; break;
+            case 'b': k[L->klen++] = '\b'; break;
+            case 'f': k[L->klen++] = '\f'; break;
+            case 'n': k[L->klen++] = '\n'; break;
+            case 'r': k[L->klen++] = '\r'; break;
+            case 't': k[L->klen++] = '\t'; break;
+            case 'u': {
+                uint32_t cp;
+                if (i + 4 > n || !hex4(s + i, &cp) || cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF)) return 1;
+                i += 4;
+                L->klen += (size_t)utf8_encode(cp, k + L->klen); /* 6 bytes written as at most 3 */
+                break;
+            }
+            default: return 1;
+            }
+        }
+        L->keys[L->klen++] = 0;
+        while (i < n && WS(s[i])) i++;
+        if (i == n || s[i++] != ':') return 1;
+        while (i < n && WS(s[i])) i++;
+        if (i == n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9'))
+            return 1;
+        uint32_t id = 0;
+        int digits = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9' && digits < 9) id = id * 10 + (uint32_t)(s[i++] - '0'), digits++;
+        if (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E')) return 1;
+        if (id > 16777216) return 1;
+        if (enc_push(L, id, off)) return ERR_NOMEM;
+        while (i < n && WS(s[i])) i++;
+        if (i == n) return 1;
+        if (s[i] == ',') { i++; continue; }
+        if (s[i++] != '}') return 1;
+        break;
+    }
+    while (i < n && WS(s[i])) i++;
+    return i == n ? 0 : 1;
+#undef WS
+}
+
+/* the same list from cJSON's tree (every entry's id checked as before) */
+int bpe_encoder_json(const char *path, const char *data, size_t len, enc_list *L)
+{
+    const char *end = NULL;
+    int nomem;
+    cJSON *root = json_parse(data, len, &end, &nomem);
+    if (nomem) return err_set(ERR_NOMEM, "%s: out of memory parsing it", path);
+    if (!root || !cJSON_IsObject(root)) {
+        long off = end ? (long)(end - data) : -1;
+        cJSON_Delete(root);
+        return err_set(ERR_FORMAT, "%s: not a JSON object of token -> id (parse error near byte %ld)", path, off);
+    }
+    size_t n = 0;
+    for (cJSON *it = root->child; it; it = it->next, n++) {
+        if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble > 16777216.0 ||
+            it->valuedouble != (double)(int64_t)it->valuedouble) {
+            int rc = err_set(ERR_FORMAT, "%s: entry %zu (\"%.100s\"): id is not an integer in [0, 2^24]", path, n + 1,
+                             it->string ? it->string : "");
+            cJSON_Delete(root); /* after the message: it names the entry's key */
+            return rc;
+        }
+    }
+    int rc = 0;
+    for (cJSON *it = root->child; it && !rc; it = it->next) {
+        size_t sl = strlen(it->string);
+        if ((rc = bpe_buf_reserve(&L->keys, &L->kcap, L->klen + sl + 1))) break;
+        memcpy(L->keys + L->klen, it->string, sl + 1);
+        if ((rc = enc_push(L, (uint32_t)it->valuedouble, L->klen))) break;
+        L->klen += sl + 1;
+    }
+    cJSON_Delete(root);
+    return rc ? err_set(ERR_NOMEM, "%s: out of memory parsing it", path) : 0;
+}
+
 static int load_encoder(bpe *b, const char *path)
 {
     char *data = NULL;
     size_t len = 0;
     int rc = bpe_slurp(path, &data, &len);
     if (rc) return rc;
-    const char *end = NULL;
-    int nomem;
-    cJSON *root = json_parse(data, len, &end, &nomem);
-    if (nomem) {
-        free(data);
-        return err_set(ERR_NOMEM, "%s: out of memory parsing it", path);
-    }
-    if (!root || !cJSON_IsObject(root)) {
-        long off = end ? (long)(end - data) : -1;
-        cJSON_Delete(root);
-        free(data);
-        return err_set(ERR_FORMAT, "%s: not a JSON object of token -> id (parse error near byte %ld)", path, off);
+    enc_list L = {0};
+    rc = bpe_encoder_flat(data, len, &L);
+    if (rc == 1) {
+        bpe_enc_list_free(&L);
+        rc = bpe_encoder_json(path, data, len, &L);
+    } else if (rc) {
+        rc = err_set(ERR_NOMEM, "%s: out of memory parsing it", path);
     }
     free(data);
-    size_t n = 0;
     int64_t max_id = -1;
-    for (cJSON *it = root->child; it; it = it->next) {
-        if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble > 16777216.0 ||
-            it->valuedouble != (double)(int64_t)it->valuedouble) {
-            cJSON_Delete(root);
-            return err_set(ERR_FORMAT, "%s: entry %zu (\"%s\"): id is not an integer in [0, 2^24]", path, n + 1,
-                           it->string ? it->string : "");
-        }
-        if ((int64_t)it->valuedouble > max_id) max_id = (int64_t)it->valuedouble;
-        n++;
-    }
-    if (n == 0) { cJSON_Delete(root); return err_set(ERR_FORMAT, "%s: empty vocabulary", path); }
-    if ((rc = bpe_core_alloc(b, (size_t)max_id + 1, n))) { cJSON_Delete(root); return rc; }
+    for (size_t k = 0; !rc && k < L.n; k++)
+        if ((int64_t)L.e[k].id > max_id) max_id = L.e[k].id;
+    if (!rc && L.n == 0) rc = err_set(ERR_FORMAT, "%s: empty vocabulary", path);
+    if (!rc) rc = bpe_core_alloc(b, (size_t)max_id + 1, L.n);
     char *buf = NULL;
     size_t bcap = 0;
-    size_t k = 0;
-    for (cJSON *it = root->child; it; it = it->next, k++) {
-        uint32_t id = (uint32_t)it->valuedouble;
-        const char *s = it->string;
+    for (size_t k = 0; !rc && k < L.n; k++) {
+        uint32_t id = L.e[k].id;
+        const char *s = L.keys + L.e[k].off;
         size_t sl = strlen(s);
         if ((rc = bpe_buf_reserve(&buf, &bcap, sl + 1))) break;
         if (strcmp(s, "<|endoftext|>") == 0) {
@@ -456,7 +599,7 @@ static int load_encoder(bpe *b, const char *path)
         if ((rc = core_set_entry(b, id, buf, (size_t)bl, 1, k + 1, s))) break;
     }
     free(buf);
-    cJSON_Delete(root);
+    bpe_enc_list_free(&L);
     if (!rc) rc = bpe_core_bytes(b);
     return rc;
 }

@@ -289,4 +289,22 @@ struct bpe_ctx {
 
 int bpe_buf_reserve(char **buf, size_t *cap, size_t need);
 
+/* encoder.json's entries in file order: each id and its key (decoded, NUL-terminated,
+ * at keys + off) */
+typedef struct {
+    uint32_t id;
+    size_t off;
+} enc_ent;
+typedef struct {
+    enc_ent *e;
+    size_t n, cap;
+    char *keys;
+    size_t klen, kcap;
+} enc_list;
+/* the one-pass reader of the flat object: 0, 1 where it declines (the file then
+ * goes to bpe_encoder_json), ERR_NOMEM; and cJSON's: 0 or an error set */
+int bpe_encoder_flat(const char *s, size_t n, enc_list *L);
+int bpe_encoder_json(const char *path, const char *data, size_t len, enc_list *L);
+void bpe_enc_list_free(enc_list *L);
+
 #endif

@@ -16,6 +16,7 @@
 #include "common/utf8.h"
 #include "tests/unit/check.h"
 #include "tokenizer/bpe.h"
+#include "tokenizer/bpe_int.h"
 #include "tokenizer/bpetrain.h"
 #include "tokenizer/mmidx.h"
 #include "tokenizer/pretok.h"
@@ -249,6 +250,83 @@ static void test_load_errors(void)
     CHECK(strstr(err_msg(), "cases.tsv:1") != NULL);
 }
 
+/* encoder.json's one-pass reader against cJSON's: where it takes a file, the same
+ * entries in the same order; what it must decline, declined (cJSON's reader then
+ * decides, as before) */
+static int enc_compare(const char *js, size_t n)
+{
+    enc_list a = {0}, b = {0};
+    int ra = bpe_encoder_flat(js, n, &a);
+    int rb = bpe_encoder_json("t.json", js, n, &b);
+    if (ra == 0) {
+        CHECK_EQ_INT(rb, 0);
+        CHECK_EQ_INT((long long)a.n, (long long)b.n);
+        size_t bad = 0;
+        for (size_t k = 0; k < a.n && k < b.n; k++)
+            bad += a.e[k].id != b.e[k].id || strcmp(a.keys + a.e[k].off, b.keys + b.e[k].off) != 0;
+        CHECK_EQ_INT((long long)bad, 0);
+    }
+    bpe_enc_list_free(&a);
+    bpe_enc_list_free(&b);
+    return ra;
+}
+
+static void test_encoder_readers(void)
+{
+    char *data = NULL;
+    size_t len = 0;
+    CHECK_EQ_INT(bpe_slurp("data/gpt2/encoder.json", &data, &len), 0);
+    CHECK_EQ_INT(enc_compare(data, len), 0); /* GPT-2's own file: read by the flat reader, the same entries */
+    free(data);
+    static const char *take[] = {
+        "{\"a\": 0, \"b\": 1}",
+        " {\n\t\"\\u0041\\/\\\"\\\\\\n\\b\\f\\r\\t\": 5 ,\"\\u00e9\\u4e2d\\uFFFF\": 16777216 }  \n",
+        "{\"a\":1,\"a\":2}", /* a repeated key: both entries, in order (the loader refuses the second id) */
+        "{\"\xff\xfe\": 3, \"\": 0}", /* raw bytes that are not UTF-8, an empty key: as cJSON keeps them */
+        "{\"x\": 0, \"y\": 10, \"z\": 999999}",
+    };
+    for (size_t i = 0; i < sizeof take / sizeof *take; i++) CHECK_EQ_INT(enc_compare(take[i], strlen(take[i])), 0);
+    static const char *decline[] = {
+        "{}", "{\"a\": 007}", "{\"a\": 1.0}", "{\"a\": 1e2}", "{\"a\": -1}", "{\"a\": 16777217}",
+        "{\"a\": 1234567890}", "{\"a\": 1} x", "\xEF\xBB\xBF{\"a\": 1}", "{\"a\x01\": 1}", "{\"\\u0000\": 1}",
+        "{\"\\ud83d\\ude00\": 1}", "{\"a\": 1,}", "{\"a\" 1}", "{\"a\": 1", "{\"a\\q\": 1}", "{\"\\u12\": 1}",
+        "{\"a\": true}", "[1]", "{\"a\": 1}\x0b", "{\"a\":\x0c 1}",
+    };
+    for (size_t i = 0; i < sizeof decline / sizeof *decline; i++) {
+        int r = enc_compare(decline[i], strlen(decline[i]));
+        if (r != 1) printf("  not declined: %s\n", decline[i]);
+        CHECK_EQ_INT(r, 1);
+    }
+    enc_list L = {0}; /* cJSON's reader names a bad id's entry and key (read before the tree is freed) */
+    static const char badid[] = "{\"a\": 1, \"key\": 2.5}";
+    CHECK_EQ_INT(bpe_encoder_json("t.json", badid, sizeof badid - 1, &L), ERR_FORMAT);
+    CHECK(strstr(err_msg(), "t.json: entry 2 (\"key\"): id is not an integer") != NULL);
+    bpe_enc_list_free(&L);
+    /* mutations of a small encoder file: one to three bytes replaced, inserted or
+     * removed from an alphabet of JSON's own characters */
+    static const char base[] = "{\"\\u0120the\": 262, \"a\\\"b\": 7, \"\\u00e9t\\u00e9\": 1000, \"\\n\": 198}";
+    static const char alpha[] = "{}\":, \\u0123456789abcdefAF.eE-+\n\t\x01\xff\xc3\xa9/x";
+    uint64_t r = 88172645463325252ull;
+    size_t taken = 0;
+    for (int t = 0; t < 20000; t++) {
+        char buf[128];
+        size_t n = sizeof base - 1;
+        memcpy(buf, base, n);
+        int edits = 1 + t % 3;
+        for (int e = 0; e < edits; e++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            size_t at = (size_t)(r % (n + 1));
+            char c = alpha[(r >> 32) % (sizeof alpha - 1)];
+            int op = (int)((r >> 40) % 3);
+            if (op == 0 && at < n) buf[at] = c;
+            else if (op == 1 && n < sizeof buf - 1) memmove(buf + at + 1, buf + at, n - at), buf[at] = c, n++;
+            else if (at < n) memmove(buf + at, buf + at + 1, n - at - 1), n--;
+        }
+        taken += enc_compare(buf, n) == 0;
+    }
+    CHECK(taken > 2000); /* the comparison ran on many files the flat reader took */
+}
+
 static void write_bytes(const char *path, const void *d, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -448,6 +526,7 @@ int main(void)
     RUN(test_count_at_least);
     RUN(test_sanitize);
     RUN(test_load_errors);
+    RUN(test_encoder_readers);
     RUN(test_mmidx);
     RUN(test_train);
     bpe_free(gpt2);
