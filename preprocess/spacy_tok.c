@@ -320,7 +320,7 @@ typedef struct {
 } hentry;
 #define HOT_SLOTS 16384
 #define CACHE_SPAN_MAX 128
-#define CACHE_SLOTS_MAX (1u << 21)
+#define CACHE_SLOTS_MAX (1u << 15)
 
 struct spacy_ctx {
     pcre2_match_data *md;
