@@ -573,46 +573,147 @@ static inline int ascii_alnum(char ch)
 }
 
 /* What prefix_search finds on x[0..n) (n >= 1) where the answer is known without the
- * patterns: nothing before a letter or digit, one character for ( [ " before one; -1:
- * not known (the patterns decide). */
+ * patterns: nothing before a letter or digit; one character for ( [ " ' $ # (and the two
+ * bytes of a pound sign) before one (each the only prefix rule that starts with it);
+ * -1: not known (the patterns decide). */
 static int known_prefix(const char *x, size_t n)
 {
     if (ascii_alnum(x[0])) return 0;
-    if ((x[0] == '(' || x[0] == '[' || x[0] == '"') && n >= 2 && ascii_alnum(x[1])) return 1;
+    if ((x[0] == '(' || x[0] == '[' || x[0] == '"' || x[0] == '\'' || x[0] == '$' || x[0] == '#') && n >= 2 &&
+        ascii_alnum(x[1]))
+        return 1;
+    if ((unsigned char)x[0] == 0xC2 && n >= 3 && (unsigned char)x[1] == 0xA3 && ascii_alnum(x[2])) return 2;
     return -1;
 }
 
-/* The same for suffix_search: nothing after a run of letters (or digits) that starts the
- * string or follows ( [ " or a hyphen (a letter run after a digit may be a unit); 's after
- * letters; one character for , ; : ! ? ) ] " after a letter, digit or closing mark, and for
- * a full stop after a lowercase letter, a digit, ) ] " or two uppercase letters (spaCy's
- * suffix rules); -1: not known. */
+static inline int ascii_letter(char ch) { return (unsigned)((unsigned char)(ch | 0x20) - 'a') < 26u; }
+static inline int ascii_digit(char ch) { return (unsigned)((unsigned char)ch - '0') < 10u; }
+static inline int ascii_upper(char ch) { return (unsigned)((unsigned char)ch - 'A') < 26u; }
+
+/* x[0..i) ends in a letter of any script (str.isalpha) written in two or more bytes */
+static int wide_alpha_before(const char *x, size_t i)
+{
+    size_t j = i;
+    while (j > 0 && i - j < 4 && ((unsigned char)x[j - 1] & 0xC0) == 0x80) j--;
+    if (j == 0 || j == i || (unsigned char)x[j - 1] < 0xC0) return 0;
+    uint32_t cp;
+    int k = utf8_decode((const unsigned char *)x + j - 1, i - j + 1, &cp);
+    return k == (int)(i - j + 1) && py_isalpha_cp(cp);
+}
+
+/* the units of spaCy's suffix rule (?<=[0-9])(?:km|...)$ written in ASCII letters only
+ * (the others hold ², ³, µ, / or another script) */
+static int ascii_unit(const char *u, size_t n)
+{
+    static const char *const units[] = {"km", "m", "dm", "cm", "mm", "ha", "nm", "yd", "in", "ft", "kg", "g",
+                                        "mg", "t", "lb", "oz", "kmh", "mph", "hPa", "Pa", "mbar", "mb", "MB", "kb",
+                                        "KB", "gb", "GB", "tb", "TB", "T", "G", "M", "K"};
+    for (size_t i = 0; i < NELEM(units); i++)
+        if (strlen(units[i]) == n && !memcmp(units[i], u, n)) return 1;
+    return 0;
+}
+
+/* The same for suffix_search (every alternative ends at $; the leftmost match wins):
+ * - after a digit, nothing (no alternative ends in a digit);
+ * - after a run of letters, nothing, but for a unit right after a digit (the unit), 's
+ *   after a letter (2), and what the patterns decide after a / (km/h, m/s), after
+ *   another script's character but a dash, and for 's after anything else;
+ * - one character for , ; : ! ? ) ] " ' after a letter (of any script), digit or closing
+ *   mark; % after a digit (the unit %; after anything else no rule ends in %); a full
+ *   stop after a lowercase letter, a digit, ) ] " or two uppercase letters; nothing for a
+ *   full stop after one uppercase letter (none of the rules ending in a full stop takes
+ *   it);
+ * -1: not known. */
 static int known_suffix(const char *x, size_t n)
 {
     char ch = x[n - 1], p = n >= 2 ? x[n - 2] : 0;
-    int letter = (unsigned)((unsigned char)(ch | 0x20) - 'a') < 26u, digit = (unsigned)((unsigned char)ch - '0') < 10u;
-    if (letter || digit) {
+    if (ascii_digit(ch)) return 0;
+    if (ascii_letter(ch)) {
         size_t r = n - 1;
-        while (r > 0 && (letter ? (unsigned)((unsigned char)(x[r - 1] | 0x20) - 'a') < 26u
-                                : (unsigned)((unsigned char)x[r - 1] - '0') < 10u))
-            r--;
+        while (r > 0 && ascii_letter(x[r - 1])) r--;
         if (r == 0) return 0;
         char q = x[r - 1];
-        if (letter && q == '\'' && r == n - 1 && (ch == 's' || ch == 'S') && r >= 2 &&
-            (unsigned)((unsigned char)(x[r - 2] | 0x20) - 'a') < 26u)
-            return 2;
-        if (q == '(' || q == '[' || q == '"' || (letter && q == '-')) return 0;
+        if (ascii_digit(q)) return ascii_unit(x + r, n - r) ? (int)(n - r) : 0;
+        if (q == '\'' && r == n - 1 && (ch == 's' || ch == 'S'))
+            return r >= 2 && ascii_letter(x[r - 2]) ? 2 : -1;
+        if (q == '/') return -1;
+        if ((unsigned char)q < 0x80) return 0;
+        if (r >= 3 && (unsigned char)x[r - 3] == 0xE2 && (unsigned char)x[r - 2] == 0x80 &&
+            ((unsigned char)q == 0x93 || (unsigned char)q == 0x94))
+            return 0; /* after an en or em dash */
         return -1;
     }
     if (n < 2) return -1;
-    int after = ascii_alnum(p) || p == ')' || p == ']' || p == '"' || p == '.';
-    if (closing_mark(ch) || ch == ']') return after ? 1 : -1;
+    int after = ascii_alnum(p) || p == ')' || p == ']' || p == '"' || p == '.' || wide_alpha_before(x, n - 1);
+    if (closing_mark(ch) || ch == ']' || ch == '\'') return after ? 1 : -1;
     if (ch == '"') return after && p != '"' ? 1 : -1;
+    if (ch == '%') return ascii_digit(p) ? 1 : -1;
     if (ch == '.') {
         if ((p >= 'a' && p <= 'z') || (p >= '0' && p <= '9') || p == ')' || p == ']' || p == '"') return 1;
-        if (p >= 'A' && p <= 'Z' && n >= 3 && x[n - 3] >= 'A' && x[n - 3] <= 'Z') return 1;
+        if (ascii_upper(p)) {
+            if (n >= 3 && ascii_upper(x[n - 3])) return 1;
+            if (n == 2 || (unsigned char)x[n - 3] < 0x80) return 0;
+        }
     }
     return -1;
+}
+
+/* A middle of ASCII letters and digits in runs joined by single - – — , : / _ ' or full
+ * stops (between two digits, at most two of those; or after an uppercase letter, before
+ * another or at the end). No URL can match one (a host name needs a full stop before a
+ * lowercase top-level domain, an IP address three full stops between digits), and the
+ * infix rules that can are one character between two runs: a hyphen between digits
+ * ((?<=[0-9])[+\-*^](?=[0-9-])), a hyphen or dash before a letter, a comma between
+ * letters, : or / before a letter. The pieces pushed; 1: not such a middle. */
+#define MAX_JOINS 16
+static int compound_middle(spacy_ctx *c, const char *m, size_t mn)
+{
+    uint32_t at[MAX_JOINS], len[MAX_JOINS];
+    int split[MAX_JOINS];
+    size_t nj = 0, i = 0, digit_dots = 0;
+    if (!ascii_alnum(m[0])) return 1;
+    while (i < mn) {
+        while (i < mn && ascii_alnum(m[i])) i++;
+        if (i == mn) break;
+        char p = m[i - 1];
+        size_t l = 1;
+        unsigned char b = (unsigned char)m[i];
+        if (b == 0xE2 && i + 2 < mn && (unsigned char)m[i + 1] == 0x80 &&
+            ((unsigned char)m[i + 2] == 0x93 || (unsigned char)m[i + 2] == 0x94))
+            l = 3;
+        else if (b != '-' && b != ',' && b != ':' && b != '/' && b != '_' && b != '\'' && b != '.')
+            return 1;
+        if (nj == MAX_JOINS) return 1;
+        if (i + l == mn) { /* only a full stop after an uppercase letter ends it */
+            if (b != '.' || !ascii_upper(p)) return 1;
+            break;
+        }
+        char q = m[i + l];
+        if (!ascii_alnum(q)) return 1;
+        int cut = 0;
+        if (l == 3) cut = ascii_letter(q);
+        else if (b == '-') cut = (ascii_digit(p) && ascii_digit(q)) || ascii_letter(q);
+        else if (b == ',') cut = ascii_letter(p) && ascii_letter(q);
+        else if (b == ':' || b == '/') cut = ascii_letter(q);
+        else if (b == '.') {
+            if (ascii_digit(p) && ascii_digit(q)) digit_dots++;
+            else if (!ascii_upper(p) || !ascii_upper(q)) return 1;
+        }
+        at[nj] = (uint32_t)i;
+        len[nj] = (uint32_t)l;
+        split[nj++] = cut;
+        i += l;
+    }
+    if (digit_dots > 2) return 1;
+    int rc;
+    size_t start = 0;
+    for (size_t k = 0; k < nj; k++) {
+        if (!split[k]) continue;
+        if ((rc = push_len(&c->out, &c->nout, &c->cout, at[k] - (uint32_t)start))) return rc;
+        if ((rc = push_len(&c->out, &c->nout, &c->cout, len[k]))) return rc;
+        start = at[k] + len[k];
+    }
+    return push_len(&c->out, &c->nout, &c->cout, (uint32_t)(mn - start));
 }
 
 /* The middle of a span once its affixes are off, where its split is known: a special
@@ -623,7 +724,7 @@ static int known_middle(spacy_ctx *c, const char *m, size_t mn)
     if (special(m, mn) || ascii_letters(m, mn) || alpha_word(m, mn)) return push_word(c, m, mn);
     if (ascii_digits(m, mn)) return push_len(&c->out, &c->nout, &c->cout, (uint32_t)mn);
     if (hyphenated(m, mn)) return push_hyphenated(c, m, mn);
-    return 1;
+    return compound_middle(c, m, mn);
 }
 
 /* The split of s[0..n) where every step is known without the patterns: split_span's
@@ -637,7 +738,7 @@ static int split_known(spacy_ctx *c, const char *s, size_t n)
     if (alpha_word(s, n)) return (rc = push_word(c, s, n)) ? rc : 1; /* no affix: the patterns never match one */
     size_t a = 0, b = n, last = SIZE_MAX;
     while (b > a && b - a != last) {
-        if (special(s + a, b - a) || ascii_letters(s + a, b - a)) break;
+        if (special(s + a, b - a) || ascii_letters(s + a, b - a) || alpha_word(s + a, b - a)) break;
         last = b - a;
         int pre = known_prefix(s + a, b - a);
         if (pre < 0) goto unknown;

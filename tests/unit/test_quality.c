@@ -22,6 +22,9 @@
 #include "preprocess/quality_int.h"
 #include "preprocess/spacy_tok.h"
 #include "tests/unit/check.h"
+#ifndef NELEM
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 #define FIX "tests/fixtures/quality/"
 
@@ -410,6 +413,67 @@ static void test_known_splits(void)
         }
     }
     CHECK_EQ_INT(bad, 0);
+    /* compounds: runs of letters and digits (units, ordinals, words of other scripts, URL
+     * parts) joined by the separators the fast middle takes and by others, after brackets,
+     * quotes or currency signs and before marks, units and possessives */
+    static const char *const runs[] = {"18", "2", "1990", "th", "s", "km", "m", "in", "kmh", "MB", "K", "t", "year",
+                                       "old", "COVID", "U", "S", "A", "J", "ab", "Xy", "mph", "Pa", "h", "ft", "x1",
+                                       "M1", "e", "com", "org", "www", "\xc3\xa9t\xc3\xa9", "\xce\xb1", "0", "255",
+                                       "192", "168", "http", "s3", "co", "uk", "Z", "mbar", "\xc3\x89", "n", "b2B"};
+    static const char *const joins[] = {"-", "-", "-", "\xe2\x80\x93", "\xe2\x80\x94", ",", ",", ":", "/", "/", "_",
+                                        "'", ".", ".", ".", "--", "+", "*", "^", "=", "<", ">", "&", "@", "~",
+                                        "\xe2\x80\x99", "://", "..", "%", "\xc2\xb0", "\xc2\xb2", "$", "\xe2\x80\xa6",
+                                        "", "", "", "", "", ""};
+    static const char *const before[] = {"", "", "", "", "(", "[", "\"", "'", "$", "#", "\xc2\xa3", "((", "'\"",
+                                         "-", "+", "\xe2\x80\x9c", "\xc2\xa3$", "US$", "\xe2\x80\x93"};
+    static const char *const after[] = {"", "", "", "", ",", ".", ")", ").", "%", "'", "'s", "\"", ";", "!", "?",
+                                        ".)", "%)", "...", "km", "/h", "\xe2\x80\x99s", "],", "'S", "%.", "\xe2\x80\x93",
+                                        ".'", "''", "\xc2\xb0", "+", "$", "g", "mg", "M", "in", "th", "nd", "km/h", "m/s", "kmh",
+                                        "mbar", "hPa", "\xc2\xb2", "s", "1"};
+    int bad2 = 0;
+    static const char *const fixed[] = {"1.2.3.4/ab", "192.168.0.1", "1.2.3/ab", "10.0.0.1:80/x", "1.5/ab", "F.K.",
+                                        "U.S.A.", "J.", "5km/h", "5m/s", "18th", "1.2.3.4", "(1.2.3.4/ab).", "a.b.c/d",
+                                        "A.B.C.D/x", "1.2.3.4:8080", "5g", "5G.", "x.Y", "X.y", "X.Y", "1.2.a",
+                                        "2.5mg", "3in.", "O'Neill's", "5's", "win/loss", "MT-07", "2-0", "2--0",
+                                        "1.2.3.4/ab5", "(1.2.3.4/x-y1),", "a.b/c1"};
+    for (size_t k = 0; c && k < NELEM(fixed); k++) {
+        size_t na = 0, nb = 0, n = strlen(fixed[k]);
+        CHECK_EQ_INT(spacy_split(c, fixed[k], n, 0, la, 16, &na), 0);
+        CHECK_EQ_INT(spacy_split(c, fixed[k], n, 1, lb, 16, &nb), 0);
+        if (na != nb || memcmp(la, lb, (na < 16 ? na : 16) * sizeof *la)) {
+            if (bad2++ < 5) printf("  %s: %zu tokens, the patterns %zu\n", fixed[k], na, nb);
+        }
+    }
+    for (int it = 0; c && it < 200000; it++) {
+        size_t n = 0;
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        const char *x = before[(r >> 20) % NELEM(before)];
+        memcpy(w + n, x, strlen(x));
+        n += strlen(x);
+        int parts = 1 + (int)((r >> 28) % 4);
+        for (int k = 0; k < parts; k++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            if (k) {
+                x = joins[(r >> 24) % NELEM(joins)];
+                memcpy(w + n, x, strlen(x));
+                n += strlen(x);
+            }
+            x = runs[(r >> 36) % NELEM(runs)];
+            memcpy(w + n, x, strlen(x));
+            n += strlen(x);
+        }
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        x = after[(r >> 44) % NELEM(after)];
+        memcpy(w + n, x, strlen(x));
+        n += strlen(x);
+        size_t na = 0, nb = 0;
+        CHECK_EQ_INT(spacy_split(c, w, n, 0, la, 16, &na), 0);
+        CHECK_EQ_INT(spacy_split(c, w, n, 1, lb, 16, &nb), 0);
+        if (na != nb || memcmp(la, lb, (na < 16 ? na : 16) * sizeof *la)) {
+            if (bad2++ < 5) printf("  %.*s: %zu tokens, the patterns %zu\n", (int)n, w, na, nb);
+        }
+    }
+    CHECK_EQ_INT(bad2, 0);
     spacy_ctx_free(c);
 }
 
