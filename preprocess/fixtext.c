@@ -262,6 +262,32 @@ int fixtext_is_bad_full(fixtext_ctx *x, const char *s, size_t n)
  * windows, each against the whole text before it (lookbehind, '^') and cut 8
  * ASCII bytes after its last non-ASCII character. The unit test compares this
  * with the full search on random text. */
+/* Every class BADNESS_RE names holds no ASCII, and each of its alternatives takes two
+ * non-ASCII characters next to each other, but for five that take one: [{c1}],
+ * [\u0152\u0153][^A-Za-z], [a-z]\s?[\u00c3\u00c2][ ], ^[\u00c3\u00c2][ ] and
+ * [a-z.,?!...] \u00c2 [ ...]. So where s[a..b) (non-ASCII characters apart by ASCII) holds
+ * no two side by side and none of U+0080..U+009F, U+00C2, U+00C3, U+0152, U+0153, no
+ * match can touch it (test_badness_window draws its strings from every character the
+ * pattern names). Bytes that are not UTF-8: 1 (the search decides). */
+static int may_be_bad(const char *s, size_t a, size_t b)
+{
+    int prev_wide = 0;
+    for (size_t i = a; i < b;) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x80) {
+            prev_wide = 0;
+            i++;
+            continue;
+        }
+        uint32_t cp;
+        int k = utf8_decode((const unsigned char *)s + i, b - i, &cp);
+        if (k <= 0 || prev_wide || cp <= 0x9F || cp == 0xC2 || cp == 0xC3 || cp == 0x152 || cp == 0x153) return 1;
+        prev_wide = 1;
+        i += (size_t)k;
+    }
+    return 0;
+}
+
 static int is_bad(fixtext_ctx *x, const char *s, size_t n)
 {
     size_t i = 0;
@@ -287,7 +313,7 @@ static int is_bad(fixtext_ctx *x, const char *s, size_t n)
             }
         }
         size_t lim = last_end + 8 < n ? last_end + 8 : n;
-        if (search(re_bad, x->md, s, lim, ws)) return 1;
+        if (may_be_bad(s, i, last_end) && search(re_bad, x->md, s, lim, ws)) return 1;
         i = lim;
     }
     return 0;
