@@ -10,8 +10,11 @@ CXX=${CXX:-g++}
 if [ ! -e /usr/include/cld2/public/compact_lang_det.h ]; then
   skip cld2_vendored_same_answers "Debian's libcld2-dev is not installed (scripts/setup/install_deps.sh installs it)"; exit 0
 fi
-# Not instrumented (the SAN tier's library holds CLD2 built without sanitizers, as Debian's is).
-$CXX -O2 -I"$ROOT" "$ROOT/tests/e2e/cld2_answers.cc" "$LIBW" -o "$WORK/ours" 2>"$WORK/cc1.err" &&
+# Not instrumented (the SAN tier's library holds CLD2 built without sanitizers, as Debian's is),
+# linked as the release tools are: inlined across CLD2's files (link-time optimization of its
+# fat objects; see CLD2_LTO_SRC in the Makefile).
+LTO=; [ "$BUILD" = build/rel ] && LTO="-flto=auto -O3"
+$CXX -O2 $LTO -I"$ROOT" "$ROOT/tests/e2e/cld2_answers.cc" "$LIBW" -o "$WORK/ours" 2>"$WORK/cc1.err" &&
   $CXX -O2 -DSYSTEM_CLD2 "$ROOT/tests/e2e/cld2_answers.cc" -o "$WORK/debian" -lcld2 2>"$WORK/cc2.err" ||
   { fail cld2_vendored_build "$(head -c 400 "$WORK"/cc*.err)"; exit 0; }
 zstd -dcq "$ROOT/bench/extract/devset.warc.zst" > "$WORK/pages.warc" 2>/dev/null || : > "$WORK/pages.warc"
