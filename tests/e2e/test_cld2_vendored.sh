@@ -46,6 +46,16 @@ for _ in range(3000):  # mixtures and cuts
 for n in (40919, 40920, 40927, 40928, 40929, 40936, 81857, 123456):  # around the span buffer's size
     rec((b"abcdefghij" * (n // 10 + 1))[:n])
     rec(b" ".join(random.choice([b"the", b"alphabet", b"Zebra", b"x", b"d\xc3\xa9j\xc3\xa0"]) for _ in range(n // 4))[:n])
+# lowercasing that changes a character's length or joins two (I with a dot, capital sharp s,
+# halfwidth katakana and its voicing mark, fullwidth A, the Kelvin sign) between ASCII
+# letters, up to the lowered span's buffer
+wide = [b"\xc4\xb0", b"I", b"\xe1\xba\x9e", b"\xef\xbd\xb6\xef\xbe\x9e", b"\xef\xbe\x9e", b"\xce\xa3",
+        b"\xd0\x96", b"A", b"b", b" ", b"\xc3\x89", b"\xef\xbc\xa1", b"\xe2\x84\xaa"]
+for n in (100, 2000, 40900, 61000):
+    rec(b"".join(random.choice(wide) for _ in range(n // 2))[:n])
+    rec(b"\xc4\xb0" * (n // 2))
+for _ in range(3000):
+    rec(b"".join(random.choice(wide) for _ in range(random.randint(1, 60))))
 for _ in range(1000):
     rec(bytes(random.randrange(256) for _ in range(random.randint(0, 2000))))
     rec(bytes(random.choice(b"ab <>&;#xX09AZ\xc3\xa9\xe2\x80\x99\xd0\x96 \n") for _ in range(random.randint(0, 2000))))

@@ -1162,29 +1162,49 @@ void ScriptScanner::LowerScriptSpan(LangSpan* span) {
   // We only need to do this for Latn and Cyrl scripts
   if (track_offsets_) map2uplow_.Clear();
   if (is_plain_text_ && !track_offsets_) {
+    // webtext: the ASCII that lowercases to one byte (kAscii) here; each run of the other
+    // characters through the machine alone, given the room the whole call would leave
+    // it (its check that the output can still hold the rest of the input), and on only
+    // where that run ends in the machine's state 0 with every byte taken (any other
+    // ending: the whole span through the machine, below, as upstream)
     const uint8* in = reinterpret_cast<const uint8*>(span->text);
-    int n = span->text_bytes + 3, i = 0;
-    while (i < n) {
-      if (kAscii.simple_lower) {
-        while (i + 8 <= n) {
-          uint64 w;
-          memcpy(&w, in + i, 8);
-          if (AsciiLettersSpace8(w) != 0x8080808080808080ULL) {break;}
-          w |= 0x2020202020202020ULL;
-          memcpy(script_buffer_lower_ + i, &w, 8);
-          i += 8;
+    int n = span->text_bytes + 3, i = 0, o = 0;
+    while (true) {
+      while (i < n) {
+        if (kAscii.simple_lower) {
+          while (i + 8 <= n) {
+            uint64 w;
+            memcpy(&w, in + i, 8);
+            if (AsciiLettersSpace8(w) != 0x8080808080808080ULL) {break;}
+            w |= 0x2020202020202020ULL;
+            memcpy(script_buffer_lower_ + o, &w, 8);
+            i += 8;
+            o += 8;
+          }
+          if (i >= n) {break;}
         }
-        if (i >= n) {break;}
+        if (in[i] >= 0x80 || !kAscii.lower_one[in[i]]) {break;}
+        script_buffer_lower_[o++] = kAscii.lower[in[i]];
+        ++i;
       }
-      if (in[i] >= 0x80 || !kAscii.lower_one[in[i]]) {break;}
-      script_buffer_lower_[i] = kAscii.lower[in[i]];
-      ++i;
-    }
-    if (i == n) {
-      script_buffer_lower_[n] = '\0';
-      span->text = script_buffer_lower_;
-      span->text_bytes = n - 3;
-      return;
+      if (i >= n) {
+        script_buffer_lower_[o] = '\0';
+        span->text = script_buffer_lower_;
+        span->text_bytes = o - 3;
+        return;
+      }
+      int j = i + 1;
+      while (j < n && (in[j] >= 0x80 || !kAscii.lower_one[in[j]])) {++j;}
+      int room = (kMaxScriptLowerBuffer - o) - (n - j);
+      if (room < j - i) {break;}
+      int consumed, filled, changed;
+      StringPiece istr(span->text + i, j - i);
+      StringPiece ostr(script_buffer_lower_ + o, room);
+      int e = UTF8GenericReplace(&utf8repl_lettermarklower_obj, istr, ostr, is_plain_text_,
+                                 &consumed, &filled, &changed, NULL);
+      if (e != kExitOK || consumed != j - i) {break;}
+      i = j;
+      o += filled;
     }
   }
   // Full Unicode lowercase of the entire buffer, including
