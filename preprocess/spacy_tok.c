@@ -319,6 +319,10 @@ typedef struct {
     char key[HOT_KEY];
 } hentry;
 #define HOT_SLOTS 16384
+/* The spans that miss the cache go into it only when seen before: most spans of a text
+ * are seen once (about 70 % of the distinct ones in enwiki) and would only push the
+ * others out. The bits are cleared once a quarter of them is set. */
+#define SEEN_BITS (1u << 20)
 #define CACHE_SPAN_MAX 128
 #define CACHE_SLOTS_MAX (1u << 15)
 
@@ -328,6 +332,8 @@ struct spacy_ctx {
     pcre2_jit_stack *js;
     centry *cache;
     size_t cmask, cused;
+    uint64_t *seen; /* a bit per span hash: seen once (SEEN_BITS bits), nseen of them set */
+    size_t nseen;
     hentry *hot;
     char *kbuf;
     size_t klen, kcap;
@@ -364,7 +370,8 @@ spacy_ctx *spacy_ctx_new(void)
     c->cmask = (1u << 14) - 1;
     c->cache = calloc(c->cmask + 1, sizeof *c->cache);
     c->hot = calloc(HOT_SLOTS, sizeof *c->hot);
-    if (!c->md || !c->mc || !c->cache || !c->hot) {
+    c->seen = calloc(SEEN_BITS / 64, sizeof *c->seen);
+    if (!c->md || !c->mc || !c->cache || !c->hot || !c->seen) {
         spacy_ctx_free(c);
         err_set(ERR_NOMEM, "out of memory");
         return NULL;
@@ -380,6 +387,7 @@ void spacy_ctx_free(spacy_ctx *c)
     pcre2_jit_stack_free(c->js);
     free(c->cache);
     free(c->hot);
+    free(c->seen);
     free(c->kbuf);
     free(c->tbuf);
     free(c->pre);
@@ -934,7 +942,16 @@ static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, s
     }
     s = text + off;
     if ((rc = emit_packed(c, out, off, c->out, (uint32_t)c->nout))) return rc;
-    /* remember it */
+    /* remember it, if seen before */
+    uint32_t bit = (uint32_t)(h >> 40) & (SEEN_BITS - 1);
+    if (!(c->seen[bit >> 6] >> (bit & 63) & 1)) {
+        c->seen[bit >> 6] |= 1ull << (bit & 63);
+        if (++c->nseen >= SEEN_BITS / 4) {
+            memset(c->seen, 0, SEEN_BITS / 8);
+            c->nseen = 0;
+        }
+        return 0;
+    }
     if (c->cused * 2 >= c->cmask + 1) {
         if (c->cmask + 1 < CACHE_SLOTS_MAX) {
             size_t nm = 2 * (c->cmask + 1) - 1;
