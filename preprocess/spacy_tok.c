@@ -1242,11 +1242,9 @@ size_t spacy_sentences(const char *text, const sp_tokens *toks, sp_tokens *ends)
     return spacy_sentences_range(text, toks->t, toks->n, ends);
 }
 
-int spacy_is_space_token(const char *text, const sp_token *t)
+int spacy_is_space_token_wide(const char *text, const sp_token *t)
 {
-    unsigned char b = t->len ? (unsigned char)text[t->off] : 0x80;
-    if (b < 0x80)
-        return utf8_ascii_pyspace[b];
+    if (!t->len) return 0;
     uint32_t cp;
     return utf8_decode((const unsigned char *)text + t->off, t->len, &cp) > 0 && utf8_is_pyspace(cp);
 }

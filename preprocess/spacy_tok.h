@@ -51,8 +51,15 @@ size_t spacy_sentences(const char *text, const sp_tokens *toks, sp_tokens *ends)
  * that stretch alone (a line: lines are cut at whitespace, and no special case
  * spans a whitespace token). */
 size_t spacy_sentences_range(const char *text, const sp_token *tk, size_t nt, sp_tokens *ends);
-/* The token is whitespace (a run of it: spaCy keeps such runs as tokens). */
-int spacy_is_space_token(const char *text, const sp_token *t);
+/* The token is whitespace (a run of it: spaCy keeps such runs as tokens). Inline for
+ * a token that starts with ASCII (called for every token of every document). */
+int spacy_is_space_token_wide(const char *text, const sp_token *t);
+extern const uint8_t utf8_ascii_pyspace[128];
+static inline int spacy_is_space_token(const char *text, const sp_token *t)
+{
+    if (t->len && (unsigned char)text[t->off] < 0x80) return utf8_ascii_pyspace[(unsigned char)text[t->off]];
+    return spacy_is_space_token_wide(text, t);
+}
 
 /* Character classes of the Python that datatrove runs under (generated). */
 /* Their answers for the ASCII characters, one bit per class (filled before main). */
