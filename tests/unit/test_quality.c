@@ -226,6 +226,20 @@ static void test_quirks(void)
  * and the per-pass tables reset by epoch: the same decisions over many documents */
 static void test_helpers(void)
 {
+    { /* q_cplen on long texts (its sixteen-byte lanes are summed every 255 rounds) */
+        static char big[20000];
+        uint64_t r0 = 99;
+        for (int it = 0; it < 40; it++) {
+            size_t n = (size_t)(it * 997 % 20000);
+            size_t want = 0;
+            for (size_t i = 0; i < n; i++) {
+                r0 = r0 * 6364136223846793005ull + 1442695040888963407ull;
+                big[i] = (char)(it % 4 == 3 ? 0x80 | (r0 >> 58) : r0 >> 56); /* now and then all continuation bytes */
+                want += ((unsigned char)big[i] & 0xC0) != 0x80;
+            }
+            CHECK_EQ_INT((long long)q_cplen(big, n), (long long)want);
+        }
+    }
     uint64_t r = 12345;
     const char pool[] = "ab \n\r\x0b\x0c\x1c\x1d\x1e\xc2\x85\xe2\x80\xa8\xa9\xc3\xa9\xf0\x9f\x98\x80";
     char buf[64];
