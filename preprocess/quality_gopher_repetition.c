@@ -195,12 +195,22 @@ static uint64_t top_bound(quality_ctx *q, size_t gn)
         q->wmin_n = 1;
     }
     const uint32_t *wid = q->wid, *cnt = q->idcnt;
-    for (; q->wmin_n < gn; q->wmin_n++) /* widened a word at a time (the sizes come 2, 3, 4) */
+    for (; q->wmin_n + 1 < gn; q->wmin_n++) /* widened a word at a time (the sizes come 2, 3, 4) */
         for (size_t i = 0; i + q->wmin_n < nw; i++) {
             uint32_t d = cnt[wid[i + q->wmin_n]];
             mn[i] = d < mn[i] ? d : mn[i];
         }
     uint64_t best = 0;
+    if (q->wmin_n + 1 == gn) { /* the last word of the widening and the bound in one pass (i < m = nw - wmin_n) */
+        for (size_t i = 0; i < m; i++) {
+            uint32_t d = cnt[wid[i + q->wmin_n]], x = d < mn[i] ? d : mn[i];
+            mn[i] = x;
+            uint64_t v = (uint64_t)x * (gn - 1 + pc[i + gn] - pc[i]);
+            best = v > best ? v : best;
+        }
+        q->wmin_n = gn;
+        return best;
+    }
     for (size_t i = 0; i < m; i++) {
         uint64_t v = (uint64_t)mn[i] * (gn - 1 + pc[i + gn] - pc[i]);
         best = v > best ? v : best;
