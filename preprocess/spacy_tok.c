@@ -539,6 +539,24 @@ static int alpha_word(const char *s, size_t n)
     return wide;
 }
 
+/* ascii_letters() || alpha_word() in one scan: s[0..n) is letters of any script (ASCII
+ * ones included); n >= 1 */
+static int any_letters(const char *s, size_t n)
+{
+    size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    for (; i + 8 <= n; i += 8) { /* eight ASCII letters at a time */
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        uint64_t x = w | 0x2020202020202020ull;
+        uint64_t letters = (x + 0x1F1F1F1F1F1F1F1Full) & ~(x + 0x0505050505050505ull) & ~w & 0x8080808080808080ull;
+        if (letters != 0x8080808080808080ull) break;
+    }
+#endif
+    while (i < n && (unsigned)((unsigned char)(s[i] | 0x20) - 'a') < 26u) i++;
+    return i == n || alpha_word(s + i, n - i); /* the rest: other scripts' letters, at least one */
+}
+
 /* ASCII letters in two or more parts joined by single hyphens ("well-known") */
 static int hyphenated(const char *s, size_t n)
 {
@@ -729,7 +747,7 @@ static int compound_middle(spacy_ctx *c, const char *m, size_t mn)
  * by hyphens (the infix). 0 pushed, 1 not known, < 0 ERR_*. */
 static int known_middle(spacy_ctx *c, const char *m, size_t mn)
 {
-    if (special(m, mn) || ascii_letters(m, mn) || alpha_word(m, mn)) return push_word(c, m, mn);
+    if (special(m, mn) || any_letters(m, mn)) return push_word(c, m, mn);
     if (ascii_digits(m, mn)) return push_len(&c->out, &c->nout, &c->cout, (uint32_t)mn);
     if (hyphenated(m, mn)) return push_hyphenated(c, m, mn);
     return compound_middle(c, m, mn);
@@ -743,10 +761,10 @@ static int known_middle(spacy_ctx *c, const char *m, size_t mn)
 static int split_known(spacy_ctx *c, const char *s, size_t n)
 {
     int rc;
-    if (alpha_word(s, n)) return (rc = push_word(c, s, n)) ? rc : 1; /* no affix: the patterns never match one */
+    if (any_letters(s, n)) return (rc = push_word(c, s, n)) ? rc : 1; /* no affix: the patterns never match one */
     size_t a = 0, b = n, last = SIZE_MAX;
     while (b > a && b - a != last) {
-        if (special(s + a, b - a) || ascii_letters(s + a, b - a) || alpha_word(s + a, b - a)) break;
+        if (special(s + a, b - a) || any_letters(s + a, b - a)) break;
         last = b - a;
         int pre = known_prefix(s + a, b - a);
         if (pre < 0) goto unknown;
