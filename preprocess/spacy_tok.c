@@ -505,10 +505,9 @@ static inline int ascii_digits(const char *s, size_t n)
 }
 
 /* the special case's pieces, or the whole as one token */
-static int push_word(spacy_ctx *c, const char *s, size_t n)
+static int push_word_sp(spacy_ctx *c, size_t n, const kv *sp)
 {
     int rc;
-    const kv *sp = special(s, n);
     if (!sp) return push_len(&c->out, &c->nout, &c->cout, (uint32_t)n);
     for (int k = 0; k < 8 && spacy_en_specials[sp->val].piece[k]; k++)
         if ((rc = push_len(&c->out, &c->nout, &c->cout, spacy_en_specials[sp->val].piece[k]))) return rc;
@@ -747,7 +746,8 @@ static int compound_middle(spacy_ctx *c, const char *m, size_t mn)
  * by hyphens (the infix). 0 pushed, 1 not known, < 0 ERR_*. */
 static int known_middle(spacy_ctx *c, const char *m, size_t mn)
 {
-    if (special(m, mn) || any_letters(m, mn)) return push_word(c, m, mn);
+    const kv *sp = special(m, mn);
+    if (sp || any_letters(m, mn)) return push_word_sp(c, mn, sp);
     if (ascii_digits(m, mn)) return push_len(&c->out, &c->nout, &c->cout, (uint32_t)mn);
     if (hyphenated(m, mn)) return push_hyphenated(c, m, mn);
     return compound_middle(c, m, mn);
@@ -761,10 +761,12 @@ static int known_middle(spacy_ctx *c, const char *m, size_t mn)
 static int split_known(spacy_ctx *c, const char *s, size_t n)
 {
     int rc;
-    if (any_letters(s, n)) return (rc = push_word(c, s, n)) ? rc : 1; /* no affix: the patterns never match one */
+    /* no affix: the patterns never match one (and the whole is no special case: checked before) */
+    if (any_letters(s, n)) return (rc = push_word_sp(c, n, NULL)) ? rc : 1;
     size_t a = 0, b = n, last = SIZE_MAX;
     while (b > a && b - a != last) {
-        if (special(s + a, b - a) || any_letters(s + a, b - a)) break;
+        /* (the whole span, the first time round: neither, as checked above) */
+        if ((a || b < n) && (special(s + a, b - a) || any_letters(s + a, b - a))) break;
         last = b - a;
         int pre = known_prefix(s + a, b - a);
         if (pre < 0) goto unknown;
