@@ -644,7 +644,7 @@ static int ascii_unit(const char *u, size_t n)
  *   after a letter (2), and what the patterns decide after a / (km/h, m/s), after
  *   another script's character but a dash, and for 's after anything else;
  * - one character for , ; : ! ? ) ] " ' after a letter (of any script), digit or closing
- *   mark; % after a digit (the unit %; after anything else no rule ends in %); a full
+ *   mark; % after a digit (the unit %; after anything else the patterns decide); a full
  *   stop after a lowercase letter, a digit, ) ] " or two uppercase letters; nothing for a
  *   full stop after one uppercase letter (none of the rules ending in a full stop takes
  *   it);
