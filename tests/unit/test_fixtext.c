@@ -122,6 +122,15 @@ static uint64_t rnd(void)
     rng_state ^= rng_state << 17;
     return rng_state;
 }
+/* the windowed and the full badness search on s[0..n): the bad ones and the
+ * disagreements counted (the first three shown) */
+static void badness_compare(fixtext_ctx *x, const char *s, size_t n, int *bad, int *diff)
+{
+    int a = fixtext_is_bad(x, s, n), b = fixtext_is_bad_full(x, s, n);
+    *bad += b;
+    if (a != b && (*diff)++ < 3) show("windowed and full badness differ on", s, n);
+}
+
 static void test_badness_window(void)
 {
     /* characters that BADNESS_RE cares about, plus ASCII */
@@ -142,9 +151,7 @@ static void test_badness_window(void)
             if (rnd() % 3 == 0) cp = 'a' + (uint32_t)(rnd() % 26); /* long ASCII runs too */
             n += (size_t)utf8_encode(cp, s + n);
         }
-        int a = fixtext_is_bad(x, s, n), b = fixtext_is_bad_full(x, s, n);
-        badcount += b;
-        if (a != b && diff++ < 3) show("windowed and full badness differ on", s, n);
+        badness_compare(x, s, n, &badcount, &diff);
     }
     printf("  200000 random strings, %d bad, %d disagreements\n", badcount, diff);
     CHECK(badcount > 1000);
@@ -196,9 +203,7 @@ static void test_badness_window(void)
                                 : named[(r >> 8) % (sizeof named / sizeof *named)];
             n += (size_t)utf8_encode(cp, s + n);
         }
-        int a = fixtext_is_bad(x, s, n), b = fixtext_is_bad_full(x, s, n);
-        bad2 += b;
-        if (a != b && diff2++ < 3) show("windowed and full badness differ on", s, n);
+        badness_compare(x, s, n, &bad2, &diff2);
     }
     printf("  300000 strings of the characters it names, %d bad, %d disagreements\n", bad2, diff2);
     CHECK(bad2 > 1000);
