@@ -254,3 +254,12 @@ int jsonscan_string(const char *line, const jsonscan_span *sp, const char **out,
     *len = k;
     return 0;
 }
+
+int jsonscan_string_at(const char *s, size_t n, size_t *i, jsonscan_span *sp)
+{
+    size_t start = *i;
+    uint8_t esc = 0;
+    if (start >= n || s[start] != '"' || !scan_string((const unsigned char *)s, n, i, &esc)) return 0;
+    *sp = (jsonscan_span){start, *i, JSONSCAN_STRING, esc};
+    return 1;
+}

@@ -42,4 +42,9 @@ int jsonscan_fields(const char *s, size_t n, const char *const *keys, size_t nk,
  * 0 or ERR_NOMEM. */
 int jsonscan_string(const char *s, const jsonscan_span *sp, const char **out, size_t *len, char **buf, size_t *cap);
 
+/* The JSON string at s[*i] == '"' as jsonscan_fields takes one (the escapes it knows, no
+ * control byte, no surrogate escape): *i moves past its closing quote and *sp describes it
+ * for jsonscan_string. 0: not such a string (the caller's slow path decides). */
+int jsonscan_string_at(const char *s, size_t n, size_t *i, jsonscan_span *sp);
+
 #endif

@@ -11,6 +11,7 @@
 
 #include "common/err.h"
 #include "common/jsonl.h"
+#include "common/jsonscan.h"
 #include "common/hash.h"
 #include "common/io.h"
 #include "common/utf8.h"
@@ -454,30 +455,27 @@ static int enc_push(enc_list *L, uint32_t id, size_t off)
     return 0;
 }
 
-static int hex4(const char *s, uint32_t *v)
-{
-    uint32_t x = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = s[i];
-        x <<= 4;
-        if (c >= '0' && c <= '9') x |= (uint32_t)(c - '0');
-        else if (c >= 'a' && c <= 'f') x |= (uint32_t)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F') x |= (uint32_t)(c - 'A' + 10);
-        else return 0;
-    }
-    *v = x;
-    return 1;
-}
-
 /* encoder.json as GPT-2's and every copy of it are written: one flat object of
  * string -> integer id. Read in one pass here (cJSON builds a tree of 50,257 nodes
  * and reads each id through strtod: half of the whole load). What this reader does
  * not take returns 1 and the file goes to cJSON, whose answers and messages stay
  * the reference: escapes other than the simple ones and \uXXXX outside the
  * surrogates and NUL, numbers other than plain digits up to 2^24 (no leading zero),
- * control characters, an empty object, anything but whitespace after it. s[n] is
- * NUL (bpe_slurp). Returns 0, 1 or ERR_NOMEM. */
+ * control characters, an empty object, anything but whitespace after it (the keys
+ * scanned and decoded by common/jsonscan, as the JSON-lines fast path's strings).
+ * Returns 0, 1 or ERR_NOMEM. */
+static int encoder_flat(const char *s, size_t n, enc_list *L, char **kbuf, size_t *kbcap);
+
 int bpe_encoder_flat(const char *s, size_t n, enc_list *L)
+{
+    char *kbuf = NULL;
+    size_t kbcap = 0;
+    int rc = encoder_flat(s, n, L, &kbuf, &kbcap);
+    free(kbuf);
+    return rc;
+}
+
+static int encoder_flat(const char *s, size_t n, enc_list *L, char **kbuf, size_t *kbcap)
 {
 #define WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
     size_t i = 0;
@@ -487,39 +485,15 @@ int bpe_encoder_flat(const char *s, size_t n, enc_list *L)
     L->kcap = n + 1;
     for (;;) {
         while (i < n && WS(s[i])) i++;
-        if (i == n || s[i++] != '"') return 1;
+        jsonscan_span sp;
+        const char *key;
+        size_t kl;
+        if (!jsonscan_string_at(s, n, &i, &sp)) return 1;
+        if (jsonscan_string(s, &sp, &key, &kl, kbuf, kbcap)) return ERR_NOMEM;
+        if (sp.escaped && memchr(key, 0, kl)) return 1; /* \u0000: cJSON's key ends there (a raw NUL: not scanned) */
         size_t off = L->klen;
-        char *k = L->keys;
-        for (;;) {
-            if (i == n) return 1;
-            unsigned char c = (unsigned char)s[i];
-            if (c == '"') { i++; break; }
-            if (c < 0x20) return 1;
-            if (c != '\\') {
-                k[L->klen++] = (char)c;
-                i++;
-                continue;
-            }
-            if (i + 1 >= n) return 1;
-            char e = s[i + 1];
-            i += 2;
-            switch (e) {
-            case '"': case '\\': case '/': k[L->klen++] = e; break;
-            case 'b': k[L->klen++] = '\b'; break;
-            case 'f': k[L->klen++] = '\f'; break;
-            case 'n': k[L->klen++] = '\n'; break;
-            case 'r': k[L->klen++] = '\r'; break;
-            case 't': k[L->klen++] = '\t'; break;
-            case 'u': {
-                uint32_t cp;
-                if (i + 4 > n || !hex4(s + i, &cp) || cp == 0 || (cp >= 0xD800 && cp <= 0xDFFF)) return 1;
-                i += 4;
-                L->klen += (size_t)utf8_encode(cp, k + L->klen); /* 6 bytes written as at most 3 */
-                break;
-            }
-            default: return 1;
-            }
-        }
+        memcpy(L->keys + L->klen, key, kl);
+        L->klen += kl;
         L->keys[L->klen++] = 0;
         while (i < n && WS(s[i])) i++;
         if (i == n || s[i++] != ':') return 1;
