@@ -4,8 +4,8 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
+#include "common/bigmem.h"
 #include "common/err.h"
 #include "common/jsonl.h"
 #include "common/jsonscan.h"
@@ -383,13 +383,9 @@ int cleanup_read_batch(io_reader *in, cleanup_batch *b, uint64_t *blank, int *eo
         if (b->used + len + 1 > b->arena_cap) {
             /* a new arena; the batch's lines so far move into it */
             size_t cap = (8u << 20) > len + 1 ? (8u << 20) + len + 1 : 2 * (len + 1);
-            void *p = NULL;
-            if (posix_memalign(&p, 2u << 20, cap))
+            char *na = big_alloc(cap, 0); /* its pages faulted in 2 MB at a time where the kernel allows */
+            if (!na)
                 return err_set(ERR_NOMEM, "out of memory");
-            char *na = p;
-#ifdef MADV_HUGEPAGE
-            madvise(na, cap, MADV_HUGEPAGE); /* its pages faulted in 2 MB at a time where the kernel allows */
-#endif
             size_t off = 0;
             for (size_t i = 0; i < b->n; i++) {
                 memcpy(na + off, b->r[i].line, b->r[i].len + 1);

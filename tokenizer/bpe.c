@@ -6,9 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 
+#include "common/bigmem.h"
 #include "common/err.h"
 #include "common/jsonl.h"
 #include "common/jsonscan.h"
@@ -198,21 +198,6 @@ void bpe_free(bpe *b)
     free(b);
 }
 
-/* A table of megabytes that is filled at once (the token and pair tables): asked for in
- * 2 MB pages where the kernel allows (MADV_HUGEPAGE), so that filling it costs a few page
- * faults instead of hundreds. Freed with free(). */
-static void *big_table(size_t bytes, int zero)
-{
-    if (bytes < (1u << 20)) return zero ? calloc(1, bytes) : malloc(bytes);
-    void *p = NULL;
-    if (posix_memalign(&p, 2u << 20, bytes)) return NULL;
-#ifdef MADV_HUGEPAGE
-    madvise(p, bytes, MADV_HUGEPAGE);
-#endif
-    if (zero) memset(p, 0, bytes);
-    return p;
-}
-
 int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens)
 {
     if (n_ids == 0 || n_ids > ((size_t)1 << 31))
@@ -225,7 +210,7 @@ int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens)
     b->tok_len = calloc(n_ids, sizeof *b->tok_len);
     b->tok_flags = calloc(n_ids, 1);
     b->tok_mask = pow2_at_least(n_tokens * 2 + 2) - 1;
-    b->tok_slots = big_table((b->tok_mask + 1) * sizeof *b->tok_slots, 1);
+    b->tok_slots = big_alloc((b->tok_mask + 1) * sizeof *b->tok_slots, 1);
     if (!b->tok_off || !b->tok_len || !b->tok_flags || !b->tok_slots)
         return err_set(ERR_NOMEM, "out of memory loading %s", b->file);
     for (size_t i = 0; i < n_ids; i++) b->tok_off[i] = UINT64_MAX;
@@ -309,7 +294,7 @@ int bpe_core_pairs(bpe *b, const pair_slot *tmp, size_t n)
 {
     b->n_merges = n;
     b->pair_mask = pow2_at_least(n * 2 + 2) - 1;
-    b->pairs = big_table((b->pair_mask + 1) * sizeof *b->pairs, 0);
+    b->pairs = big_alloc((b->pair_mask + 1) * sizeof *b->pairs, 0);
     if (!b->pairs) return err_set(ERR_NOMEM, "out of memory loading %s", b->file);
     for (size_t i = 0; i <= b->pair_mask; i++) b->pairs[i].key = UINT64_MAX;
     for (size_t i = 0; i < n; i++) {
