@@ -9,8 +9,36 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 uint64_t hash64(const void *data, size_t n, uint64_t seed);
+/* A cheaper 64-bit hash of n bytes for tables that live in memory only (its values may
+ * change between versions: never store them): up to 16 bytes in two loads, which may
+ * overlap, and one 128-bit multiply folded; longer keys go to hash64. Reads s[0..n) only.
+ * Every table that uses it compares the keys themselves too. */
+static inline uint64_t hash64_mem(const void *data, size_t n, uint64_t seed)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    uint64_t a, b;
+    if (n > 16) return hash64(data, n, seed);
+    if (n >= 8) {
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+    } else if (n >= 4) {
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        a = x;
+        b = y;
+    } else {
+        a = n ? (uint64_t)s[0] | (uint64_t)s[n >> 1] << 8 | (uint64_t)s[n - 1] << 16 : 0;
+        b = 0;
+    }
+    unsigned __int128 m = (unsigned __int128)(a ^ seed ^ 0x9E3779B97F4A7C15ull) * (b ^ (uint64_t)n << 56 ^ 0xC2B2AE3D27D4EB4Full);
+    uint64_t h = (uint64_t)m ^ (uint64_t)(m >> 64);
+    h *= 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 31);
+}
 /* A strong 64-bit mix (splitmix64 finaliser): a bijection on uint64. */
 static inline uint64_t hash_mix64(uint64_t x)
 {

@@ -233,7 +233,7 @@ sent *q_sset_get(sset *s, const char *base, uint32_t off, uint32_t len, int *cre
         *created = -1;
         return NULL;
     }
-    uint64_t h = hash64(base + off, len, 3);
+    uint64_t h = hash64_mem(base + off, len, 3);
     for (size_t i = h & s->mask;; i = (i + 1) & s->mask) {
         sent *e = &s->e[i];
         if (e->epoch != s->epoch) {

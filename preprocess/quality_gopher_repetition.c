@@ -306,7 +306,7 @@ static int dup_chars(quality_ctx *q, size_t gn, const uint32_t *pos, size_t np, 
             idx = pos[r];
         } else if (idx >= m) break;
         uint64_t bytes = pb[idx + gn] - pb[idx];
-        uint64_t h = hash64(wb + pb[idx], (size_t)bytes, 5);
+        uint64_t h = hash64_mem(wb + pb[idx], (size_t)bytes, 5);
         uint32_t tag = NG_TAG(h, q);
         int found = 0;
         for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {

@@ -106,7 +106,7 @@ static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
 {
     uint32_t q = kv_quick(s, len);
     t->filter[q >> 6] |= 1ull << (q & 63);
-    uint64_t h = hash64(s, len, 7);
+    uint64_t h = hash64_mem(s, len, 7);
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         kv *e = &t->slot[i];
         if (!e->s) {
@@ -126,7 +126,7 @@ static inline const kv *kv_get(const kvtab *t, const char *s, size_t len)
 }
 static const kv *kv_get_slow(const kvtab *t, const char *s, size_t len)
 {
-    uint64_t h = hash64(s, len, 7);
+    uint64_t h = hash64_mem(s, len, 7);
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         const kv *e = &t->slot[i];
         if (!e->s) return NULL;
@@ -910,7 +910,7 @@ static inline int emit_packed(spacy_ctx *c, sp_tokens *out, uint32_t off, const 
 }
 
 /* tokens of one non-space span at text[off..off+n) appended to out */
-/* h: the span's hash64(s, n, 11) | 1 when the caller has it (tokenize's look-ahead), 0 when
+/* h: the span's hash64_mem(s, n, 11) | 1 when the caller has it (tokenize's look-ahead), 0 when
  * not; letters: whether the span is ASCII letters only, as tokenize's scan found */
 static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, sp_tokens *out, uint64_t h, int letters)
 {
@@ -939,7 +939,7 @@ static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, s
         }
         return 0;
     }
-    if (!h) h = hash64(s, n, 11) | 1;
+    if (!h) h = hash64_mem(s, n, 11) | 1;
     hentry *he = &c->hot[(h >> 20) & (HOT_SLOTS - 1)];
     if (he->h == h && he->klen == n && !memcmp(he->key, s, n)) return emit_packed(c, out, off, c->tbuf + he->toks, he->ntok);
     centry *e = NULL;
@@ -1145,7 +1145,7 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
     size_t run = 0, cl;
     int rc;
     /* the runs are found RUN_AHEAD ahead of their tokens: a span that goes to the cache
-     * has its hash taken then and its two slots prefetched (they miss often) */
+     * has its hash taken then and its two slots and its seen bit prefetched (they miss often) */
     enum { RUN_AHEAD = 4 };
     struct { uint32_t st, len; uint64_t h; int ws, letters; } ring[RUN_AHEAD];
     int nring = 0, head = 0;
@@ -1199,10 +1199,11 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
             ring[k].letters = letters;
             ring[k].h = 0;
             if (!ws && e - st <= CACHE_SPAN_MAX && !letters) {
-                uint64_t h = hash64(text + st, e - st, 11) | 1;
+                uint64_t h = hash64_mem(text + st, e - st, 11) | 1;
                 ring[k].h = h;
                 __builtin_prefetch(&c->hot[(h >> 20) & (HOT_SLOTS - 1)]);
                 __builtin_prefetch(&c->cache[h & c->cmask]);
+                __builtin_prefetch(&c->seen[((uint32_t)(h >> 40) & (SEEN_BITS - 1)) >> 6]); /* read where the span misses */
             }
         }
         if (!nring) break;

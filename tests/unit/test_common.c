@@ -139,6 +139,65 @@ static void test_hash(void)
     CHECK(rng_next(&a) == rng_next(&b));
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* hash64_mem: the same bytes the same hash wherever they lie; each key read in a buffer
+ * of exactly its size (ASan: no byte past it); 300,000 different keys of 0..40 bytes
+ * (many differing in one byte only, or in their length only) without two equal hashes,
+ * and their low 10 bits (a table's slot) spread evenly */
+static void test_hash_mem(void)
+{
+    rng_state r;
+    rng_seed(&r, 99);
+    enum { N = 300000, SLOTS = 1024 };
+    uint64_t *h = malloc(N * sizeof *h);
+    int *slot = calloc(SLOTS, sizeof *slot);
+    CHECK(h && slot);
+    if (!h || !slot) return;
+    unsigned char base[40];
+    for (int i = 0; i < 40; i++) base[i] = (unsigned char)('a' + rng_below(&r, 26));
+    size_t k = 0;
+    for (size_t len = 0; len <= 40 && k < N; len++) /* the base's prefixes, and each with one byte changed */
+        for (size_t at = 0; at <= len && k < N; at++)
+            for (int v = 0; v < 256 && k < N; v++) {
+                if (at == len && v) break;
+                if (at < len && v == base[at]) continue;
+                unsigned char *key = malloc(len ? len : 1);
+                if (!key) break;
+                memcpy(key, base, len);
+                if (at < len) key[at] = (unsigned char)v;
+                h[k++] = hash64_mem(key, len, 5);
+                unsigned char copy[48] = {0};
+                memcpy(copy + 3, key, len);
+                CHECK(hash64_mem(copy + 3, len, 5) == h[k - 1]);
+                free(key);
+            }
+    while (k < N) { /* random keys of 8..16 bytes */
+        unsigned char key[16];
+        size_t len = 8 + (size_t)rng_below(&r, 9);
+        for (size_t i = 0; i < len; i++) key[i] = (unsigned char)rng_next(&r);
+        h[k++] = hash64_mem(key, len, 5);
+    }
+    for (size_t i = 0; i < N; i++) slot[h[i] & (SLOTS - 1)]++;
+    int lo = N, hi = 0;
+    for (int i = 0; i < SLOTS; i++) {
+        lo = slot[i] < lo ? slot[i] : lo;
+        hi = slot[i] > hi ? slot[i] : hi;
+    }
+    CHECK(lo > N / SLOTS * 3 / 4 && hi < N / SLOTS * 5 / 4); /* mean 293 */
+    qsort(h, N, sizeof *h, cmp_u64);
+    size_t same = 0;
+    for (size_t i = 1; i < N; i++) same += h[i] == h[i - 1];
+    CHECK_EQ_INT(same, 0);
+    CHECK(hash64_mem("abc", 3, 1) != hash64_mem("abc", 3, 2));
+    free(h);
+    free(slot);
+}
+
 static void test_strset(void)
 {
     strset *s = strset_new();
@@ -602,6 +661,7 @@ int main(void)
     RUN(test_args_help);
     RUN(test_utf8);
     RUN(test_hash);
+    RUN(test_hash_mem);
     RUN(test_strset);
     RUN(test_io_reader_plain);
     RUN(test_io_reader_zstd);
