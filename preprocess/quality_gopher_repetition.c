@@ -218,6 +218,46 @@ static uint64_t top_bound(quality_ctx *q, size_t gn)
     return best;
 }
 
+/* top_bound for the sizes 2, 3 and 4 at once (datatrove's defaults), in one pass: the
+ * counts of the four words from i on slide along, each size's least count and bound taken
+ * from them; b[g] for g = 2, 3, 4 (0 where the text has fewer than g words). */
+static void top_bounds_234(const quality_ctx *q, uint64_t b[5])
+{
+    size_t nw = q->words.n;
+    const uint64_t *pc = q->pre + (nw + 1);
+    const uint32_t *wid = q->wid, *cnt = q->idcnt;
+    uint64_t b2 = 0, b3 = 0, b4 = 0;
+    size_t i = 0;
+    if (nw >= 4) {
+        uint32_t c0 = cnt[wid[0]], c1 = cnt[wid[1]], c2 = cnt[wid[2]];
+        for (; i + 4 <= nw; i++) {
+            uint32_t c3 = cnt[wid[i + 3]];
+            uint32_t m2 = c0 < c1 ? c0 : c1, m3 = m2 < c2 ? m2 : c2, m4 = m3 < c3 ? m3 : c3;
+            uint64_t v2 = (uint64_t)m2 * (1 + pc[i + 2] - pc[i]), v3 = (uint64_t)m3 * (2 + pc[i + 3] - pc[i]),
+                     v4 = (uint64_t)m4 * (3 + pc[i + 4] - pc[i]);
+            b2 = v2 > b2 ? v2 : b2;
+            b3 = v3 > b3 ? v3 : b3;
+            b4 = v4 > b4 ? v4 : b4;
+            c0 = c1;
+            c1 = c2;
+            c2 = c3;
+        }
+    }
+    for (; i + 2 <= nw; i++) { /* the last windows of two and three words */
+        uint32_t c0 = cnt[wid[i]], c1 = cnt[wid[i + 1]], m2 = c0 < c1 ? c0 : c1;
+        uint64_t v2 = (uint64_t)m2 * (1 + pc[i + 2] - pc[i]);
+        b2 = v2 > b2 ? v2 : b2;
+        if (i + 3 <= nw) {
+            uint32_t c2 = cnt[wid[i + 2]], m3 = m2 < c2 ? m2 : c2;
+            uint64_t v3 = (uint64_t)m3 * (2 + pc[i + 3] - pc[i]);
+            b3 = v3 > b3 ? v3 : b3;
+        }
+    }
+    b[2] = b2;
+    b[3] = b3;
+    b[4] = b4;
+}
+
 /* A key of rep_candidates found again: both positions marked. key: the first 8 or 16
  * bytes of "".join(words) at position i (wide: 16), in the table with the position's
  * wide flag in bit 31 of its pos1. */
@@ -398,12 +438,16 @@ int quality_gopher_repetition(quality_ctx *q, const quality_params *p, const cha
     size_t nw = q->words.n;
     const uint64_t *pc = q->pre + (nw + 1);
     /* top n-grams: find_top_duplicate(get_n_grams(words, n)) */
+    int sizes_234 = p->n_top > 0; /* every size 2, 3 or 4: their bounds in one pass */
+    for (int k = 0; k < p->n_top; k++) sizes_234 &= p->top_n[k] >= 2 && p->top_n[k] <= 4;
+    uint64_t b234[5];
+    if (sizes_234) top_bounds_234(q, b234);
     for (int k = 0; k < p->n_top; k++) {
         size_t gn = (size_t)p->top_n[k];
         q->rep_top[k] = UINT64_MAX;
         if (gn == 0 || nw < gn) continue; /* if not n_grams: continue */
         /* count x chars of the top n-gram is at most this bound: skip the count when it passes */
-        uint64_t bound = top_bound(q, gn);
+        uint64_t bound = sizes_234 ? b234[gn] : top_bound(q, gn);
         q->rep_bound[k] = bound;
         if (!q->rep_reference && (double)bound / len_text <= p->top_frac[k]) continue;
         size_t best_count, best_first;

@@ -802,20 +802,34 @@ static void test_repetition_shortcuts(void)
         if (ka != kb || (ka == 1 && memcmp(ref->rep_dup, fast->rep_dup, 10 * sizeof *ref->rep_dup))) {
             if (bad++ < 5) printf("  text %zu: repeated characters differ\n", i);
         }
-        /* the bound is never under the count, the sizes in any order */
-        static const int orders[3][3] = {{2, 3, 4}, {4, 2, 3}, {3, 3, 1}};
-        for (int o = 0; o < 3; o++) {
+        /* the bound is never under the count, the sizes in any order; the first two orders
+         * take the bounds of 2, 3 and 4 in one pass, the last two size by size (a size 1
+         * among them): the same bound of each size either way */
+        static const int orders[4][3] = {{2, 3, 4}, {4, 2, 3}, {3, 3, 1}, {1, 4, 2}};
+        uint64_t bnd[4][5];
+        memset(bnd, 0xFF, sizeof bnd);
+        for (int o = 0; o < 4; o++) {
             quality_params tp = all;
             tp.n_top = 3;
             for (int k = 0; k < 3; k++) tp.top_n[k] = orders[o][k], tp.top_frac[k] = 1e9;
             quality_params_reasons(&tp);
             quality_begin(ref);
             if (quality_gopher_repetition(ref, &tp, text, len, &ra) == 1)
-                for (int k = 0; k < 3; k++)
+                for (int k = 0; k < 3; k++) {
+                    if ((size_t)orders[o][k] <= ref->words.n) bnd[o][orders[o][k]] = ref->rep_bound[k];
                     if (ref->rep_top[k] != UINT64_MAX && ref->rep_bound[k] < ref->rep_top[k]) {
                         if (bad++ < 5) printf("  text %zu: the bound %llu under the count %llu\n", i,
                                               (unsigned long long)ref->rep_bound[k], (unsigned long long)ref->rep_top[k]);
                     }
+                }
+        }
+        for (int g = 2; g <= 4; g++) {
+            uint64_t alone = g == 3 ? bnd[2][3] : bnd[3][g];
+            for (int o = 0; o < 2; o++)
+                if (alone != UINT64_MAX && bnd[o][g] != UINT64_MAX && bnd[o][g] != alone) {
+                    if (bad++ < 5) printf("  text %zu: the bound of %d %llu in one pass, %llu alone\n", i, g,
+                                          (unsigned long long)bnd[o][g], (unsigned long long)alone);
+                }
         }
         if (kb == 1 && fast->words.n && ids_wrong(fast, text)) {
             if (bad++ < 5) printf("  text %zu: the interned ids are wrong\n", i);
