@@ -1191,6 +1191,11 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
             }
             size_t st = run > 0 && text[run] == ' ' ? run + 1 : run;
             run = e;
+            /* a lone plain space after a span (an ASCII character that is not whitespace,
+             * or the end, after it) is a run of whitespace that gives no token: stepped over */
+            if (!ws && e < n && text[e] == ' ' &&
+                (e + 1 == n || ((unsigned char)text[e + 1] < 0x80 && !utf8_ascii_pyspace[(unsigned char)text[e + 1]])))
+                run = e + 1;
             if (st >= e) continue;
             int k = (head + nring++) % RUN_AHEAD;
             ring[k].st = (uint32_t)st;
