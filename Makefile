@@ -211,14 +211,14 @@ PGO_SRC := preprocess/cleanup.c preprocess/cleanup_main.c preprocess/fixtext.c p
 PGO_GEN := $(BUILD)/pgo-gen
 PGO_DATA := $(BUILD)/pgo-data
 PGO_TRAIN := data/corpus/wikinews.jsonl.zst
+PGO_OBJ := $(PGO_SRC:%.c=$(BUILD)/%.o)
 # (switching PGO on or off rebuilds those files)
-$(PGO_SRC:%.c=$(BUILD)/%.o): $(BUILD)/.pgo-$(PGO)
+$(PGO_OBJ): $(BUILD)/.pgo-$(PGO)
 $(BUILD)/.pgo-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.pgo-*
 	@touch $@
 ifeq ($(PGO),1)
-PGO_OBJ := $(PGO_SRC:%.c=$(BUILD)/%.o)
 # (-dumpbase: the counts file is named after the source, and GCC's ids of static functions,
 # which include that name, are the same in both compiles whatever the object's path)
 PGO_NAME = -fprofile-prefix-path=$(CURDIR) -dumpbase $<

@@ -538,6 +538,33 @@ int ForwardscanToSpace(const char* src, int limit) {
 
 // TODO(dsites) make this use just one byte per UTF-8 char and incr by charlen
 
+// webtext: one character as CountPredictedBytes takes it (its bytes in c), its length
+// returned; shared with CheapSqueezeTriggerTest's walk that zeroes the table again
+static inline int PredictedChar(const uint8* src, int* cp) {
+  int c = src[0];
+  int incr = 1;
+
+  // Pick up one char and length
+  if (c < 0xc0) {
+    // One-byte or continuation byte: 00xxxxxx 01xxxxxx 10xxxxxx
+    // Do nothing more
+  } else if ((c & 0xe0) == 0xc0) {
+    // Two-byte
+    c = (c << 8) | src[1];
+    incr = 2;
+  } else if ((c & 0xf0) == 0xe0) {
+    // Three-byte
+    c = (c << 16) | (src[1] << 8) | src[2];
+    incr = 3;
+  } else {
+    // Four-byte
+    c = (c << 24) | (src[1] << 16) | (src[2] << 8) | src[3];
+    incr = 4;
+  }
+  *cp = c;
+  return incr;
+}
+
 int CountPredictedBytes(const char* isrc, int src_len, int* hash, int* tbl) {
   int p_count = 0;
   const uint8* src = reinterpret_cast<const uint8*>(isrc);
@@ -545,26 +572,8 @@ int CountPredictedBytes(const char* isrc, int src_len, int* hash, int* tbl) {
   int local_hash = *hash;
 
   while (src < srclimit) {
-    int c = src[0];
-    int incr = 1;
-
-    // Pick up one char and length
-    if (c < 0xc0) {
-      // One-byte or continuation byte: 00xxxxxx 01xxxxxx 10xxxxxx
-      // Do nothing more
-    } else if ((c & 0xe0) == 0xc0) {
-      // Two-byte
-      c = (c << 8) | src[1];
-      incr = 2;
-    } else if ((c & 0xf0) == 0xe0) {
-      // Three-byte
-      c = (c << 16) | (src[1] << 8) | src[2];
-      incr = 3;
-    } else {
-      // Four-byte
-      c = (c << 24) | (src[1] << 16) | (src[2] << 8) | src[3];
-      incr = 4;
-    }
+    int c;
+    int incr = PredictedChar(src, &c);
     src += incr;
 
     int p = tbl[local_hash];            // Prediction
@@ -973,20 +982,8 @@ bool CheapSqueezeTriggerTest(const char* src, int src_len, int testsize) {
     const uint8* ulimit = u + testsize;
     int h = 0;
     while (u < ulimit) {
-      int c = u[0];
-      int incr = 1;
-      if (c < 0xc0) {
-      } else if ((c & 0xe0) == 0xc0) {
-        c = (c << 8) | u[1];
-        incr = 2;
-      } else if ((c & 0xf0) == 0xe0) {
-        c = (c << 16) | (u[1] << 8) | u[2];
-        incr = 3;
-      } else {
-        c = (c << 24) | (u[1] << 16) | (u[2] << 8) | u[3];
-        incr = 4;
-      }
-      u += incr;
+      int c;
+      u += PredictedChar(u, &c);
       predict_tbl[h] = 0;
       h = ((h << 4) ^ c) & 0xfff;
     }
