@@ -39,6 +39,31 @@ static inline uint64_t hash64_mem(const void *data, size_t n, uint64_t seed)
     h *= 0xBF58476D1CE4E5B9ull;
     return h ^ (h >> 31);
 }
+/* Equal bytes? For the short keys of in-memory tables: inline, a few loads that may
+ * overlap (reads a[0..n) and b[0..n) only), no call to memcmp. */
+static inline int mem_same(const void *pa, const void *pb, size_t n)
+{
+    const unsigned char *a = (const unsigned char *)pa, *b = (const unsigned char *)pb;
+    if (n < 4) /* 0..3 bytes: first, middle, last */
+        return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
+    if (n <= 8) { /* 4..8 bytes: two overlapping words */
+        uint32_t x0, y0, x1, y1;
+        memcpy(&x0, a, 4);
+        memcpy(&y0, b, 4);
+        memcpy(&x1, a + n - 4, 4);
+        memcpy(&y1, b + n - 4, 4);
+        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
+    }
+    uint64_t x, y;
+    for (; n > 8; a += 8, b += 8, n -= 8) {
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+    }
+    memcpy(&x, a + n - 8, 8); /* the last 1..8 bytes as the word that ends them (n was over 8) */
+    memcpy(&y, b + n - 8, 8);
+    return x == y;
+}
 /* A strong 64-bit mix (splitmix64 finaliser): a bijection on uint64. */
 static inline uint64_t hash_mix64(uint64_t x)
 {

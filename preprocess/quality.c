@@ -242,7 +242,7 @@ sent *q_sset_get(sset *s, const char *base, uint32_t off, uint32_t len, int *cre
             *created = 1;
             return e;
         }
-        if (e->h == h && e->len == len && !memcmp(base + e->off, base + off, len)) {
+        if (e->h == h && e->len == len && mem_same(base + e->off, base + off, len)) {
             *created = 0;
             return e;
         }

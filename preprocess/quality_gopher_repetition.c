@@ -165,7 +165,7 @@ static int top_ngram(quality_ctx *q, size_t gn, size_t *best_count_out, size_t *
                 q->cnt[i] = 0;
                 break;
             }
-            if (e->tag == tag && !memcmp(q->wid + (e->pos1 - 1), q->wid + i, gn * sizeof *q->wid)) {
+            if (e->tag == tag && mem_same(q->wid + (e->pos1 - 1), q->wid + i, gn * sizeof *q->wid)) {
                 first = e->pos1 - 1;
                 break;
             }
@@ -356,7 +356,7 @@ static int dup_chars(quality_ctx *q, size_t gn, const uint32_t *pos, size_t np, 
                 break;
             }
             size_t o = e->pos1 - 1;
-            if (e->tag == tag && pb[o + gn] - pb[o] == bytes && !memcmp(wb + pb[o], wb + pb[idx], (size_t)bytes)) {
+            if (e->tag == tag && pb[o + gn] - pb[o] == bytes && mem_same(wb + pb[o], wb + pb[idx], (size_t)bytes)) {
                 found = 1;
                 break;
             }

@@ -113,7 +113,7 @@ static int kv_put(kvtab *t, const char *s, size_t len, uint32_t val)
             *e = (kv){s, (uint32_t)len, val, h, 0};
             return 1;
         }
-        if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return 0;
+        if (e->h == h && e->len == len && mem_same(e->s, s, len)) return 0;
     }
 }
 static const kv *kv_get_slow(const kvtab *t, const char *s, size_t len);
@@ -130,7 +130,7 @@ static const kv *kv_get_slow(const kvtab *t, const char *s, size_t len)
     for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
         const kv *e = &t->slot[i];
         if (!e->s) return NULL;
-        if (e->h == h && e->len == len && !memcmp(e->s, s, len)) return e;
+        if (e->h == h && e->len == len && mem_same(e->s, s, len)) return e;
     }
 }
 
@@ -941,12 +941,12 @@ static int span_tokens(spacy_ctx *c, const char *text, uint32_t off, size_t n, s
     }
     if (!h) h = hash64_mem(s, n, 11) | 1;
     hentry *he = &c->hot[(h >> 20) & (HOT_SLOTS - 1)];
-    if (he->h == h && he->klen == n && !memcmp(he->key, s, n)) return emit_packed(c, out, off, c->tbuf + he->toks, he->ntok);
+    if (he->h == h && he->klen == n && mem_same(he->key, s, n)) return emit_packed(c, out, off, c->tbuf + he->toks, he->ntok);
     centry *e = NULL;
     for (size_t i = h & c->cmask;; i = (i + 1) & c->cmask) {
         e = &c->cache[i];
         if (!e->h) break;
-        if (e->h == h && e->klen == n && !memcmp(c->kbuf + e->key, s, n)) {
+        if (e->h == h && e->klen == n && mem_same(c->kbuf + e->key, s, n)) {
             if (n <= HOT_KEY && e->ntok <= 255) {
                 *he = (hentry){h, e->toks, (uint8_t)n, (uint8_t)e->ntok, {0}};
                 memcpy(he->key, s, n);
@@ -1146,7 +1146,7 @@ static int tokenize(spacy_ctx *c, const char *text, size_t n, sp_tokens *out)
     int rc;
     /* the runs are found RUN_AHEAD ahead of their tokens: a span that goes to the cache
      * has its hash taken then and its two slots and its seen bit prefetched (they miss often) */
-    enum { RUN_AHEAD = 4 };
+    enum { RUN_AHEAD = 8 };
     struct { uint32_t st, len; uint64_t h; int ws, letters; } ring[RUN_AHEAD];
     int nring = 0, head = 0;
     for (;;) {

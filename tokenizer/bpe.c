@@ -1402,9 +1402,19 @@ int bpe_count_at_least(bpe_ctx *c, const char *text, size_t n, size_t k, int *ye
         }
         const unsigned char *s = (const unsigned char *)text;
         size_t pieces = 0, i = 0;
+        /* a text this short is likely to be encoded below: its pieces' slots in the piece
+         * cache and the token table are asked for now, so that the misses overlap (the
+         * table is megabytes; one miss after another otherwise) */
+        const pcache_ent *pc = (n < 4 * k && !c->force_heap) ? c->pcache : NULL;
         while (i < n && pieces < k) {
             size_t j = pretok_fast(s, n, i, PRETOK_FAST_GPT2, 0);
-            i = j ? j : pretok_next(s, n, i);
+            j = j ? j : pretok_next(s, n, i);
+            if (pc && j - i > 1 && j - i <= PCACHE_MAXLEN) {
+                uint64_t w[3], h = piece_key(s + i, j - i, w);
+                __builtin_prefetch(&pc[h & c->pcache_mask]);
+                __builtin_prefetch(&b->tok_slots[h & b->tok_mask]);
+            }
+            i = j;
             pieces++;
         }
         if (pieces >= k) return 0;

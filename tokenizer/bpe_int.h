@@ -20,6 +20,7 @@
 #include <cjson/cJSON.h>
 
 #include "bpe.h"
+#include "common/hash.h"
 
 enum { TOKF_GPT2 = 0, TOKF_TIKTOKEN, TOKF_HF, TOKF_SPM, TOKF_NULL };
 enum { PRE_GPT2 = 0, PRE_REGEX = 1, PRE_NONE = 2, PRE_TIKTOKEN = 3 };
@@ -212,30 +213,6 @@ static inline uint64_t tok_hash(const char *s, size_t n, uint64_t *key)
     return *key = XXH3_64bits_withSeed(s, n, 0x6270652d746f6bull);
 }
 
-/* Equal bytes? Tokens are short: eight at a time, inline, no call to memcmp. */
-static inline int same_bytes(const char *a, const char *b, size_t n)
-{
-    if (n < 4) /* 1..3 bytes: first, middle, last */
-        return n == 0 || (a[0] == b[0] && a[n >> 1] == b[n >> 1] && a[n - 1] == b[n - 1]);
-    if (n - 4 <= 4) { /* 4..8 bytes: two overlapping words */
-        uint32_t x0, y0, x1, y1;
-        memcpy(&x0, a, 4);
-        memcpy(&y0, b, 4);
-        memcpy(&x1, a + n - 4, 4);
-        memcpy(&y1, b + n - 4, 4);
-        return ((x0 ^ y0) | (x1 ^ y1)) == 0;
-    }
-    for (; n >= 8; a += 8, b += 8, n -= 8) {
-        uint64_t x, y;
-        memcpy(&x, a, 8);
-        memcpy(&y, b, 8);
-        if (x != y) return 0;
-    }
-    for (; n; n--)
-        if (*a++ != *b++) return 0;
-    return 1;
-}
-
 /* One probe reads one slot: short tokens need nothing else. */
 static inline __attribute__((always_inline)) int64_t bpe_lookup_fast(const bpe *b, const char *s, size_t n)
 {
@@ -246,7 +223,7 @@ static inline __attribute__((always_inline)) int64_t bpe_lookup_fast(const bpe *
         if (!t->id1) return -1;
         if (t->key == key && t->len == n) {
             uint32_t id = t->id1 - 1;
-            if (n <= 8 || same_bytes(b->arena + b->tok_off[id], s, n)) return id;
+            if (n <= 8 || mem_same(b->arena + b->tok_off[id], s, n)) return id;
         }
         i = (i + 1) & b->tok_mask;
     }

@@ -149,6 +149,35 @@ static int cmp_u64(const void *a, const void *b)
  * of exactly its size (ASan: no byte past it); 300,000 different keys of 0..40 bytes
  * (many differing in one byte only, or in their length only) without two equal hashes,
  * and their low 10 bits (a table's slot) spread evenly */
+/* mem_same against memcmp: every length to 70, each byte position changed, and
+ * keys in buffers of exactly their size (ASan sees a read past either end) */
+static void test_mem_same(void)
+{
+    rng_state r;
+    rng_seed(&r, 7);
+    size_t checked = 0, bad = 0;
+    for (size_t len = 0; len <= 70; len++) {
+        unsigned char *a = malloc(len ? len : 1), *b = malloc(len ? len : 1);
+        CHECK(a && b);
+        if (!a || !b) { free(a); free(b); return; }
+        for (size_t i = 0; i < len; i++) a[i] = (unsigned char)rng_next(&r);
+        memcpy(b, a, len);
+        bad += !mem_same(a, b, len);
+        checked++;
+        for (size_t at = 0; at < len; at++)
+            for (int bit = 0; bit < 8; bit++) {
+                b[at] ^= (unsigned char)(1u << bit);
+                bad += mem_same(a, b, len) != !memcmp(a, b, len) || mem_same(a, b, len);
+                b[at] ^= (unsigned char)(1u << bit);
+                checked++;
+            }
+        free(a);
+        free(b);
+    }
+    CHECK(bad == 0);
+    CHECK(checked > 19000);
+}
+
 static void test_hash_mem(void)
 {
     rng_state r;
@@ -662,6 +691,7 @@ int main(void)
     RUN(test_utf8);
     RUN(test_hash);
     RUN(test_hash_mem);
+    RUN(test_mem_same);
     RUN(test_strset);
     RUN(test_io_reader_plain);
     RUN(test_io_reader_zstd);

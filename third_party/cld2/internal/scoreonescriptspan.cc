@@ -892,6 +892,16 @@ void LinearizeAll(ScoringContext* scoringcontext, bool score_cjk,
 
   while ((base_i < base_limit) || (delta_i < delta_limit) ||
          (distinct_i < distinct_limit)) {
+    // webtext: the langprob of the base hit kBaseAhead on is asked for now (the
+    // quadgram table's indirect part is hundreds of KB, read at random)
+    enum { kBaseAhead = 16 };
+    if (base_i + kBaseAhead < base_limit) {
+      uint32 ahead = hitbuffer->base[base_i + kBaseAhead].indirect;
+      const CLD2TableSummary* ahead_obj = (ahead & 0x80000000u) ? base_obj2 : base_obj;
+      ahead &= ~0x80000000u;
+      if (ahead >= ahead_obj->kCLDTableSizeOne) {ahead += ahead - ahead_obj->kCLDTableSizeOne;}
+      __builtin_prefetch(&ahead_obj->kCLDTableInd[ahead]);
+    }
     int base_off = hitbuffer->base[base_i].offset;
     int delta_off = hitbuffer->delta[delta_i].offset;
     int distinct_off = hitbuffer->distinct[distinct_i].offset;
