@@ -861,6 +861,70 @@ static void test_repetition_shortcuts(void)
     free_jsonl(docs, nd);
 }
 
+/* gopher_quality's stop-word rule, len(set(stop_words) & set(words)) < min_stop_words,
+ * against a count of its own: stop lists with repeats, of up to 64 words (one pass with
+ * early exit) and over 64 (word by word), texts that hold some, many or none of them */
+static void test_stop_words(void)
+{
+    static const char *vocab[] = {"the", "be", "to", "of", "and", "that", "have", "with", "cat", "dog",
+                                  "tree", "a", "an", "in", "on", "then", "bee", "tot", "off", "haves"};
+    enum { NV = sizeof vocab / sizeof *vocab };
+    const char *list[80];
+    char text[4096];
+    quality_params p;
+    quality_params_default(&p);
+    p.min_doc_words = 0;
+    p.min_avg_word_length = 0;
+    p.max_avg_word_length = 0;
+    p.max_symbol_word_ratio = 0;
+    p.max_bullet_lines_ratio = 0;
+    p.max_ellipsis_lines_ratio = 0;
+    p.max_non_alpha_words_ratio = 0;
+    quality_ctx *q = quality_ctx_new();
+    uint64_t r = 12345;
+    int bad = 0, kept = 0, dropped = 0, long_lists = 0;
+    for (int it = 0; it < 4000; it++) {
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        size_t nl = it % 5 == 4 ? 65 + (size_t)(r >> 59) % 15 : 1 + (size_t)(r >> 58) % 12;
+        long_lists += nl > 64;
+        for (size_t k = 0; k < nl; k++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            list[k] = vocab[(r >> 40) % (k < 12 ? NV : 8)]; /* past 12: repeats of the first eight */
+        }
+        p.stop_words = list;
+        p.n_stop_words = nl;
+        p.min_stop_words = 1 + it % 4;
+        size_t tl = 0, nw = (size_t)(r >> 33) % 40;
+        for (size_t i = 0; i < nw; i++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            const char *wd = vocab[8 + (r >> 40) % (it % 3 ? NV - 8 : NV)]; /* a third of texts: stop words too */
+            tl += (size_t)snprintf(text + tl, sizeof text - tl, "%s%s", i ? " " : "", wd);
+        }
+        int distinct = 0;
+        for (size_t k = 0; k < nl; k++) {
+            int dupe = 0, in = 0;
+            for (size_t j = 0; j < k; j++) dupe |= !strcmp(list[j], list[k]);
+            if (dupe) continue;
+            size_t sl = strlen(list[k]);
+            for (size_t i = 0; i + sl <= tl && !in; i++)
+                in = (i == 0 || text[i - 1] == ' ') && !memcmp(text + i, list[k], sl) && (i + sl == tl || text[i + sl] == ' ');
+            distinct += in;
+        }
+        const char *why = NULL;
+        quality_begin(q);
+        int k = quality_gopher_quality(q, &p, text, tl, &why);
+        int want = distinct >= p.min_stop_words;
+        if (k != want || (!k && strcmp(why, "gopher_enough_stop_words"))) {
+            if (bad++ < 5) printf("  list of %zu, min %lld, \"%.60s\": %d, want %d\n", nl, p.min_stop_words, text, k, want);
+        }
+        kept += k == 1;
+        dropped += k == 0;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(kept > 500 && dropped > 500 && long_lists > 500);
+    quality_ctx_free(q);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--tokens")) return tokens_main();
@@ -876,5 +940,6 @@ int main(int argc, char **argv)
     check_run("quality_repetition_shortcuts", test_repetition_shortcuts);
     check_run("quality_c4_word_count", test_c4_word_count);
     check_run("quality_fast_helpers", test_fast_helpers);
+    check_run("quality_stop_words", test_stop_words);
     return check_total_failed ? 1 : 0;
 }
