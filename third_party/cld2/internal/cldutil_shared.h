@@ -23,6 +23,9 @@
 
 #include "integral_types.h"
 #include "cld2tablesummary.h"
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace CLD2 {
 
@@ -408,6 +411,13 @@ inline const uint32 QuadHashV3Lookup4(const CLD2TableSummary* gram_obj,
   int bucketcount = gram_obj->kCLDTableSize;
   QuadFPJustHash(quadhash, keymask, bucketcount, &subscr, &hashkey);
   const IndirectProbBucket4* bucket_ptr = &quadtable[subscr];
+#if defined(__SSE2__)
+  __m128i kv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bucket_ptr->keyvalue));
+  __m128i x = _mm_and_si128(_mm_xor_si128(kv, _mm_set1_epi32(static_cast<int>(hashkey))),
+                            _mm_set1_epi32(static_cast<int>(keymask)));
+  int m = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, _mm_setzero_si128())));
+  return m ? bucket_ptr->keyvalue[__builtin_ctz(m)] : 0;
+#else
   // Four-way associative, 4 compares
   if (((hashkey ^ bucket_ptr->keyvalue[0]) & keymask) == 0) {
     return bucket_ptr->keyvalue[0];
@@ -422,6 +432,7 @@ inline const uint32 QuadHashV3Lookup4(const CLD2TableSummary* gram_obj,
     return bucket_ptr->keyvalue[3];
   }
   return 0;
+#endif
 }
 
 // Look up 40-bit gram FP in caller-passed table
@@ -437,6 +448,15 @@ inline const uint32 OctaHashV3Lookup4(const CLD2TableSummary* gram_obj,
   OctaFPJustHash(longwordhash, keymask, bucketcount,
                         &subscr, &hashkey);
   const IndirectProbBucket4* bucket_ptr = &octatable[subscr];
+#if defined(__SSE2__)
+  // webtext: the four compares at once, the first match taken (a hit in any slot costs
+  // no mispredicted branch)
+  __m128i kv = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bucket_ptr->keyvalue));
+  __m128i x = _mm_and_si128(_mm_xor_si128(kv, _mm_set1_epi32(static_cast<int>(hashkey))),
+                            _mm_set1_epi32(static_cast<int>(keymask)));
+  int m = _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(x, _mm_setzero_si128())));
+  return m ? bucket_ptr->keyvalue[__builtin_ctz(m)] : 0;
+#else
   // Four-way associative, 4 compares
   if (((hashkey ^ bucket_ptr->keyvalue[0]) & keymask) == 0) {
     return bucket_ptr->keyvalue[0];
@@ -451,6 +471,7 @@ inline const uint32 OctaHashV3Lookup4(const CLD2TableSummary* gram_obj,
     return bucket_ptr->keyvalue[3];
   }
   return 0;
+#endif
 }
 
 
