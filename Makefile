@@ -347,7 +347,7 @@ build/fuzz/obj/preprocess/langid_cld2.o: preprocess/langid_cld2.cc $(CONFIG)
 build/fuzz/fuzz_langid: $(FUZZ_CLD2_OBJ)
 build/fuzz/fuzz_langid: FUZZ_EXTRA_OBJ = $(FUZZ_CLD2_OBJ) -lstdc++
 .SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_CLD2_OBJ)
--include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_CLD2_OBJ:.o=.d)
+-include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_CLD2_OBJ:.o=.d) $(FUZZ_BINS:%=%.d)
 
 test-bins: tools $(UNIT_BINS) $(GPU_TEST_BINS)
 fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))

@@ -583,6 +583,190 @@ static int load_encoder(bpe *b, const char *path)
     return rc;
 }
 
+int bpe_encoder_direct_off; /* tests: the general readers only (bpe_int.h) */
+unsigned long bpe_direct_taken; /* tests: files and merge lines the one-pass readers took */
+
+/* tests and fuzzing: a and g the same vocabulary and merges, as loaded (every table
+ * byte for byte; a free pair slot is its key alone) */
+int bpe_core_equal(const bpe *a, const bpe *g)
+{
+    if (a->n_ids != g->n_ids || a->n_entries != g->n_entries || a->eod != g->eod || a->n_merges != g->n_merges ||
+        a->pair_mask != g->pair_mask || a->tok_mask != g->tok_mask || a->arena_len != g->arena_len ||
+        memcmp(a->arena, g->arena, a->arena_len) || memcmp(a->tok_len, g->tok_len, a->n_ids * sizeof *a->tok_len) ||
+        memcmp(a->tok_off, g->tok_off, a->n_ids * sizeof *a->tok_off) || memcmp(a->tok_flags, g->tok_flags, a->n_ids) ||
+        memcmp(a->byte_id, g->byte_id, sizeof a->byte_id) ||
+        memcmp(a->tok_slots, g->tok_slots, (a->tok_mask + 1) * sizeof *a->tok_slots) || !a->pairs != !g->pairs)
+        return 0;
+    for (size_t i = 0; a->pairs && i <= a->pair_mask; i++)
+        if (a->pairs[i].key != g->pairs[i].key ||
+            (a->pairs[i].key != UINT64_MAX && (a->pairs[i].rank != g->pairs[i].rank || a->pairs[i].merged != g->pairs[i].merged)))
+            return 0;
+    return 1;
+}
+
+/* The common merge line in one pass: "LEFT RIGHT" of alphabet characters (printable
+ * ASCII, two-byte UTF-8) and one space, ended by a newline or the data's end, under 1,023
+ * bytes: both halves unmapped into out (*ll and *rl bytes), *len the line's bytes. 0 for
+ * anything else (a CR, an empty half, a second space, another character, a long line),
+ * which load_merges' general path then takes, with its messages. */
+static inline int merge_line_fast(const unsigned char *p, size_t avail, char *out, long *ll, long *rl, size_t *len)
+{
+    size_t i = 0, o = 0;
+    long left = -1;
+    if (avail > 1022) avail = 1023; /* a line that reaches 1,023 bytes goes to the general path */
+    while (i < avail) {
+        unsigned c = p[i];
+        if (c >= '!' && c <= '~') {
+            out[o++] = (char)c;
+            i++;
+        } else if (c == ' ') {
+            if (left >= 0 || o == 0) return 0;
+            left = (long)o;
+            i++;
+        } else if (c == '\n') {
+            break;
+        } else if (c >= 0xC2 && c <= 0xC7 && i + 1 < avail && (p[i + 1] & 0xC0) == 0x80) {
+            int byte = u2b[((c & 0x1Fu) << 6) | (p[i + 1] & 0x3Fu)];
+            if (byte < 0) return 0;
+            out[o++] = (char)byte;
+            i += 2;
+        } else return 0;
+    }
+    if (i == 1023 || left < 0 || (long)o == left) return 0;
+    *ll = left;
+    *rl = (long)o - left;
+    *len = i;
+    return 1;
+}
+
+/* encoder.json as GPT-2's is written, read straight into token bytes: each key's
+ * characters (printable ASCII, \" \\ \/, \uXXXX and two-byte UTF-8 of the
+ * bytes_to_unicode alphabet) unmapped as they are scanned, then the entries set in order
+ * as load_encoder sets them (the same calls, the same table). 1: declined, for anything
+ * else (an escape or character outside the alphabet, an empty key, an id repeated, any
+ * entry core_set refuses, a number or a layout bpe_encoder_flat would not take), b then
+ * to be thrown away: load_encoder reads the file again and says what is wrong. */
+
+static inline int hex4v(const unsigned char *p, unsigned *v)
+{
+    unsigned x = 0;
+    for (int k = 0; k < 4; k++) {
+        unsigned c = p[k], d;
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
+        else return 0;
+        x = x << 4 | d;
+    }
+    *v = x;
+    return 1;
+}
+
+static int encoder_direct(bpe *b, const char *data, size_t n)
+{
+#define WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
+    const unsigned char *s = (const unsigned char *)data;
+    size_t i = 0, ne = 0, cap = 0, ul = 0;
+    uint32_t *ent = NULL; /* id, then the key's unmapped length, per entry */
+    unsigned char *ub = malloc(n + 1);
+    uint8_t *seen = NULL;
+    uint32_t max_id = 0;
+    int rc = 1;
+    if (!ub) return 1;
+    while (i < n && WS(s[i])) i++;
+    if (i == n || s[i++] != '{') goto out;
+    for (;;) {
+        while (i < n && WS(s[i])) i++;
+        if (i == n || s[i++] != '"') goto out;
+        size_t start = ul;
+        for (;;) {
+            if (i >= n) goto out;
+            unsigned c = s[i];
+            if (c >= '!' && c <= '~' && c != '"' && c != '\\') {
+                ub[ul++] = (unsigned char)c;
+                i++;
+            } else if (c == '"') {
+                i++;
+                break;
+            } else if (c == '\\') {
+                unsigned v;
+                if (i + 1 >= n) goto out;
+                c = s[i + 1];
+                if (c == '"' || c == '\\' || c == '/') {
+                    ub[ul++] = (unsigned char)c;
+                    i += 2;
+                    continue;
+                }
+                if (c != 'u' || i + 6 > n || !hex4v(s + i + 2, &v) || v >= 512 || u2b[v] < 0) goto out;
+                ub[ul++] = (unsigned char)u2b[v];
+                i += 6;
+            } else if (c >= 0xC2 && c <= 0xC7 && i + 1 < n && (s[i + 1] & 0xC0) == 0x80) {
+                int byte = u2b[((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)];
+                if (byte < 0) goto out;
+                ub[ul++] = (unsigned char)byte;
+                i += 2;
+            } else goto out;
+        }
+        if (ul == start) goto out;
+        while (i < n && WS(s[i])) i++;
+        if (i == n || s[i++] != ':') goto out;
+        while (i < n && WS(s[i])) i++;
+        if (i == n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9'))
+            goto out;
+        uint32_t id = 0;
+        int digits = 0;
+        while (i < n && s[i] >= '0' && s[i] <= '9' && digits < 9) id = id * 10 + (uint32_t)(s[i++] - '0'), digits++;
+        if (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E')) goto out;
+        if (id > 16777216) goto out;
+        if (ne == cap) {
+            size_t nc = cap ? 2 * cap : 1 << 16;
+            uint32_t *nent = realloc(ent, nc * 2 * sizeof *nent);
+            if (!nent) goto out;
+            ent = nent;
+            cap = nc;
+        }
+        ent[2 * ne] = id;
+        ent[2 * ne + 1] = (uint32_t)(ul - start);
+        ne++;
+        if (id > max_id) max_id = id;
+        while (i < n && WS(s[i])) i++;
+        if (i == n) goto out;
+        if (s[i] == ',') {
+            i++;
+            continue;
+        }
+        if (s[i++] != '}') goto out;
+        break;
+    }
+    while (i < n && WS(s[i])) i++;
+    if (i != n || ne == 0) goto out;
+    if (!(seen = calloc((size_t)max_id / 8 + 1, 1))) goto out;
+    for (size_t k = 0; k < ne; k++) { /* an id twice: load_encoder names the entry */
+        uint32_t id = ent[2 * k];
+        if (seen[id >> 3] >> (id & 7) & 1) goto out;
+        seen[id >> 3] |= (uint8_t)(1u << (id & 7));
+    }
+    if ((rc = bpe_core_alloc(b, (size_t)max_id + 1, ne))) goto out; /* load_encoder's message too */
+    rc = 1;
+    for (size_t k = 0, at = 0; k < ne; k++) {
+        uint32_t id = ent[2 * k], len = ent[2 * k + 1];
+        const char *t = (const char *)ub + at;
+        at += len;
+        if (len == 13 && !memcmp(t, "<|endoftext|>", 13)) { /* only "<|endoftext|>" unmaps to these bytes */
+            if (core_set_entry(b, id, t, len, 0, k + 1, "")) goto out;
+            b->tok_flags[id] |= TOKFL_SPECIAL;
+            b->eod = id;
+        } else if (core_set_entry(b, id, t, len, 1, k + 1, "")) goto out;
+    }
+    rc = bpe_core_bytes(b);
+    bpe_direct_taken += !rc;
+out:
+    free(ub);
+    free(ent);
+    free(seen);
+    return rc;
+#undef WS
+}
+
 static int load_merges(bpe *b, const char *path)
 {
     char *data = NULL;
@@ -609,6 +793,28 @@ static int load_merges(bpe *b, const char *path)
     int nq = 0, head = 0;
     for (;;) {
         while (nq < MERGE_AHEAD && pos < dlen) {
+            if (lineno > 0 && !bpe_encoder_direct_off) { /* not the first line, which may be "#version" */
+                int k = (head + nq) % MERGE_AHEAD;
+                long ll, rl;
+                size_t len;
+                if (merge_line_fast((const unsigned char *)data + pos, dlen - pos, q[k].buf, &ll, &rl, &len)) {
+                    char *line = data + pos;
+                    pos += len + (pos + len < dlen ? 1 : 0);
+                    lineno++;
+                    line[len] = 0;
+                    nq++;
+                    q[k].line = line;
+                    q[k].len = len;
+                    q[k].lineno = lineno;
+                    q[k].ll = ll;
+                    q[k].rl = rl;
+                    bpe_prefetch_slot(b, q[k].buf, (size_t)ll);
+                    bpe_prefetch_slot(b, q[k].buf + ll, (size_t)rl);
+                    bpe_prefetch_slot(b, q[k].buf, (size_t)(ll + rl));
+                    bpe_direct_taken++;
+                    continue;
+                }
+            }
             char *line = data + pos, *nl = memchr(line, '\n', dlen - pos);
             size_t len = nl ? (size_t)(nl - line) : dlen - pos;
             pos += len + (nl ? 1 : 0);
@@ -679,7 +885,23 @@ int bpe_load(bpe **out, const char *encoder_json, const char *vocab_bpe)
     bpe *b = bpe_new(TOKF_GPT2, "GPT2BPETokenizer", encoder_json);
     if (!b) return err_set(ERR_NOMEM, "out of memory");
     b->whole_first = 1;
-    int rc = load_encoder(b, encoder_json);
+    int rc = 1;
+    if (!bpe_encoder_direct_off) {
+        char *data = NULL;
+        size_t len = 0;
+        if ((rc = bpe_slurp(encoder_json, &data, &len))) {
+            bpe_free(b);
+            return rc;
+        }
+        rc = encoder_direct(b, data, len);
+        free(data);
+        if (rc == 1) { /* declined: a fresh start on the general path */
+            bpe_free(b);
+            if (!(b = bpe_new(TOKF_GPT2, "GPT2BPETokenizer", encoder_json))) return err_set(ERR_NOMEM, "out of memory");
+            b->whole_first = 1;
+        }
+    }
+    if (rc == 1) rc = load_encoder(b, encoder_json);
     if (!rc) rc = load_merges(b, vocab_bpe);
     if (rc) { bpe_free(b); return rc; }
     b->vocab_size = b->n_entries;

@@ -281,6 +281,12 @@ typedef struct {
 /* the one-pass reader of the flat object: 0, 1 where it declines (the file then
  * goes to bpe_encoder_json), ERR_NOMEM; and cJSON's: 0 or an error set */
 int bpe_encoder_flat(const char *s, size_t n, enc_list *L);
+/* tests: 1 sends every encoder.json and merges line to the general readers (bpe_load
+ * reads the usual ones straight into token bytes otherwise) */
+extern int bpe_encoder_direct_off;
+extern unsigned long bpe_direct_taken; /* tests: files and merge lines the one-pass readers took */
+/* tests and fuzzing: the same vocabulary and merges, table for table */
+int bpe_core_equal(const bpe *a, const bpe *g);
 int bpe_encoder_json(const char *path, const char *data, size_t len, enc_list *L);
 void bpe_enc_list_free(enc_list *L);
 

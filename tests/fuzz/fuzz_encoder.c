@@ -1,12 +1,15 @@
 /* fuzz_encoder - GPT-2's encoder.json read by the one-pass flat reader and by
  * cJSON's (tokenizer/bpe.c): wherever the flat reader takes a file, cJSON's
  * reader takes it too and gives the same entries (ids, keys, order); where it
- * declines, the file goes to cJSON's (no crash either way). */
+ * declines, the file goes to cJSON's (no crash either way). Then the file loaded
+ * by bpe_load with a small merges file, its one-pass reader against the general
+ * one (gpt2load_fuzz.h): the same answer, message or tables. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tokenizer/bpe_int.h"
+#include "tests/fuzz/gpt2load_fuzz.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
 {
@@ -27,5 +30,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
     bpe_enc_list_free(&a);
     bpe_enc_list_free(&b);
     free(s);
+    static char enc[96], merges[96];
+    if (!enc[0]) {
+        fuzz_tmp_path(enc, sizeof enc, "encoder.json");
+        fuzz_tmp_path(merges, sizeof merges, "encoder_merges.txt");
+        static const char m[] = "#version: 0.2\n\xc4\xa0 t\nh e\n";
+        fuzz_write(merges, m, sizeof m - 1);
+    }
+    fuzz_write(enc, data, n);
+    gpt2_load_compare(enc, merges);
     return 0;
 }

@@ -1,8 +1,10 @@
 /* fuzz_gpt2merges - GPT-2's vocab.bpe reader (tokenizer/bpe.c load_merges) on a hostile
  * file, with a small encoder.json of the 256 byte tokens and a few merged ones (written
- * once), then an encode and decodes with whatever it accepted (tokfile_fuzz.h). */
+ * once), then an encode and decodes with whatever it accepted (tokfile_fuzz.h); and
+ * loaded by bpe_load's one-pass merge reader against its general one (gpt2load_fuzz.h). */
 #include "common/utf8.h"
 #include "tests/fuzz/tokfile_fuzz.h"
+#include "tests/fuzz/gpt2load_fuzz.h"
 
 static char enc_path[96];
 
@@ -38,4 +40,12 @@ static void tokfile_spec(tokcli_spec *s, const uint8_t *data, size_t n)
     s->model = NULL;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n) { return tokfile_fuzz("gpt2merges", data, n); }
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t n)
+{
+    static char merges[96];
+    if (!enc_path[0]) write_encoder();
+    if (!merges[0]) fuzz_tmp_path(merges, sizeof merges, "gpt2merges_cmp");
+    fuzz_write(merges, data, n);
+    gpt2_load_compare(enc_path, merges);
+    return tokfile_fuzz("gpt2merges", data, n);
+}

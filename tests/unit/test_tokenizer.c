@@ -327,6 +327,108 @@ static void test_encoder_readers(void)
     CHECK(taken > 2000); /* the comparison ran on many files the flat reader took */
 }
 
+static void write_bytes(const char *path, const void *d, size_t n);
+
+/* bpe_load's one-pass readers (encoder.json straight into token bytes, the common merge
+ * line) against the general ones (bpe_encoder_direct_off): the same table, or the same
+ * message; on GPT-2's files and on small ones with one to three bytes changed */
+static int load_both(const char *enc, const char *mer, char *why, size_t whycap)
+{
+    bpe *a = NULL, *g = NULL;
+    bpe_encoder_direct_off = 0;
+    int ra = bpe_load(&a, enc, mer);
+    char ma[1100]; /* err_msg() holds up to 1,024 bytes */
+    snprintf(ma, sizeof ma, "%s", ra ? err_msg() : "");
+    bpe_encoder_direct_off = 1;
+    int rg = bpe_load(&g, enc, mer);
+    bpe_encoder_direct_off = 0;
+    int same = ra == rg && !strcmp(ma, rg ? err_msg() : "");
+    if (same && !ra) same = bpe_core_equal(a, g);
+    if (!same && !ra && !rg)
+        snprintf(why, whycap, "tables differ: ids %zu/%zu entries %zu/%zu merges %zu/%zu arena %zu/%zu", a->n_ids, g->n_ids,
+                 a->n_entries, g->n_entries, a->n_merges, g->n_merges, a->arena_len, g->arena_len);
+    else if (!same) snprintf(why, whycap, "direct %d \"%s\" / general %d \"%s\"", ra, ma, rg, rg ? err_msg() : "");
+    bpe_free(a);
+    bpe_free(g);
+    return same ? (ra ? 2 : 1) : 0;
+}
+
+static void test_direct_readers(void)
+{
+    char why[1200];
+    CHECK_EQ_INT(load_both("data/gpt2/encoder.json", "data/gpt2/vocab.bpe", why, sizeof why), 1);
+    /* a small vocabulary: the 256 bytes (as \uXXXX, raw UTF-8 or themselves), a few merges */
+    char enc[16384], pe[300], pm[300];
+    size_t n = 0;
+    n += (size_t)snprintf(enc + n, sizeof enc - n, "{");
+    for (unsigned c = 0; c < 256; c++) {
+        uint32_t cp = bpe_byte_to_cp(c);
+        if (c == '"' || c == '\\') n += (size_t)snprintf(enc + n, sizeof enc - n, "\"\\%c\": %u, ", (char)c, c);
+        else if (cp < 128) n += (size_t)snprintf(enc + n, sizeof enc - n, "\"%c\": %u, ", (char)c, c);
+        else if (c % 2) n += (size_t)snprintf(enc + n, sizeof enc - n, "\"\\u%04x\": %u, ", cp, c);
+        else n += (size_t)snprintf(enc + n, sizeof enc - n, "\"%c%c\": %u, ", (char)(0xC0 | cp >> 6), (char)(0x80 | (cp & 0x3F)), c);
+    }
+    n += (size_t)snprintf(enc + n, sizeof enc - n,
+                          "\"\\u0120t\": 256, \"he\": 257, \"\\u0120the\": 258, \"ab\": 259, \"<|endoftext|>\": 260}");
+    const char *merges = "#version: 0.2\n\xc4\xa0 t\nh e\n\xc4\xa0t he\na b\n";
+    snprintf(pe, sizeof pe, "%s/direct_enc.json", tmpdir);
+    snprintf(pm, sizeof pm, "%s/direct_merges.txt", tmpdir);
+    write_bytes(pe, enc, n);
+    write_bytes(pm, merges, strlen(merges));
+    CHECK_EQ_INT(load_both(pe, pm, why, sizeof why), 1);
+    /* one more key, spelled every way that the one-pass reader takes or leaves to the other */
+    static const char *keys[] = {"\\n", "\\t", "\\b", "\\f", "\\r", "\\u0000", "\\u0020", "\\u007f", "\\u00ad",
+                                 "\\u00a1x", "\\u0143", "\\u0144", "\\u0200", "\\ud800", "\\uD83D\\uDE00", "\\u00e9\\u00E9",
+                                 " ", "a b", "\x7f", "\xc2\xa0", "\xc2\xa1", "\xc5\x83", "\xc5\x84", "\xc8\x80", "\xe4\xb8\xad",
+                                 "\xc4", "\xff", "\\/\\\"\\\\", "\\\\", "\\u002F", "<|endoftext|>", "\\u003c|endoftext|>", "", "\\u12",
+                                 "\\x41", "\\U0041"};
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++) {
+        char e2[16640];
+        memcpy(e2, enc, n - 1); /* without the closing brace */
+        for (int zq = 0; zq < 2; zq++) { /* alone, and with "zq" after it (no other token's bytes) */
+            size_t en = n - 1 + (size_t)snprintf(e2 + n - 1, sizeof e2 - (n - 1), ", \"%s%s\": 261}", keys[k], zq ? "zq" : "");
+            write_bytes(pe, e2, en);
+            int got = load_both(pe, pm, why, sizeof why);
+            if (!got) printf("  key \"%s%s\": %s\n", keys[k], zq ? "zq" : "", why);
+            CHECK(got != 0);
+        }
+    }
+    static const char alpha[] = "{}\":, \\u0123456789abcdefAF.eE-+\n\r\t\x01\xff\xc3\xa9\xc4\xa0/x<|>#";
+    uint64_t r = 0x9E3779B97F4A7C15ull;
+    int bad = 0, loaded = 0, refused = 0;
+    unsigned long taken = bpe_direct_taken;
+    for (int t = 0; t < 6000; t++) {
+        char e2[16640], m2[4200];
+        size_t en = n, mn = strlen(merges);
+        memcpy(e2, enc, en);
+        memcpy(m2, merges, mn);
+        int edits = 1 + t % 3, in_merges = t % 4 == 3;
+        char *buf = in_merges ? m2 : e2;
+        size_t *bn = in_merges ? &mn : &en;
+        /* the edits fall near the changing parts: the last keys, or anywhere in the merges */
+        size_t from = in_merges ? 0 : (t % 2 ? n - 120 : 0);
+        for (int k = 0; k < edits; k++) {
+            r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+            size_t at = from + (size_t)(r % (*bn - from + 1));
+            char c = alpha[(r >> 32) % (sizeof alpha - 1)];
+            int op = (int)((r >> 40) % 3);
+            if (op == 0 && at < *bn) buf[at] = c;
+            else if (op == 1) memmove(buf + at + 1, buf + at, *bn - at), buf[at] = c, (*bn)++;
+            else if (at < *bn) memmove(buf + at, buf + at + 1, *bn - at - 1), (*bn)--;
+        }
+        write_bytes(pe, e2, en);
+        write_bytes(pm, m2, mn);
+        int got = load_both(pe, pm, why, sizeof why);
+        if (!got && bad++ < 5) printf("  edit %d: %s\n", t, why);
+        loaded += got == 1;
+        refused += got == 2;
+    }
+    CHECK_EQ_INT(bad, 0);
+    printf("  %d loaded, %d refused the same way, %lu taken by the one-pass readers\n", loaded, refused,
+           bpe_direct_taken - taken);
+    CHECK(loaded > 300 && refused > 2000 && bpe_direct_taken - taken > 6000);
+}
+
 static void write_bytes(const char *path, const void *d, size_t n)
 {
     FILE *f = fopen(path, "wb");
@@ -527,6 +629,7 @@ int main(void)
     RUN(test_sanitize);
     RUN(test_load_errors);
     RUN(test_encoder_readers);
+    RUN(test_direct_readers);
     RUN(test_mmidx);
     RUN(test_train);
     bpe_free(gpt2);
