@@ -49,7 +49,7 @@ def main():
         for t in texts:
             f.write(json.dumps({"text": t}) + "\n")
     inp_whole = os.path.join(tmp, "whole.jsonl")
-    with open(inp_whole, "wb") as f:
+    with open(inp_whole, "w", encoding="utf-8") as f:
         f.write(raw)
 
     def ours(args, j, path=inp, size_mb=None):
