@@ -125,7 +125,7 @@ static const int UTFmax = 4;        // Max number of bytes in a UTF-8 character
 // Input: 4-byte entry of 3 language numbers and one probability subscript, plus
 //  an accumulator tote. (language 0 means unused entry)
 // Output: running sums in tote updated
-void ProcessProbV2Tote(uint32 probs, Tote* tote) {
+__attribute__((always_inline)) void ProcessProbV2Tote(uint32 probs, Tote* tote) {
   uint8 prob123 = (probs >> 0) & 0xff;
   const uint8* prob123_entry = LgProb2TblEntry(prob123);
 
