@@ -897,7 +897,7 @@ static void test_stop_words(void)
         size_t tl = 0, nw = (size_t)(r >> 33) % 40;
         for (size_t i = 0; i < nw; i++) {
             r = r * 6364136223846793005ull + 1442695040888963407ull;
-            const char *wd = vocab[8 + (r >> 40) % (it % 3 ? NV - 8 : NV)]; /* a third of texts: stop words too */
+            const char *wd = it % 3 ? vocab[8 + (r >> 40) % (NV - 8)] : vocab[(r >> 40) % NV]; /* a third of texts: stop words too */
             tl += (size_t)snprintf(text + tl, sizeof text - tl, "%s%s", i ? " " : "", wd);
         }
         int distinct = 0;
