@@ -19,19 +19,6 @@ static inline size_t skip_ws(const unsigned char *s, size_t n, size_t i)
     return i;
 }
 
-static inline int hex4(const unsigned char *p, unsigned *v)
-{
-    unsigned x = 0;
-    for (int k = 0; k < 4; k++) {
-        unsigned c = p[k], d;
-        if (c >= '0' && c <= '9') d = c - '0';
-        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
-        else return 0;
-        x = x << 4 | d;
-    }
-    *v = x;
-    return 1;
-}
 
 /* Position of the first '"', '\\' or control byte in s[i..n), or n. */
 static inline size_t string_stop(const unsigned char *s, size_t n, size_t i)
@@ -70,7 +57,7 @@ static int scan_string(const unsigned char *s, size_t n, size_t *pi, uint8_t *es
             break;
         case 'u': {
             unsigned v;
-            if (i + 6 > n || !hex4(s + i + 2, &v) || (v >= 0xD800 && v <= 0xDFFF)) return 0;
+            if (i + 6 > n || !jsonscan_hex4(s + i + 2, &v) || (v >= 0xD800 && v <= 0xDFFF)) return 0;
             i += 6;
             break;
         }
@@ -242,7 +229,7 @@ int jsonscan_string(const char *line, const jsonscan_span *sp, const char **out,
         case 't': o[k++] = '\t'; break;
         case 'u': {
             unsigned v = 0;
-            hex4(s + i, &v); /* checked by the scan; never a surrogate */
+            jsonscan_hex4(s + i, &v); /* checked by the scan; never a surrogate */
             i += 4;
             k += (size_t)utf8_encode(v, o + k);
             break;

@@ -19,6 +19,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Four hex digits at p (either case) into *v; 0 if one is not a hex digit. */
+static inline int jsonscan_hex4(const unsigned char *p, unsigned *v)
+{
+    unsigned x = 0;
+    for (int k = 0; k < 4; k++) {
+        unsigned c = p[k], d;
+        if (c >= '0' && c <= '9') d = c - '0';
+        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
+        else return 0;
+        x = x << 4 | d;
+    }
+    *v = x;
+    return 1;
+}
+
 #define JSONSCAN_MAX_DEPTH 64
 #define JSONSCAN_MAX_KEYS 8
 

@@ -604,6 +604,31 @@ int bpe_core_equal(const bpe *a, const bpe *g)
     return 1;
 }
 
+/* tests and fuzzing: enc and merges loaded by bpe_load with the one-pass readers and
+ * with the general ones. 1: both loaded the same tables; 2: both refused with the same
+ * message; 0: they differ, said in why. */
+int bpe_load_compare(const char *enc, const char *merges, char *why, size_t whycap)
+{
+    bpe *a = NULL, *g = NULL;
+    int off = bpe_encoder_direct_off;
+    bpe_encoder_direct_off = 0;
+    int ra = bpe_load(&a, enc, merges);
+    char ma[1100]; /* err_msg() holds up to 1,024 bytes */
+    snprintf(ma, sizeof ma, "%s", ra ? err_msg() : "");
+    bpe_encoder_direct_off = 1;
+    int rg = bpe_load(&g, enc, merges);
+    bpe_encoder_direct_off = off;
+    int same = ra == rg && !strcmp(ma, rg ? err_msg() : "") && (ra || bpe_core_equal(a, g));
+    if (!same && !ra && !rg)
+        snprintf(why, whycap, "tables differ: ids %zu/%zu entries %zu/%zu merges %zu/%zu arena %zu/%zu", a->n_ids,
+                 g->n_ids, a->n_entries, g->n_entries, a->n_merges, g->n_merges, a->arena_len, g->arena_len);
+    else if (!same)
+        snprintf(why, whycap, "one-pass %d \"%s\" / general %d \"%s\"", ra, ma, rg, rg ? err_msg() : "");
+    bpe_free(a);
+    bpe_free(g);
+    return same ? (ra ? 2 : 1) : 0;
+}
+
 /* The common merge line in one pass: "LEFT RIGHT" of alphabet characters (printable
  * ASCII, two-byte UTF-8) and one space, ended by a newline or the data's end, under 1,023
  * bytes: both halves unmapped into out (*ll and *rl bytes), *len the line's bytes. 0 for
@@ -647,20 +672,6 @@ static inline int merge_line_fast(const unsigned char *p, size_t avail, char *ou
  * entry core_set refuses, a number or a layout bpe_encoder_flat would not take), b then
  * to be thrown away: load_encoder reads the file again and says what is wrong. */
 
-static inline int hex4v(const unsigned char *p, unsigned *v)
-{
-    unsigned x = 0;
-    for (int k = 0; k < 4; k++) {
-        unsigned c = p[k], d;
-        if (c >= '0' && c <= '9') d = c - '0';
-        else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f') d = (c | 0x20) - 'a' + 10;
-        else return 0;
-        x = x << 4 | d;
-    }
-    *v = x;
-    return 1;
-}
-
 static int encoder_direct(bpe *b, const char *data, size_t n)
 {
 #define WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
@@ -696,7 +707,7 @@ static int encoder_direct(bpe *b, const char *data, size_t n)
                     i += 2;
                     continue;
                 }
-                if (c != 'u' || i + 6 > n || !hex4v(s + i + 2, &v) || v >= 512 || u2b[v] < 0) goto out;
+                if (c != 'u' || i + 6 > n || !jsonscan_hex4(s + i + 2, &v) || v >= 512 || u2b[v] < 0) goto out;
                 ub[ul++] = (unsigned char)u2b[v];
                 i += 6;
             } else if (c >= 0xC2 && c <= 0xC7 && i + 1 < n && (s[i + 1] & 0xC0) == 0x80) {

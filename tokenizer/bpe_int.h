@@ -287,6 +287,9 @@ extern int bpe_encoder_direct_off;
 extern unsigned long bpe_direct_taken; /* tests: files and merge lines the one-pass readers took */
 /* tests and fuzzing: the same vocabulary and merges, table for table */
 int bpe_core_equal(const bpe *a, const bpe *g);
+/* tests and fuzzing: bpe_load with the one-pass readers against the general ones on the
+ * same files: 1 the same tables, 2 the same refusal, 0 a difference (said in why) */
+int bpe_load_compare(const char *enc, const char *merges, char *why, size_t whycap);
 int bpe_encoder_json(const char *path, const char *data, size_t len, enc_list *L);
 void bpe_enc_list_free(enc_list *L);
 

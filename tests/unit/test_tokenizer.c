@@ -332,31 +332,11 @@ static void write_bytes(const char *path, const void *d, size_t n);
 /* bpe_load's one-pass readers (encoder.json straight into token bytes, the common merge
  * line) against the general ones (bpe_encoder_direct_off): the same table, or the same
  * message; on GPT-2's files and on small ones with one to three bytes changed */
-static int load_both(const char *enc, const char *mer, char *why, size_t whycap)
-{
-    bpe *a = NULL, *g = NULL;
-    bpe_encoder_direct_off = 0;
-    int ra = bpe_load(&a, enc, mer);
-    char ma[1100]; /* err_msg() holds up to 1,024 bytes */
-    snprintf(ma, sizeof ma, "%s", ra ? err_msg() : "");
-    bpe_encoder_direct_off = 1;
-    int rg = bpe_load(&g, enc, mer);
-    bpe_encoder_direct_off = 0;
-    int same = ra == rg && !strcmp(ma, rg ? err_msg() : "");
-    if (same && !ra) same = bpe_core_equal(a, g);
-    if (!same && !ra && !rg)
-        snprintf(why, whycap, "tables differ: ids %zu/%zu entries %zu/%zu merges %zu/%zu arena %zu/%zu", a->n_ids, g->n_ids,
-                 a->n_entries, g->n_entries, a->n_merges, g->n_merges, a->arena_len, g->arena_len);
-    else if (!same) snprintf(why, whycap, "direct %d \"%s\" / general %d \"%s\"", ra, ma, rg, rg ? err_msg() : "");
-    bpe_free(a);
-    bpe_free(g);
-    return same ? (ra ? 2 : 1) : 0;
-}
 
 static void test_direct_readers(void)
 {
     char why[1200];
-    CHECK_EQ_INT(load_both("data/gpt2/encoder.json", "data/gpt2/vocab.bpe", why, sizeof why), 1);
+    CHECK_EQ_INT(bpe_load_compare("data/gpt2/encoder.json", "data/gpt2/vocab.bpe", why, sizeof why), 1);
     /* a small vocabulary: the 256 bytes (as \uXXXX, raw UTF-8 or themselves), a few merges */
     char enc[16384], pe[300], pm[300];
     size_t n = 0;
@@ -375,7 +355,7 @@ static void test_direct_readers(void)
     snprintf(pm, sizeof pm, "%s/direct_merges.txt", tmpdir);
     write_bytes(pe, enc, n);
     write_bytes(pm, merges, strlen(merges));
-    CHECK_EQ_INT(load_both(pe, pm, why, sizeof why), 1);
+    CHECK_EQ_INT(bpe_load_compare(pe, pm, why, sizeof why), 1);
     /* one more key, spelled every way that the one-pass reader takes or leaves to the other */
     static const char *keys[] = {"\\n", "\\t", "\\b", "\\f", "\\r", "\\u0000", "\\u0020", "\\u007f", "\\u00ad",
                                  "\\u00a1x", "\\u0143", "\\u0144", "\\u0200", "\\ud800", "\\uD83D\\uDE00", "\\u00e9\\u00E9",
@@ -388,7 +368,7 @@ static void test_direct_readers(void)
         for (int zq = 0; zq < 2; zq++) { /* alone, and with "zq" after it (no other token's bytes) */
             size_t en = n - 1 + (size_t)snprintf(e2 + n - 1, sizeof e2 - (n - 1), ", \"%s%s\": 261}", keys[k], zq ? "zq" : "");
             write_bytes(pe, e2, en);
-            int got = load_both(pe, pm, why, sizeof why);
+            int got = bpe_load_compare(pe, pm, why, sizeof why);
             if (!got) printf("  key \"%s%s\": %s\n", keys[k], zq ? "zq" : "", why);
             CHECK(got != 0);
         }
@@ -418,7 +398,7 @@ static void test_direct_readers(void)
         }
         write_bytes(pe, e2, en);
         write_bytes(pm, m2, mn);
-        int got = load_both(pe, pm, why, sizeof why);
+        int got = bpe_load_compare(pe, pm, why, sizeof why);
         if (!got && bad++ < 5) printf("  edit %d: %s\n", t, why);
         loaded += got == 1;
         refused += got == 2;
