@@ -769,7 +769,7 @@ static int encoder_direct(bpe *b, const char *data, size_t n)
         } else if (core_set_entry(b, id, t, len, 1, k + 1, "")) goto out;
     }
     rc = bpe_core_bytes(b);
-    bpe_direct_taken += !rc;
+    if (!rc) __atomic_add_fetch(&bpe_direct_taken, 1, __ATOMIC_RELAXED);
 out:
     free(ub);
     free(ent);
@@ -822,7 +822,7 @@ static int load_merges(bpe *b, const char *path)
                     bpe_prefetch_slot(b, q[k].buf, (size_t)ll);
                     bpe_prefetch_slot(b, q[k].buf + ll, (size_t)rl);
                     bpe_prefetch_slot(b, q[k].buf, (size_t)(ll + rl));
-                    bpe_direct_taken++;
+                    __atomic_add_fetch(&bpe_direct_taken, 1, __ATOMIC_RELAXED);
                     continue;
                 }
             }
