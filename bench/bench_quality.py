@@ -14,6 +14,7 @@ data/corpus/enwiki_sample.jsonl.zst (non-empty documents):
 MB/s are of document text (UTF-8 bytes of the 'text' values)."""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -92,6 +93,7 @@ def main():
     for j in (1, 2):
         r = ours(["--filters", ALL], j, inp_whole, whole / 1e6)
         print("  %-40s %12.1f %12s" % ("whole cleanup + the four (%d thread%s)" % (j, "s" if j > 1 else ""), r, "-"))
+    shutil.rmtree(tmp)
 
 
 if __name__ == "__main__":
