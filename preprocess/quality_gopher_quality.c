@@ -100,42 +100,29 @@ int quality_gopher_quality(quality_ctx *q, const quality_params *p, const char *
         *reason = "gopher_below_alpha_threshold";
         return 0;
     }
-    if (p->min_stop_words && p->n_stop_words <= 64) {
-        /* len(stop_words & set(words)): the words in one pass, each against the stop words
-         * not found yet (the first of each kind in the list), until min_stop_words are */
-        size_t sl[64];
-        uint64_t want = 0;
-        for (size_t k = 0; k < p->n_stop_words; k++) {
-            sl[k] = strlen(p->stop_words[k]);
-            int dupe = 0;
-            for (size_t j = 0; j < k && !dupe; j++) dupe = !strcmp(p->stop_words[j], p->stop_words[k]);
-            if (!dupe) want |= 1ull << k;
-        }
+    if (p->min_stop_words) {
+        /* len(stop_words & set(words)): the words in one pass per 64 stop words (the first
+         * of each kind in the list), each word against those not found yet, until
+         * min_stop_words are */
         long long found = 0;
-        for (size_t i = 0; i < nw && want && found < p->min_stop_words; i++)
-            for (uint64_t m = want; m; m &= m - 1) {
-                int k = __builtin_ctzll(m);
-                if (w[i].len == sl[k] && !memcmp(t + w[i].off, p->stop_words[k], sl[k])) {
-                    found++;
-                    want &= ~(1ull << k);
-                    break;
-                }
+        for (size_t c0 = 0; c0 < p->n_stop_words && found < p->min_stop_words; c0 += 64) {
+            size_t nc = p->n_stop_words - c0 < 64 ? p->n_stop_words - c0 : 64, sl[64];
+            const char *const *sw = p->stop_words + c0;
+            uint64_t want = 0;
+            for (size_t k = 0; k < nc; k++) {
+                sl[k] = strlen(sw[k]);
+                int dupe = 0;
+                for (size_t j = 0; j < c0 + k && !dupe; j++) dupe = !strcmp(p->stop_words[j], sw[k]);
+                if (!dupe) want |= 1ull << k;
             }
-        if (found < p->min_stop_words) {
-            *reason = "gopher_enough_stop_words";
-            return 0;
-        }
-    } else if (p->min_stop_words) {
-        long long found = 0;
-        for (size_t k = 0; k < p->n_stop_words; k++) {
-            size_t sl = strlen(p->stop_words[k]);
-            int dupe = 0; /* the stop words are a set */
-            for (size_t j = 0; j < k && !dupe; j++) dupe = !strcmp(p->stop_words[j], p->stop_words[k]);
-            if (dupe) continue;
-            for (size_t i = 0; i < nw; i++)
-                if (w[i].len == sl && !memcmp(t + w[i].off, p->stop_words[k], sl)) {
-                    found++;
-                    break;
+            for (size_t i = 0; i < nw && want && found < p->min_stop_words; i++)
+                for (uint64_t m = want; m; m &= m - 1) {
+                    int k = __builtin_ctzll(m);
+                    if (w[i].len == sl[k] && !memcmp(t + w[i].off, sw[k], sl[k])) {
+                        found++;
+                        want &= ~(1ull << k);
+                        break;
+                    }
                 }
         }
         if (found < p->min_stop_words) {

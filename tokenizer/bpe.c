@@ -66,6 +66,11 @@ int bpe_cp_to_byte(uint32_t cp)
     return cp < 512 ? u2b[cp] : -1;
 }
 
+/* Two bytes that are UTF-8 of U+0080..U+01FF (where the rest of the alphabet lies), and
+ * the byte their character stands for (-1: not in the alphabet). */
+static inline int unmap_two_ok(unsigned c0, unsigned c1) { return c0 >= 0xC2 && c0 <= 0xC7 && (c1 & 0xC0) == 0x80; }
+static inline int unmap_two(unsigned c0, unsigned c1) { return u2b[((c0 & 0x1Fu) << 6) | (c1 & 0x3Fu)]; }
+
 /* Convert a vocabulary string (bytes_to_unicode alphabet) to bytes, in place
  * into out (at most strlen(s) bytes). Returns length or -1. */
 long bpe_unmap(const char *s, size_t n, char *out)
@@ -79,9 +84,9 @@ long bpe_unmap(const char *s, size_t n, char *out)
             i++;
             continue;
         }
-        if (ch >= 0xC2 && ch <= 0xC7 && i + 1 < n && ((unsigned char)s[i + 1] & 0xC0) == 0x80) {
+        if (i + 1 < n && unmap_two_ok(ch, (unsigned char)s[i + 1])) {
             /* U+0080..U+01FF: the rest of the alphabet, two bytes */
-            int byte = u2b[((ch & 0x1Fu) << 6) | ((unsigned char)s[i + 1] & 0x3Fu)];
+            int byte = unmap_two(ch, (unsigned char)s[i + 1]);
             if (byte < 0) return -1;
             out[o++] = (char)byte;
             i += 2;
@@ -460,9 +465,28 @@ int bpe_encoder_flat(const char *s, size_t n, enc_list *L)
     return rc;
 }
 
+#define ENC_WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
+
+/* An entry's id at s[*pi] as the one-pass readers take it: plain digits (no leading zero),
+ * at most 2^24, not followed by more digits, a fraction or an exponent; 0 if not so. */
+static inline int enc_scan_id(const char *s, size_t n, size_t *pi, uint32_t *out)
+{
+    size_t i = *pi;
+    if (i == n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9'))
+        return 0;
+    uint32_t id = 0;
+    int digits = 0;
+    while (i < n && s[i] >= '0' && s[i] <= '9' && digits < 9) id = id * 10 + (uint32_t)(s[i++] - '0'), digits++;
+    if (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E')) return 0;
+    if (id > 16777216) return 0;
+    *pi = i;
+    *out = id;
+    return 1;
+}
+
 static int encoder_flat(const char *s, size_t n, enc_list *L, char **kbuf, size_t *kbcap)
 {
-#define WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
+#define WS(c) ENC_WS(c)
     size_t i = 0;
     while (i < n && WS(s[i])) i++;
     if (i == n || s[i++] != '{') return 1;
@@ -483,13 +507,8 @@ static int encoder_flat(const char *s, size_t n, enc_list *L, char **kbuf, size_
         while (i < n && WS(s[i])) i++;
         if (i == n || s[i++] != ':') return 1;
         while (i < n && WS(s[i])) i++;
-        if (i == n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9'))
-            return 1;
-        uint32_t id = 0;
-        int digits = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9' && digits < 9) id = id * 10 + (uint32_t)(s[i++] - '0'), digits++;
-        if (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E')) return 1;
-        if (id > 16777216) return 1;
+        uint32_t id;
+        if (!enc_scan_id(s, n, &i, &id)) return 1;
         if (enc_push(L, id, off)) return ERR_NOMEM;
         while (i < n && WS(s[i])) i++;
         if (i == n) return 1;
@@ -536,14 +555,11 @@ int bpe_encoder_json(const char *path, const char *data, size_t len, enc_list *L
     return rc ? err_set(ERR_NOMEM, "%s: out of memory parsing it", path) : 0;
 }
 
-static int load_encoder(bpe *b, const char *path)
+/* encoder.json's bytes (data, len: freed here) read by the one-pass flat reader or cJSON's */
+static int load_encoder(bpe *b, const char *path, char *data, size_t len)
 {
-    char *data = NULL;
-    size_t len = 0;
-    int rc = bpe_slurp(path, &data, &len);
-    if (rc) return rc;
     enc_list L = {0};
-    rc = bpe_encoder_flat(data, len, &L);
+    int rc = bpe_encoder_flat(data, len, &L);
     if (rc == 1) {
         bpe_enc_list_free(&L);
         rc = bpe_encoder_json(path, data, len, &L);
@@ -650,8 +666,8 @@ static inline int merge_line_fast(const unsigned char *p, size_t avail, char *ou
             i++;
         } else if (c == '\n') {
             break;
-        } else if (c >= 0xC2 && c <= 0xC7 && i + 1 < avail && (p[i + 1] & 0xC0) == 0x80) {
-            int byte = u2b[((c & 0x1Fu) << 6) | (p[i + 1] & 0x3Fu)];
+        } else if (i + 1 < avail && unmap_two_ok(c, p[i + 1])) {
+            int byte = unmap_two(c, p[i + 1]);
             if (byte < 0) return 0;
             out[o++] = (char)byte;
             i += 2;
@@ -674,7 +690,7 @@ static inline int merge_line_fast(const unsigned char *p, size_t avail, char *ou
 
 static int encoder_direct(bpe *b, const char *data, size_t n)
 {
-#define WS(c) ((c) == ' ' || (c) == '\t' || (c) == '\n' || (c) == '\r')
+#define WS(c) ENC_WS(c)
     const unsigned char *s = (const unsigned char *)data;
     size_t i = 0, ne = 0, cap = 0, ul = 0;
     uint32_t *ent = NULL; /* id, then the key's unmapped length, per entry */
@@ -710,8 +726,8 @@ static int encoder_direct(bpe *b, const char *data, size_t n)
                 if (c != 'u' || i + 6 > n || !jsonscan_hex4(s + i + 2, &v) || v >= 512 || u2b[v] < 0) goto out;
                 ub[ul++] = (unsigned char)u2b[v];
                 i += 6;
-            } else if (c >= 0xC2 && c <= 0xC7 && i + 1 < n && (s[i + 1] & 0xC0) == 0x80) {
-                int byte = u2b[((c & 0x1Fu) << 6) | (s[i + 1] & 0x3Fu)];
+            } else if (i + 1 < n && unmap_two_ok(c, s[i + 1])) {
+                int byte = unmap_two(c, s[i + 1]);
                 if (byte < 0) goto out;
                 ub[ul++] = (unsigned char)byte;
                 i += 2;
@@ -721,13 +737,8 @@ static int encoder_direct(bpe *b, const char *data, size_t n)
         while (i < n && WS(s[i])) i++;
         if (i == n || s[i++] != ':') goto out;
         while (i < n && WS(s[i])) i++;
-        if (i == n || s[i] < '0' || s[i] > '9' || (s[i] == '0' && i + 1 < n && s[i + 1] >= '0' && s[i + 1] <= '9'))
-            goto out;
-        uint32_t id = 0;
-        int digits = 0;
-        while (i < n && s[i] >= '0' && s[i] <= '9' && digits < 9) id = id * 10 + (uint32_t)(s[i++] - '0'), digits++;
-        if (i < n && ((s[i] >= '0' && s[i] <= '9') || s[i] == '.' || s[i] == 'e' || s[i] == 'E')) goto out;
-        if (id > 16777216) goto out;
+        uint32_t id;
+        if (!enc_scan_id(data, n, &i, &id)) goto out;
         if (ne == cap) {
             size_t nc = cap ? 2 * cap : 1 << 16;
             uint32_t *nent = realloc(ent, nc * 2 * sizeof *nent);
@@ -802,6 +813,7 @@ static int load_merges(bpe *b, const char *path)
     size_t pos = 0;
     uint64_t lineno = 0;
     int nq = 0, head = 0;
+    unsigned long taken = 0; /* lines the one-pass split took (bpe_direct_taken, for the tests) */
     for (;;) {
         while (nq < MERGE_AHEAD && pos < dlen) {
             if (lineno > 0 && !bpe_encoder_direct_off) { /* not the first line, which may be "#version" */
@@ -822,7 +834,7 @@ static int load_merges(bpe *b, const char *path)
                     bpe_prefetch_slot(b, q[k].buf, (size_t)ll);
                     bpe_prefetch_slot(b, q[k].buf + ll, (size_t)rl);
                     bpe_prefetch_slot(b, q[k].buf, (size_t)(ll + rl));
-                    __atomic_add_fetch(&bpe_direct_taken, 1, __ATOMIC_RELAXED);
+                    taken++;
                     continue;
                 }
             }
@@ -885,6 +897,7 @@ static int load_merges(bpe *b, const char *path)
         n++;
     }
     free(data);
+    __atomic_add_fetch(&bpe_direct_taken, taken, __ATOMIC_RELAXED);
     if (rc) { free(tmp); return rc; }
     rc = bpe_core_pairs(b, tmp, n);
     free(tmp);
@@ -896,23 +909,24 @@ int bpe_load(bpe **out, const char *encoder_json, const char *vocab_bpe)
     bpe *b = bpe_new(TOKF_GPT2, "GPT2BPETokenizer", encoder_json);
     if (!b) return err_set(ERR_NOMEM, "out of memory");
     b->whole_first = 1;
-    int rc = 1;
-    if (!bpe_encoder_direct_off) {
-        char *data = NULL;
-        size_t len = 0;
-        if ((rc = bpe_slurp(encoder_json, &data, &len))) {
-            bpe_free(b);
-            return rc;
-        }
-        rc = encoder_direct(b, data, len);
-        free(data);
-        if (rc == 1) { /* declined: a fresh start on the general path */
-            bpe_free(b);
-            if (!(b = bpe_new(TOKF_GPT2, "GPT2BPETokenizer", encoder_json))) return err_set(ERR_NOMEM, "out of memory");
-            b->whole_first = 1;
-        }
+    char *data = NULL;
+    size_t len = 0;
+    int rc = bpe_slurp(encoder_json, &data, &len);
+    if (rc) {
+        bpe_free(b);
+        return rc;
     }
-    if (rc == 1) rc = load_encoder(b, encoder_json);
+    rc = bpe_encoder_direct_off ? 1 : encoder_direct(b, data, len);
+    if (rc == 1 && !bpe_encoder_direct_off) { /* declined: a fresh start on the general path */
+        bpe_free(b);
+        if (!(b = bpe_new(TOKF_GPT2, "GPT2BPETokenizer", encoder_json))) {
+            free(data);
+            return err_set(ERR_NOMEM, "out of memory");
+        }
+        b->whole_first = 1;
+    }
+    if (rc == 1) rc = load_encoder(b, encoder_json, data, len); /* frees data */
+    else free(data);
     if (!rc) rc = load_merges(b, vocab_bpe);
     if (rc) { bpe_free(b); return rc; }
     b->vocab_size = b->n_entries;
