@@ -128,6 +128,16 @@ static pcre2_code *compile(const char *pat)
     return re;
 }
 
+/* the NFC-unsafe code points as a bitmap, built alone for fixtext_is_nfc (extract's
+ * output needs no more of fix_text's tables) */
+static pthread_once_t g_nfc_once = PTHREAD_ONCE_INIT;
+static void build_nfc(void)
+{
+    for (int i = 0; i < FTFY_N_NFC_UNSAFE; i++)
+        for (uint32_t c = ftfy_nfc_unsafe[i][0]; c <= ftfy_nfc_unsafe[i][1]; c++)
+            g_nfc_unsafe[c >> 3] |= (uint8_t)(1u << (c & 7));
+}
+
 static void build_once(void)
 {
     for (int e = 0; e < FTFY_N_CHARMAPS; e++)
@@ -136,11 +146,9 @@ static void build_once(void)
             g_encmask[cp] |= (uint16_t)(1u << e);
             g_encbyte[e][cp] = (uint8_t)b;
         }
+    pthread_once(&g_nfc_once, build_nfc);
     for (int i = 0; i < FTFY_N_NFC_UNSAFE; i++)
-        for (uint32_t c = ftfy_nfc_unsafe[i][0]; c <= ftfy_nfc_unsafe[i][1]; c++) {
-            g_nfc_unsafe[c >> 3] |= (uint8_t)(1u << (c & 7));
-            if (c < 0x10000) g_flag[c] |= F_NFC;
-        }
+        for (uint32_t c = ftfy_nfc_unsafe[i][0]; c <= ftfy_nfc_unsafe[i][1] && c < 0x10000; c++) g_flag[c] |= F_NFC;
     for (uint32_t c = 0x80; c <= 0x9F; c++) g_flag[c] |= F_C1;
     for (int i = 0; i < FTFY_N_LIGATURES; i++) g_flag[ftfy_ligatures[i].cp] |= F_LIG;
     for (int i = 0; i < FTFY_N_WIDTH; i++) {
@@ -173,6 +181,17 @@ static void build_once(void)
 
 static inline int nfc_unsafe(uint32_t c) { return (g_nfc_unsafe[c >> 3] >> (c & 7)) & 1; }
 static inline uint8_t cpflag(uint32_t c) { return c < 0x10000 ? g_flag[c] : (nfc_unsafe(c) ? F_NFC : 0); }
+
+int fixtext_is_nfc(const char *s, size_t n)
+{
+    pthread_once(&g_nfc_once, build_nfc);
+    size_t i = 0;
+    while (i < n) {
+        if ((unsigned char)s[i] < 0x80) i++;
+        else if (nfc_unsafe(dec(s, n, &i))) return 0;
+    }
+    return 1;
+}
 
 /* OR of the F_* flags of every code point of s. */
 static unsigned scan_flags(const char *s, size_t n)

@@ -64,6 +64,11 @@ const char *fixtext_fix_encoding(fixtext_ctx *x, const char *s, size_t n, size_t
  * re.sub(r"  +|\b\n+ |\b\n+", " ", text) with Python's Unicode \b. */
 const char *fixtext_general_cleaning(fixtext_ctx *x, const char *s, size_t n, size_t *out_n);
 
+/* 1 when s[0..n) is surely in Unicode NFC: none of its code points has a nonzero
+ * canonical combining class, is changed by NFC or is the second of a canonical
+ * composition (ftfy's table of them); 0 when NFC may change it. */
+int fixtext_is_nfc(const char *s, size_t n);
+
 /* Number of code points (Python len()) of valid UTF-8. */
 size_t fixtext_cp_len(const char *s, size_t n);
 

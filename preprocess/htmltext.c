@@ -4,6 +4,7 @@
  * nested 100,000 deep costs memory for its nodes only, never stack. Per-node
  * facts live in an array indexed through the node's `user` pointer. */
 #define _GNU_SOURCE
+#include "preprocess/fixtext.h"
 #include "preprocess/htmltext.h"
 
 #include <ctype.h>
@@ -1633,7 +1634,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
     size_t k = 0;
     while (k < o.n && (unsigned char)o.s[k] < 0x80)
         k++;
-    if (k < o.n) {
+    if (k < o.n && !fixtext_is_nfc(o.s + k, o.n - k)) { /* most texts are NFC already: utf8proc only for the others */
         utf8proc_uint8_t *nfc = NULL;
         utf8proc_ssize_t nl = utf8proc_map((const utf8proc_uint8_t *)o.s, (utf8proc_ssize_t)o.n, &nfc,
                                            UTF8PROC_STABLE | UTF8PROC_COMPOSE);

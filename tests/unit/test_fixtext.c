@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 
 #include "check.h"
 #include "common/jsonl.h"
@@ -311,6 +312,39 @@ static void test_cp_len(void)
     CHECK_EQ_INT(bad, 0);
 }
 
+/* fixtext_is_nfc (extract's quick check before utf8proc's NFC): every code point, alone
+ * and after a letter and a precomposed letter, that it calls NFC-safe is left unchanged by
+ * utf8proc's NFC; and the known cases both ways */
+static void test_is_nfc(void)
+{
+    int wrong = 0, safe = 0;
+    for (uint32_t c = 0x80; c < 0x110000; c++) {
+        if (c >= 0xD800 && c < 0xE000) continue;
+        char s[16];
+        size_t n = 0;
+        s[n++] = 'e';
+        n += utf8_encode(c, s + n);
+        n += utf8_encode(0xE9, s + n); /* é */
+        n += utf8_encode(c, s + n);
+        if (!fixtext_is_nfc(s, n)) continue;
+        safe++;
+        utf8proc_uint8_t *o = NULL;
+        utf8proc_ssize_t on = utf8proc_map((const utf8proc_uint8_t *)s, (utf8proc_ssize_t)n, &o,
+                                           UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+        if (on < 0 || (size_t)on != n || memcmp(o, s, n)) {
+            if (wrong++ < 5) printf("    U+%04X called NFC-safe, utf8proc's NFC changes it\n", (unsigned)c);
+        }
+        free(o);
+    }
+    CHECK_EQ_INT(wrong, 0);
+    CHECK(safe > 1000000);
+    CHECK(fixtext_is_nfc("plain ASCII", 11));
+    CHECK(fixtext_is_nfc("caf\xC3\xA9 \xED\x95\x9C \xF0\x9F\x98\x80", 14)); /* café, 한, an emoji */
+    CHECK(!fixtext_is_nfc("cafe\xCC\x81", 6));                              /* e + U+0301 */
+    CHECK(!fixtext_is_nfc("\xE1\x84\x80\xE1\x85\xA1", 6));              /* jamo L + V */
+    CHECK(!fixtext_is_nfc("\xE2\x84\xAB", 3));                              /* U+212B ANGSTROM SIGN */
+}
+
 int main(void)
 {
     RUN(test_ftfy_golden);
@@ -320,5 +354,6 @@ int main(void)
     RUN(test_json_strings);
     RUN(test_langid);
     RUN(test_cp_len);
+    RUN(test_is_nfc);
     return check_total_failed != 0;
 }
