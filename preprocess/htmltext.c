@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <iconv.h>
+#include <pthread.h>
 #include <utf8proc.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -343,10 +344,34 @@ static const char *attr(lxb_dom_node_t *n, const char *name, size_t *len)
                                                        strlen(name), len);
 }
 
+/* A list of words (below) filed by first letter, so that a class name's word is compared
+ * with the few that start as it does; built once from the list, in its order. */
+typedef struct {
+    const char *w[128];
+    uint8_t len[128], prefix[128]; /* len without the '*'; prefix: it ended in '*' */
+    uint8_t from[27];              /* the words starting with 'a' + k are w[from[k] .. from[k + 1]) */
+} word_index;
+
+static void word_index_build(word_index *x, const char *const *words)
+{
+    size_t n = 0;
+    for (int k = 0; k < 26; k++) {
+        x->from[k] = (uint8_t)n;
+        for (const char *const *w = words; *w; w++)
+            if ((*w)[0] == 'a' + k && n < 128) {
+                size_t l = strlen(*w);
+                x->prefix[n] = (*w)[l - 1] == '*';
+                x->len[n] = (uint8_t)(l - x->prefix[n]);
+                x->w[n++] = *w;
+            }
+    }
+    x->from[26] = (uint8_t)n;
+}
+
 /* Whether s[0..n) holds one of the words (separated by anything not a letter or
  * digit; "-" and "_" separate too: "share-bar" holds "share"). A word ending in '*'
  * matches as a prefix ("related*" holds "relatedposts"). */
-static int has_word(const char *s, size_t n, const char *const *words)
+static int has_word(const char *s, size_t n, const word_index *x)
 {
     size_t i = 0;
     int negated = 0; /* the word follows "no" / "without" in the same name: "no_caption", "no-sidebar" */
@@ -362,19 +387,18 @@ static int has_word(const char *s, size_t n, const char *const *words)
         /* ("no-print" is not negated: what is not printed is the page's chrome) */
         int skip = negated && same_name && !(j - i == 5 && !strncasecmp(s + i, "print", 5));
         negated = (j - i == 2 && !strncasecmp(s + i, "no", 2)) || (j - i == 7 && !strncasecmp(s + i, "without", 7));
-        if (skip) {
+        if (skip || i == j) {
             i = j;
             continue;
         }
-        for (const char *const *w = words; *w; w++) {
-            size_t wl = strlen(*w);
-            if ((*w)[wl - 1] == '*') {
-                if (j - i >= wl - 1 && !strncasecmp(s + i, *w, wl - 1))
+        unsigned k = (unsigned)((unsigned char)s[i] | 0x20) - 'a'; /* the words are lower-case letters first */
+        if (k < 26)
+            for (unsigned e = x->from[k]; e < x->from[k + 1]; e++) {
+                size_t wl = x->len[e];
+                if (x->prefix[e] ? j - i >= wl && !strncasecmp(s + i, x->w[e], wl)
+                                 : wl == j - i && !strncasecmp(s + i, x->w[e], wl))
                     return 1;
-            } else if (wl == j - i && !strncasecmp(s + i, *w, j - i)) {
-                return 1;
             }
-        }
         i = j;
     }
     return 0;
@@ -415,6 +439,13 @@ static const char *const boiler_words[] = {
 /* ... unless they also name content (Readability's "maybe candidates"). */
 static const char *const content_words[] = {"article", "content", "main", "body", "post", "entry", "story", "text",
                                             "blog", "column", NULL};
+static word_index boiler_index, content_index;
+static pthread_once_t word_once = PTHREAD_ONCE_INIT;
+static void word_index_init(void)
+{
+    word_index_build(&boiler_index, boiler_words);
+    word_index_build(&content_index, content_words);
+}
 
 /* Phrasing elements, which class names do not remove inside a paragraph: a link or a
  * span styled "popup" or "tooltip" in running text is the text. */
@@ -450,12 +481,13 @@ static int boilerplate(lxb_dom_node_t *n, int favor)
         (!strncasecmp(role, "navigation", lr) || !strncasecmp(role, "banner", lr) ||
          !strncasecmp(role, "contentinfo", lr) || !strncasecmp(role, "complementary", lr)))
         return 1;
-    int bad = (c && has_word(c, lc, boiler_words)) || (id && has_word(id, li, boiler_words));
+    pthread_once(&word_once, word_index_init);
+    int bad = (c && has_word(c, lc, &boiler_index)) || (id && has_word(id, li, &boiler_index));
     if (!bad)
         return 0;
     if (favor == HTMLTEXT_PRECISION)
         return 1;
-    return !((c && has_word(c, lc, content_words)) || (id && has_word(id, li, content_words)));
+    return !((c && has_word(c, lc, &content_index)) || (id && has_word(id, li, &content_index)));
 }
 
 /* The next node's facts (zeroed), or NULL when out of memory. */
