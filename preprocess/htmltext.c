@@ -1562,17 +1562,26 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
 {
     memset(doc, 0, sizeof *doc);
     htmltext_sniff(html, n, http_charset, doc->charset, sizeof doc->charset);
-    size_t un;
-    char *u = htmltext_to_utf8(html, n, doc->charset, &un);
-    if (!u)
-        return err_set(ERR_NOMEM, "out of memory decoding a page of %zu bytes", n);
+    /* the page in UTF-8: itself (after a BOM) when it is valid UTF-8 already, as most
+     * are, else converted into a copy */
+    size_t un = n;
+    const char *u = (const char *)html;
+    char *copy = NULL;
+    if (!strcmp(doc->charset, "UTF-8") && n >= 3 && html[0] == 0xEF && html[1] == 0xBB && html[2] == 0xBF) {
+        u += 3;
+        un -= 3;
+    }
+    if (strcmp(doc->charset, "UTF-8") || utf8_valid_prefix(u, un) != un) {
+        if (!(u = copy = htmltext_to_utf8(html, n, doc->charset, &un)))
+            return err_set(ERR_NOMEM, "out of memory decoding a page of %zu bytes", n);
+    }
     if (htmltext_depth(u, un) > HTMLTEXT_MAX_DEPTH) {
-        free(u);
+        free(copy);
         return HTMLTEXT_TOO_DEEP;
     }
     lxb_html_document_clean(h->doc);
     lxb_status_t st = lxb_html_document_parse(h->doc, (const lxb_char_t *)u, un);
-    free(u);
+    free(copy);
     if (st != LXB_STATUS_OK)
         return err_set(ERR_NOMEM, "the HTML parser failed (status %d) on a page of %zu bytes", (int)st, n);
     /* the title, and og:title (which names the headline without the site's name more often
