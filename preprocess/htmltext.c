@@ -1485,30 +1485,40 @@ static void main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
  * form, select, button, table: one in another closes or drops it), whose depth
  * would otherwise be overcounted. (A table nested in a cell is a scope boundary,
  * so the parser's checks stop there: not counting it costs nothing.) */
-static int flat_tag(const char *t, size_t n)
+/* A tag name of up to 8 bytes as a number: its bytes, ASCII letters in lower case,
+ * zero-padded (0 for a longer one), so that names compare as numbers. */
+static uint64_t tag_key(const char *t, size_t n)
 {
-    /* by length: a tag name's length picks the few names to compare */
-    static const char *const by_len[9] = {
-        NULL, "p a", "br hr li dt dd tr td th rb rt rp", "col img wbr rtc", "area base link meta html head body nobr form",
-        "embed input track param frame image tbody thead tfoot table", "source keygen option select button",
-        "caption bgsound", "basefont optgroup colgroup"};
     if (n == 0 || n > 8)
         return 0;
-    char low[8];
+    unsigned char low[8] = {0};
     for (size_t i = 0; i < n; i++)
-        low[i] = (char)(t[i] | 0x20); /* ASCII letters and digits: lower case (digits unchanged) */
-    for (const char *c = by_len[n]; *c; c += n + (c[n] == ' ')) {
-        if (!memcmp(c, low, n))
-            return 1;
-        if (!c[n])
-            break;
-    }
-    return 0;
+        low[i] = (unsigned char)(t[i] | 0x20); /* ASCII letters and digits: lower case (digits unchanged) */
+    uint64_t k;
+    memcpy(&k, low, 8);
+    return k;
 }
 
-static int tag_is(const char *t, size_t n, const char *name)
+/* The elements that do not nest (void ones, optional end tags, and those the parser
+ * does not nest in themselves), by the length of their name (flat_from[n] .. flat_from[n + 1]). */
+static const char flat_names[][8] = {
+    "p", "a", "br", "hr", "li", "dt", "dd", "tr", "td", "th", "rb", "rt", "rp", "col", "img", "wbr", "rtc",
+    "area", "base", "link", "meta", "html", "head", "body", "nobr", "form", "embed", "input", "track", "param",
+    "frame", "image", "tbody", "thead", "tfoot", "table", "source", "keygen", "option", "select", "button",
+    "caption", "bgsound", "basefont", "optgroup", "colgroup"};
+static const uint8_t flat_from[10] = {0, 0, 2, 13, 17, 26, 36, 41, 43, 46};
+
+static int flat_tag(uint64_t key, size_t n)
 {
-    return strlen(name) == n && !strncasecmp(t, name, n);
+    if (!key)
+        return 0;
+    for (unsigned e = flat_from[n]; e < flat_from[n + 1]; e++) {
+        uint64_t c;
+        memcpy(&c, flat_names[e], 8);
+        if (c == key)
+            return 1;
+    }
+    return 0;
 }
 
 size_t htmltext_depth(const char *s, size_t n)
@@ -1535,12 +1545,13 @@ size_t htmltext_depth(const char *s, size_t n)
         if (!gt)
             break;
         p = gt + 1;
+        uint64_t key = tag_key(t, tn);
         if (close) {
-            if (!flat_tag(t, tn) && depth)
+            if (!flat_tag(key, tn) && depth)
                 depth--;
             continue;
         }
-        if (tag_is(t, tn, "script") || tag_is(t, tn, "style")) { /* raw text: to its end tag */
+        if (key == tag_key("script", 6) || key == tag_key("style", 5)) { /* raw text: to its end tag */
             const char *q = p;
             while ((q = memchr(q, '<', (size_t)(end - q))) != NULL && !(end - q > (ptrdiff_t)tn + 1 && q[1] == '/' &&
                                                                      !strncasecmp(q + 2, t, tn)))
@@ -1549,7 +1560,7 @@ size_t htmltext_depth(const char *s, size_t n)
             p = egt ? egt + 1 : end; /* past its end tag */
             continue;
         }
-        if (gt[-1] == '/' || flat_tag(t, tn))
+        if (gt[-1] == '/' || flat_tag(key, tn))
             continue;
         if (++depth > max)
             max = depth;
