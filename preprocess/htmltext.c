@@ -338,10 +338,52 @@ static int never_text(lxb_tag_id_t t)
     }
 }
 
+/* lxb_dom_element_get_attribute, with the name's entry in the document's table of
+ * attribute names (lxb_dom_attr_data_by_local_name: a hash of the lower-cased name)
+ * looked up once per page and name, not once per element: the names are the literals
+ * of the calls below, remembered by address, forgotten when a page is parsed */
+enum { ATTR_MEMO = 16 };
+static __thread struct {
+    const char *name[ATTR_MEMO];
+    const lxb_dom_attr_data_t *data[ATTR_MEMO];
+    int n;
+} attr_memo;
+
+static lxb_dom_attr_t *attr_node(lxb_dom_node_t *n, const char *name)
+{
+    lxb_dom_element_t *el = lxb_dom_interface_element(n);
+    if (!el->first_attr)
+        return NULL;
+    if (n->ns != LXB_NS_HTML || n->owner_document->type != LXB_DOM_DOCUMENT_DTYPE_HTML)
+        return lxb_dom_element_attr_by_name(el, (const lxb_char_t *)name, strlen(name));
+    const lxb_dom_attr_data_t *data = NULL;
+    int k = 0;
+    while (k < attr_memo.n && attr_memo.name[k] != name)
+        k++;
+    if (k < attr_memo.n) {
+        data = attr_memo.data[k];
+    } else {
+        data = lxb_dom_attr_data_by_local_name(n->owner_document->attrs, (const lxb_char_t *)name, strlen(name));
+        if (k < ATTR_MEMO) {
+            attr_memo.name[k] = name;
+            attr_memo.data[k] = data;
+            attr_memo.n++;
+        }
+    }
+    if (!data)
+        return NULL;
+    for (lxb_dom_attr_t *a = el->first_attr; a; a = a->next)
+        if (a->node.local_name == data->attr_id || a->qualified_name == data->attr_id)
+            return a;
+    return NULL;
+}
+
+/* an attribute's value (NULL when it is absent or has none) */
 static const char *attr(lxb_dom_node_t *n, const char *name, size_t *len)
 {
-    return (const char *)lxb_dom_element_get_attribute(lxb_dom_interface_element(n), (const lxb_char_t *)name,
-                                                       strlen(name), len);
+    lxb_dom_attr_t *a = attr_node(n, name);
+    *len = 0;
+    return a ? (const char *)lxb_dom_attr_value(a, len) : NULL;
 }
 
 /* A list of words (below) filed by first letter, so that a class name's word is compared
@@ -407,7 +449,9 @@ static int has_word(const char *s, size_t n, const word_index *x)
 static int hidden(lxb_dom_node_t *n)
 {
     size_t len;
-    if (lxb_dom_element_has_attribute(lxb_dom_interface_element(n), (const lxb_char_t *)"hidden", 6))
+    if (!lxb_dom_interface_element(n)->first_attr)
+        return 0;
+    if (attr_node(n, "hidden"))
         return 1;
     const char *v = attr(n, "aria-hidden", &len);
     if (v && len == 4 && !strncasecmp(v, "true", 4))
@@ -1591,6 +1635,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
         return HTMLTEXT_TOO_DEEP;
     }
     lxb_html_document_clean(h->doc);
+    attr_memo.n = 0; /* the names' entries are the new page's */
     lxb_status_t st = lxb_html_document_parse(h->doc, (const lxb_char_t *)u, un);
     free(copy);
     if (st != LXB_STATUS_OK)

@@ -185,6 +185,19 @@ static void test_text(void)
                       NULL, HTMLTEXT_ALL);
     CHECK_EQ_STR(t, "One two three.\na\nb\nx  y\nz\n1 2\n3\nline\nbreak");
     free(t);
+    /* attribute names in any case; and the names' entries remembered per page (attr_node):
+     * a page without aria-hidden, then one with it, then one with a valueless HIDDEN */
+    t = text_of(ht, "<body><p>kept</p><p class=x>also</p></body>", NULL, HTMLTEXT_ALL);
+    CHECK_EQ_STR(t, "kept\nalso");
+    free(t);
+    t = text_of(ht, "<body><p ARIA-HIDDEN=TRUE>gone</p><P Style='DISPLAY : NONE'>gone</P><p>kept</p></body>", NULL,
+                HTMLTEXT_ALL);
+    CHECK_EQ_STR(t, "kept");
+    free(t);
+    t = text_of(ht, "<body><DIV HIDDEN>gone</DIV><svg><text hidden>svg</text></svg><p>kept</p></body>", NULL,
+                HTMLTEXT_ALL);
+    CHECK_EQ_STR(t, "kept");
+    free(t);
     /* the main content: the article, without nav, share bar, footer, comments */
     const char *page =
         "<html><body><nav><a href=/>Home</a> <a href=/news>News</a></nav>"
