@@ -1612,6 +1612,50 @@ size_t htmltext_depth(const char *s, size_t n)
     return max;
 }
 
+/* Unicode NFC of valid UTF-8, a line at a time: a line feed neither composes nor is
+ * reordered with anything, so each line normalises alone, and only the lines holding a
+ * code point NFC may change go through utf8proc. NULL when out of memory. */
+static char *nfc_lines(const char *s, size_t n, size_t *out_n)
+{
+    size_t cap = n + n / 8 + 16, o = 0;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    for (size_t i = 0; i < n;) {
+        const char *nl = memchr(s + i, '\n', n - i);
+        size_t e = nl ? (size_t)(nl - s) + 1 : n;
+        const char *piece = s + i;
+        size_t pn = e - i;
+        utf8proc_uint8_t *m = NULL;
+        if (!fixtext_is_nfc(piece, pn)) {
+            utf8proc_ssize_t ml = utf8proc_map((const utf8proc_uint8_t *)piece, (utf8proc_ssize_t)pn, &m,
+                                               UTF8PROC_STABLE | UTF8PROC_COMPOSE);
+            if (ml >= 0 && m) {
+                piece = (const char *)m;
+                pn = (size_t)ml;
+            } /* else not valid UTF-8 (never: the text was made valid) or out of memory: kept as is */
+        }
+        if (o + pn + 1 > cap) {
+            size_t nc = 2 * cap + pn;
+            char *nb = realloc(out, nc);
+            if (!nb) {
+                free(m);
+                free(out);
+                return NULL;
+            }
+            out = nb;
+            cap = nc;
+        }
+        memcpy(out + o, piece, pn);
+        o += pn;
+        free(m);
+        i = e;
+    }
+    out[o] = '\0';
+    *out_n = o;
+    return out;
+}
+
 int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const char *http_charset, int mode, int favor,
                      htmltext_doc *doc)
 {
@@ -1732,16 +1776,11 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
     while (k < o.n && (unsigned char)o.s[k] < 0x80)
         k++;
     if (k < o.n && !fixtext_is_nfc(o.s + k, o.n - k)) { /* most texts are NFC already: utf8proc only for the others */
-        utf8proc_uint8_t *nfc = NULL;
-        utf8proc_ssize_t nl = utf8proc_map((const utf8proc_uint8_t *)o.s, (utf8proc_ssize_t)o.n, &nfc,
-                                           UTF8PROC_STABLE | UTF8PROC_COMPOSE);
-        if (nl >= 0 && nfc) {
+        char *nfc = nfc_lines(o.s, o.n, &o.n);
+        if (nfc) {
             free(o.s);
-            o.s = (char *)nfc;
-            o.n = (size_t)nl;
-        } else {
-            free(nfc); /* not valid UTF-8 (never: the text was made valid) or out of memory: kept as is */
-        }
+            o.s = nfc;
+        } /* else out of memory: kept as is */
     }
     doc->text = o.s;
     doc->len = o.n;

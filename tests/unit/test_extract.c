@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <utf8proc.h>
 #include <zlib.h>
 
 #include "common/err.h"
@@ -194,6 +195,21 @@ static void test_text(void)
                 HTMLTEXT_ALL);
     CHECK_EQ_STR(t, "kept");
     free(t);
+    /* NFC a line at a time (nfc_lines) as utf8proc makes the whole text: decomposed letters,
+     * a combining mark that starts a line, Hangul jamo, an Angstrom sign */
+    {
+        const char *raw = "Cafe\xCC\x81 x\xCC\xA3\xCC\x87\n\xCC\x81x \xE1\x84\x80\xE1\x85\xA1\nplain\n\xE2\x84\xAB";
+        utf8proc_uint8_t *want = NULL;
+        CHECK(utf8proc_map((const utf8proc_uint8_t *)raw, (utf8proc_ssize_t)strlen(raw), &want,
+                           UTF8PROC_STABLE | UTF8PROC_COMPOSE) > 0);
+        t = text_of(ht,
+                    "<body><p>Cafe\xCC\x81 x\xCC\xA3\xCC\x87</p><p>\xCC\x81x \xE1\x84\x80\xE1\x85\xA1</p><p>plain</p>"
+                    "<p>\xE2\x84\xAB</p></body>",
+                    "UTF-8", HTMLTEXT_ALL);
+        CHECK_EQ_STR(t, (const char *)want);
+        free(t);
+        free(want);
+    }
     t = text_of(ht, "<body><DIV HIDDEN>gone</DIV><svg><text hidden>svg</text></svg><p>kept</p></body>", NULL,
                 HTMLTEXT_ALL);
     CHECK_EQ_STR(t, "kept");
