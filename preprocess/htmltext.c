@@ -1012,6 +1012,13 @@ static size_t alnum_key(const char *s, size_t n, char *out, size_t cap)
 {
     size_t o = 0, i = 0;
     while (i < n && o + 5 < cap) {
+        unsigned char a = (unsigned char)s[i];
+        if (a < 0x80) { /* ASCII: its letters and digits are the categories below */
+            if ((unsigned)((a | 0x20) - 'a') < 26u || (unsigned)(a - '0') < 10u)
+                out[o++] = (char)((unsigned)(a - 'A') < 26u ? a | 0x20 : a);
+            i++;
+            continue;
+        }
         utf8proc_int32_t cp;
         utf8proc_ssize_t k = utf8proc_iterate((const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(n - i), &cp);
         if (k <= 0) {
