@@ -342,12 +342,18 @@ static int never_text(lxb_tag_id_t t)
  * attribute names (lxb_dom_attr_data_by_local_name: a hash of the lower-cased name)
  * looked up once per page and name, not once per element: the names are the literals
  * of the calls below, remembered by address, forgotten when a page is parsed */
-enum { ATTR_MEMO = 16 };
+enum { ATTR_MEMO = 32 }; /* slots, a power of two: a dozen names are asked */
 static __thread struct {
-    const char *name[ATTR_MEMO];
+    const char *name[ATTR_MEMO]; /* NULL: free */
     const lxb_dom_attr_data_t *data[ATTR_MEMO];
     int n;
 } attr_memo;
+
+static void attr_memo_reset(void)
+{
+    memset(attr_memo.name, 0, sizeof attr_memo.name);
+    attr_memo.n = 0;
+}
 
 static lxb_dom_attr_t *attr_node(lxb_dom_node_t *n, const char *name)
 {
@@ -356,15 +362,15 @@ static lxb_dom_attr_t *attr_node(lxb_dom_node_t *n, const char *name)
         return NULL;
     if (n->ns != LXB_NS_HTML || n->owner_document->type != LXB_DOM_DOCUMENT_DTYPE_HTML)
         return lxb_dom_element_attr_by_name(el, (const lxb_char_t *)name, strlen(name));
-    const lxb_dom_attr_data_t *data = NULL;
-    int k = 0;
-    while (k < attr_memo.n && attr_memo.name[k] != name)
-        k++;
-    if (k < attr_memo.n) {
+    const lxb_dom_attr_data_t *data;
+    size_t k = ((uintptr_t)name >> 2) & (ATTR_MEMO - 1);
+    while (attr_memo.name[k] && attr_memo.name[k] != name)
+        k = (k + 1) & (ATTR_MEMO - 1);
+    if (attr_memo.name[k]) {
         data = attr_memo.data[k];
     } else {
         data = lxb_dom_attr_data_by_local_name(n->owner_document->attrs, (const lxb_char_t *)name, strlen(name));
-        if (k < ATTR_MEMO) {
+        if (attr_memo.n < ATTR_MEMO / 2) { /* (never full: the probe always ends) */
             attr_memo.name[k] = name;
             attr_memo.data[k] = data;
             attr_memo.n++;
@@ -1697,7 +1703,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
         return HTMLTEXT_TOO_DEEP;
     }
     lxb_html_document_clean(h->doc);
-    attr_memo.n = 0; /* the names' entries are the new page's */
+    attr_memo_reset(); /* the names' entries are the new page's */
     lxb_status_t st = lxb_html_document_parse(h->doc, (const lxb_char_t *)u, un);
     free(copy);
     if (st != LXB_STATUS_OK)
