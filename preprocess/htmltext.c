@@ -406,7 +406,7 @@ static void word_index_build(word_index *x, const char *const *words)
     for (int k = 0; k < 26; k++) {
         x->from[k] = (uint8_t)n;
         for (const char *const *w = words; *w; w++)
-            if ((*w)[0] == 'a' + k && n < 128) {
+            if ((*w)[0] == 'a' + k && n < 128) { /* (the lists below hold fewer) */
                 size_t l = strlen(*w);
                 x->prefix[n] = (*w)[l - 1] == '*';
                 x->len[n] = (uint8_t)(l - x->prefix[n]);
@@ -819,7 +819,6 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int 
 /* Readability's score of every paragraph, given to its parent and half to its
  * grandparent; the best candidate after the link-density penalty. */
 #define ANCESTOR_LEVELS 5
-/* Readability's start of a candidate's score: by its tag, and +-25 by words of its class and id */
 /* whether s[0..n) holds one of subs (lower case) as a substring, ASCII letters compared
  * without case: s lower-cased once (into a buffer, when it fits), then searched */
 static int has_sub(const char *s, size_t n, const char *const *subs)
@@ -841,6 +840,7 @@ static int has_sub(const char *s, size_t n, const char *const *subs)
     }
     return 0;
 }
+/* Readability's start of a candidate's score: by its tag, and +-25 by words of its class and id */
 static float class_weight(const char *s, size_t n)
 {
     static const char *const neg[] = {"-ad-", "banner", "combx", "comment", "com-", "contact", "footer", "gdpr",
@@ -1548,11 +1548,6 @@ static void main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
     }
 }
 
-/* Elements a start tag does not nest: void elements, those the parser closes by
- * itself (optional end tags), and those it does not nest in themselves (a, nobr,
- * form, select, button, table: one in another closes or drops it), whose depth
- * would otherwise be overcounted. (A table nested in a cell is a scope boundary,
- * so the parser's checks stop there: not counting it costs nothing.) */
 /* A tag name of up to 8 bytes as a number: its bytes, ASCII letters in lower case,
  * zero-padded (0 for a longer one), so that names compare as numbers. */
 static uint64_t tag_key(const char *t, size_t n)
@@ -1567,8 +1562,12 @@ static uint64_t tag_key(const char *t, size_t n)
     return k;
 }
 
-/* The elements that do not nest (void ones, optional end tags, and those the parser
- * does not nest in themselves), by the length of their name (flat_from[n] .. flat_from[n + 1]). */
+/* Elements a start tag does not nest: void elements, those the parser closes by
+ * itself (optional end tags), and those it does not nest in themselves (a, nobr,
+ * form, select, button, table: one in another closes or drops it), whose depth
+ * would otherwise be overcounted. (A table nested in a cell is a scope boundary,
+ * so the parser's checks stop there: not counting it costs nothing.) Their names
+ * by length: flat_from[n] .. flat_from[n + 1]. */
 static const char flat_names[][8] = {
     "p", "a", "br", "hr", "li", "dt", "dd", "tr", "td", "th", "rb", "rt", "rp", "col", "img", "wbr", "rtc",
     "area", "base", "link", "meta", "html", "head", "body", "nobr", "form", "embed", "input", "track", "param",
