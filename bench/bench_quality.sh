@@ -5,5 +5,5 @@
 # Peer: datatrove + spaCy, pinned (scripts/setup/install_deps.sh --bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. bench/bench_lib.sh; bench_python bench_quality datatrove spacy
+. bench/bench_lib.sh; bench_python bench_quality datatrove spacy ftfy
 BIN=${BIN:-bin} "$PY" bench/bench_quality.py
