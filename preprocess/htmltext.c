@@ -455,8 +455,6 @@ static int has_word(const char *s, size_t n, const word_index *x)
 static int hidden(lxb_dom_node_t *n)
 {
     size_t len;
-    if (!lxb_dom_interface_element(n)->first_attr)
-        return 0;
     if (attr_node(n, "hidden"))
         return 1;
     const char *v = attr(n, "aria-hidden", &len);
@@ -820,25 +818,20 @@ static int annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int 
  * grandparent; the best candidate after the link-density penalty. */
 #define ANCESTOR_LEVELS 5
 /* whether s[0..n) holds one of subs (lower case) as a substring, ASCII letters compared
- * without case: s lower-cased once (into a buffer, when it fits), then searched */
+ * without case: s lower-cased once (on the stack when it fits), then searched */
 static int has_sub(const char *s, size_t n, const char *const *subs)
 {
-    char low[512];
-    if (n <= sizeof low) {
-        for (size_t j = 0; j < n; j++)
-            low[j] = (char)((unsigned)((unsigned char)s[j] - 'A') < 26u ? s[j] | 0x20 : s[j]);
-        for (int i = 0; subs[i]; i++)
-            if (memmem(low, n, subs[i], strlen(subs[i])))
-                return 1;
-        return 0;
-    }
-    for (int i = 0; subs[i]; i++) {
-        size_t k = strlen(subs[i]);
-        for (size_t j = 0; j + k <= n; j++)
-            if (!strncasecmp(s + j, subs[i], k))
-                return 1;
-    }
-    return 0;
+    char buf[512], *low = n <= sizeof buf ? buf : malloc(n);
+    if (!low)
+        return 0; /* out of memory: no weight */
+    for (size_t j = 0; j < n; j++)
+        low[j] = (char)((unsigned)((unsigned char)s[j] - 'A') < 26u ? s[j] | 0x20 : s[j]);
+    int found = 0;
+    for (int i = 0; subs[i] && !found; i++)
+        found = memmem(low, n, subs[i], strlen(subs[i])) != NULL;
+    if (low != buf)
+        free(low);
+    return found;
 }
 /* Readability's start of a candidate's score: by its tag, and +-25 by words of its class and id */
 static float class_weight(const char *s, size_t n)
