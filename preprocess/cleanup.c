@@ -381,8 +381,11 @@ int cleanup_read_batch(io_reader *in, cleanup_batch *b, uint64_t *blank, int *eo
             continue;
         }
         if (b->used + len + 1 > b->arena_cap) {
-            /* a new arena; the batch's lines so far move into it */
-            size_t cap = (8u << 20) > len + 1 ? (8u << 20) + len + 1 : 2 * (len + 1);
+            /* a new arena; the batch's lines so far move into it. 16 MB: a batch stops once
+             * past 8 MB, so any line under 8 MB fits after it and the arena is made once
+             * (sized to the first line, one in two batches had moved its 8 MB into a new
+             * arena for the line that crossed the mark, its pages faulted in afresh) */
+            size_t cap = (16u << 20) >= b->used + 2 * (len + 1) ? (16u << 20) : b->used + 2 * (len + 1);
             char *na = big_alloc(cap, 0); /* its pages faulted in 2 MB at a time where the kernel allows */
             if (!na)
                 return err_set(ERR_NOMEM, "out of memory");
