@@ -159,26 +159,25 @@ def report(title, meta, rows, mb, fn):
               f"{fn(meta, outs, 'test')[2]:7.3f} {len(meta) / dt:8.1f} {mb / dt:7.1f}")
 
 
+SETS = [  # (name, what its pages are, how they are scored, scorer)
+    ("devset", "from trafilatura's evaluation data, Zyte's pages left out",
+     "precision / recall / F1 of trafilatura's with/without passages", score),
+    ("fullset", "from Mozilla Readability's test pages with their whole expected text",
+     "precision / recall / F1 of 4-token shingles (Zyte's benchmark's measure), averaged over pages", score_full),
+    ("newsset", "of news from newspaper3k's full-text tests, with the text its maintainers accepted "
+     "(newspaper's own output); no rule tuned on them", "4-token shingles as above", score_full),
+]
+
+
 def main():
     bin_dir, d = sys.argv[1], sys.argv[2]
     only = sys.argv[3] if len(sys.argv) > 3 else None
-    if only in (None, "devset"):
-        meta = json.load(open(os.path.join(d, "devset.json"), encoding="utf-8"))
-        rows, mb = run_all(bin_dir, os.path.join(d, "devset.warc.zst"), meta)
-        report(f"{len(meta)} pages ({mb:.1f} MB of HTML) from trafilatura's evaluation data, Zyte's pages left out; "
-               f"one thread; precision / recall / F1 of trafilatura's with/without passages", meta, rows, mb, score)
-    if only in (None, "fullset") and os.path.exists(os.path.join(d, "fullset.json")):
-        meta = json.load(open(os.path.join(d, "fullset.json"), encoding="utf-8"))
-        rows, mb = run_all(bin_dir, os.path.join(d, "fullset.warc.zst"), meta)
-        report(f"{len(meta)} pages ({mb:.1f} MB of HTML) from Mozilla Readability's test pages with their whole "
-               f"expected text; one thread; precision / recall / F1 of 4-token shingles (Zyte's benchmark's "
-               f"measure), averaged over pages", meta, rows, mb, score_full)
-    if only in (None, "newsset") and os.path.exists(os.path.join(d, "newsset.json")):
-        meta = json.load(open(os.path.join(d, "newsset.json"), encoding="utf-8"))
-        rows, mb = run_all(bin_dir, os.path.join(d, "newsset.warc.zst"), meta)
-        report(f"{len(meta)} news pages ({mb:.1f} MB of HTML) from newspaper3k's full-text tests, with the text "
-               f"its maintainers accepted (newspaper's own output); no rule tuned on them; one thread; "
-               f"4-token shingles as above", meta, rows, mb, score_full)
+    for name, what, how, fn in SETS:
+        if only not in (None, name) or not os.path.exists(os.path.join(d, name + ".json")):
+            continue
+        meta = json.load(open(os.path.join(d, name + ".json"), encoding="utf-8"))
+        rows, mb = run_all(bin_dir, os.path.join(d, name + ".warc.zst"), meta)
+        report(f"{len(meta)} pages ({mb:.1f} MB of HTML) {what}; one thread; {how}", meta, rows, mb, fn)
 
 
 main()

@@ -17,15 +17,12 @@ by our own code on these pages: shingles of 4 \\w+ tokens, true/false positives 
 negatives per page normalised to sum to 1, precision and recall averaged over pages.
 """
 import hashlib
-import io
-import json
 import os
 import re
-import subprocess
 import sys
 
 import lxml.html
-from warcio.warcwriter import WARCWriter
+from extract_sets import write_set
 
 BLOCKS = {"p", "div", "br", "li", "ul", "ol", "h1", "h2", "h3", "h4", "h5", "h6", "table", "tr", "td", "th",
           "blockquote", "pre", "figure", "figcaption", "section", "article", "header", "footer", "dl", "dt",
@@ -57,21 +54,7 @@ def main():
             continue
         items.append((hashlib.sha1(name.encode()).hexdigest(), name, s, truth))
     items.sort()
-    os.makedirs(out, exist_ok=True)
-    raw = os.path.join(out, "fullset.warc")
-    meta = []
-    with open(raw, "wb") as fh:
-        w = WARCWriter(fh, gzip=False)
-        for i, (_, name, path, truth) in enumerate(items):
-            url = "http://readability-test-pages/%s/" % name
-            rec = w.create_warc_record(url, "resource", payload=io.BytesIO(open(path, "rb").read()),
-                                       warc_content_type="text/html")
-            w.write_record(rec)
-            meta.append({"url": url, "name": name, "truth": truth, "half": "dev" if i < len(items) // 2 else "test"})
-    subprocess.run(["zstd", "-19", "-q", "-f", "--rm", raw, "-o", raw + ".zst"], check=True)
-    with open(os.path.join(out, "fullset.json"), "w", encoding="utf-8") as f:
-        json.dump(meta, f, ensure_ascii=False, indent=0)
-    print("%d pages (%d dev, %d test) into %s" % (len(meta), len(meta) // 2, len(meta) - len(meta) // 2, out))
+    write_set(out, "fullset", [(name, path, truth) for _, name, path, truth in items], "http://readability-test-pages/%s/")
 
 
 main()

@@ -17,14 +17,11 @@ rule was tuned on either half of this one. Written:
   OUT_DIR/newsset.json      [{"url", "name", "truth", "half"}] in record order.
 """
 import hashlib
-import io
-import json
 import os
 import re
-import subprocess
 import sys
 
-from warcio.warcwriter import WARCWriter
+from extract_sets import write_set
 
 
 def main():
@@ -41,21 +38,7 @@ def main():
             continue
         items.append((hashlib.sha1(name.encode()).hexdigest(), name, page, truth))
     items.sort()
-    os.makedirs(out, exist_ok=True)
-    raw = os.path.join(out, "newsset.warc")
-    meta = []
-    with open(raw, "wb") as fh:
-        w = WARCWriter(fh, gzip=False)
-        for i, (_, name, path, truth) in enumerate(items):
-            url = "http://newspaper-test-pages/%s/" % name
-            rec = w.create_warc_record(url, "resource", payload=io.BytesIO(open(path, "rb").read()),
-                                       warc_content_type="text/html")
-            w.write_record(rec)
-            meta.append({"url": url, "name": name, "truth": truth, "half": "dev" if i < len(items) // 2 else "test"})
-    subprocess.run(["zstd", "-19", "-q", "-f", "--rm", raw, "-o", raw + ".zst"], check=True)
-    with open(os.path.join(out, "newsset.json"), "w", encoding="utf-8") as f:
-        json.dump(meta, f, ensure_ascii=False, indent=0)
-    print("%d pages (%d dev, %d test) into %s" % (len(meta), len(meta) // 2, len(meta) - len(meta) // 2, out))
+    write_set(out, "newsset", [(name, path, truth) for _, name, path, truth in items], "http://newspaper-test-pages/%s/")
 
 
 main()
