@@ -47,11 +47,13 @@ static int splice(cleanup_rec *r, size_t vs, size_t ve, cleanup_worker *w, const
     return 0;
 }
 
-static int is_english(const cleanup_config *c, const char *t, size_t n)
+/* *yes: the text is in the kept language; ERR_NOMEM when the identifier ran out of memory */
+static int is_english(const cleanup_config *c, const char *t, size_t n, int *yes)
 {
     langid_result lr;
-    langid_detect(t, n, &lr);
-    return strcmp(lr.code, c->keep_lang) == 0;
+    int rc = langid_detect(t, n, &lr);
+    *yes = !rc && strcmp(lr.code, c->keep_lang) == 0;
+    return rc;
 }
 
 /* The quality filters in order on the (fixed) text; c4_quality may replace it. */
@@ -149,10 +151,14 @@ static int process(const cleanup_config *c, cleanup_worker *w, cleanup_rec *r)
             r->task = T_REMOVE_256_JS;
             return 0;
         }
-        if ((c->tasks & T_REMOVE_512_NON_EN) && chars < 512 && !is_english(c, t, tn)) {
-            r->reason = R_REMOVE_512_NON_EN;
-            r->task = T_REMOVE_512_NON_EN;
-            return 0;
+        if ((c->tasks & T_REMOVE_512_NON_EN) && chars < 512) {
+            int en;
+            if ((rc = is_english(c, t, tn, &en))) return rc;
+            if (!en) {
+                r->reason = R_REMOVE_512_NON_EN;
+                r->task = T_REMOVE_512_NON_EN;
+                return 0;
+            }
         }
         const char *o = NULL;
         size_t on = 0;
@@ -187,9 +193,13 @@ static int process(const cleanup_config *c, cleanup_worker *w, cleanup_rec *r)
                 r->reason = R_EMPTY;
                 return 0;
             }
-            if (c->lang && !is_english(c, t, tn)) {
-                r->reason = R_NON_ENGLISH;
-                return 0;
+            if (c->lang) {
+                int en;
+                if ((rc = is_english(c, t, tn, &en))) return rc;
+                if (!en) {
+                    r->reason = R_NON_ENGLISH;
+                    return 0;
+                }
             }
             if (c->length && r->chars < (uint64_t)c->max_chars) {
                 /* fewer than min_tokens with the EOD? (the pieces decide when they are enough) */
@@ -381,11 +391,12 @@ int cleanup_read_batch(io_reader *in, cleanup_batch *b, uint64_t *blank, int *eo
             continue;
         }
         if (b->used + len + 1 > b->arena_cap) {
-            /* a new arena; the batch's lines so far move into it. 16 MB: a batch stops once
-             * past 8 MB, so any line under 8 MB fits after it and the arena is made once
-             * (sized to the first line, one in two batches had moved its 8 MB into a new
-             * arena for the line that crossed the mark, its pages faulted in afresh) */
-            size_t cap = (16u << 20) >= b->used + 2 * (len + 1) ? (16u << 20) : b->used + 2 * (len + 1);
+            /* a new arena; the batch's lines so far move into it. 9 MB: a batch stops once
+             * past 8 MB, so a line under 1 MB always fits after it and the arena is made
+             * once (sized to the first line, a longer line crossing the mark had moved the
+             * batch's 8 MB into a new arena); more would raise the memory cleanup needs */
+            size_t want = b->used + len + 1;
+            size_t cap = (9u << 20) >= want ? (9u << 20) : want + len + 1;
             char *na = big_alloc(cap, 0); /* its pages faulted in 2 MB at a time where the kernel allows */
             if (!na)
                 return err_set(ERR_NOMEM, "out of memory");

@@ -25,7 +25,8 @@ typedef struct {
     int text_bytes;  /* letters scored */
 } langid_result;
 
-/* Detect the main language of UTF-8 text s[0..n). Thread-safe. Returns 0.
+/* Detect the main language of UTF-8 text s[0..n). Thread-safe. Returns 0, or
+ * ERR_NOMEM (message set) when memory runs out.
  * CLD2 looks one character past the end of its text (the script of the letter after
  * a letter of another script); the text is copied into a buffer with NULs after it,
  * so that the answer never depends on the bytes that follow s[n-1] in memory. */

@@ -3,11 +3,28 @@
 #include <cstdio>  // compact_lang_det.h uses FILE without including it
 #include "third_party/cld2/public/compact_lang_det.h"
 #include <cstring>
+#include <new>
 #include <vector>
 
 #include "langid.h"
+extern "C" {
+#include "common/err.h"
+}
 
+static int detect(const char *s, size_t n, langid_result *r);
+
+// No C++ exception leaves for the C callers: an allocation that fails here or inside CLD2
+// (std::bad_alloc, under a memory limit) is ERR_NOMEM with a message, as in the C code.
 extern "C" int langid_detect(const char *s, size_t n, langid_result *r)
+{
+    try {
+        return detect(s, n, r);
+    } catch (const std::bad_alloc &) {
+        return err_set(ERR_NOMEM, "out of memory identifying a text's language (%zu bytes)", n);
+    }
+}
+
+static int detect(const char *s, size_t n, langid_result *r)
 {
     size_t after = 0;  // bytes of the text after the part read: the character there
     if (n > LANGID_MAX_BYTES) {
