@@ -1,5 +1,5 @@
 /* extract_main.c - web pages to documents: WARC / WET / HTML in, JSON lines out
- * (`text`, `id`, `url`, `date`, `content_type`, `charset`, `title`), the first
+ * (`text`, `id`, `url`, `date`, `content_type`, `charset`, `title`; `language` with --language), the first
  * stage before blacklist_urls and cleanup. The WARC reading is preprocess/warc.c,
  * the decoding, parsing and main-content extraction preprocess/htmltext.c; this
  * file walks the inputs, decides per record, writes and counts.
@@ -26,6 +26,7 @@
 #include "common/tally.h"
 #include "common/utf8.h"
 #include "preprocess/htmltext.h"
+#include "preprocess/langid.h"
 #include "preprocess/warc.h"
 
 enum { R_KEPT, R_TYPE, R_STATUS, R_NOT_HTML, R_TRUNCATED, R_TOO_LARGE, R_DAMAGED, R_EMPTY, R_TOO_DEEP, R_N };
@@ -45,7 +46,7 @@ static const char *const reason_help[R_N] = {
 
 typedef struct {
     const char *output, *mode_s, *rejected;
-    int precision, recall, strict, keep_truncated, list;
+    int precision, recall, strict, keep_truncated, list, language;
     uint64_t max_size;
     int mode, favor;
     io_writer *out, *rej;
@@ -87,7 +88,7 @@ static int j_str(ex_state *s, int first, const char *key, const char *v, size_t 
 
 /* One document out. */
 static int emit_now(ex_state *s, const char *text, size_t tlen, const char *id, const char *url, const char *date,
-                const char *ctype, const char *charset, const char *title)
+                const char *ctype, const char *charset, const char *title, const char *lang)
 {
     int rc;
     if ((rc = io_write(s->out, "{", 1)) < 0 || (rc = j_str(s, 1, "text", text, tlen)) < 0 ||
@@ -102,6 +103,8 @@ static int emit_now(ex_state *s, const char *text, size_t tlen, const char *id, 
     if (charset && (rc = j_str(s, 0, "charset", charset, strlen(charset))) < 0)
         return rc;
     if (title && *title && (rc = j_str(s, 0, "title", title, strlen(title))) < 0)
+        return rc;
+    if (lang && (rc = j_str(s, 0, "language", lang, strlen(lang))) < 0)
         return rc;
     if ((rc = io_write(s->out, "}\n", 2)) < 0)
         return rc;
@@ -156,6 +159,7 @@ typedef struct item {
     unsigned char *data;
     size_t n;
     htmltext_doc doc;
+    langid_result lang; /* --language: CLD2's answer on the text */
     char err[512];
 } item;
 #define BATCH_ITEMS 512
@@ -270,6 +274,11 @@ static void extract_one(size_t i, void *ctx)
 {
     run_ctx *c = ctx;
     item *it = &c->s->batch[c->pages[i]];
+    if (it->kind == IT_EMIT) { /* a WET text (queued here for --language only) */
+        if ((it->rc = langid_detect((const char *)it->data, it->n, &it->lang)) < 0)
+            snprintf(it->err, sizeof it->err, "%s", err_msg());
+        return;
+    }
     htmltext *h = thread_parser();
     if (!h) {
         it->rc = ERR_NOMEM;
@@ -277,6 +286,8 @@ static void extract_one(size_t i, void *ctx)
         return;
     }
     it->rc = htmltext_extract(h, it->data, it->n, it->charset, c->s->mode, c->s->favor, &it->doc);
+    if (it->rc == 0 && c->s->language && it->doc.len && (it->rc = langid_detect(it->doc.text, it->doc.len, &it->lang)) < 0)
+        htmltext_doc_free(&it->doc); /* (item_free frees a page's doc only when rc is 0) */
     if (it->rc < 0)
         snprintf(it->err, sizeof it->err, "%s", err_msg());
 }
@@ -301,7 +312,7 @@ static int flush_batch(ex_state *s)
     if (!pages)
         rc = err_set(ERR_NOMEM, "out of memory");
     for (size_t i = 0; rc == 0 && i < s->nbatch; i++)
-        if (s->batch[i].kind == IT_PAGE)
+        if (s->batch[i].kind == IT_PAGE || (s->batch[i].kind == IT_EMIT && s->language))
             pages[np++] = i;
     run_ctx c = {s, pages};
     if (rc == 0 && np) {
@@ -316,11 +327,12 @@ static int flush_batch(ex_state *s)
         if (rc == 0) {
             if (it->kind == IT_DROP) {
                 rc = drop_now(s, it->reason, it->file, it->rec, it->id, it->url);
-            } else if (it->kind == IT_EMIT) {
-                rc = emit_now(s, (const char *)it->data, it->n, it->id, it->url, it->date, it->ctype, NULL, NULL);
             } else if (it->rc < 0) {
                 rc = err_set(it->rc, "%s: record %llu: %s", it->file ? it->file : "", (unsigned long long)it->rec,
                              it->err);
+            } else if (it->kind == IT_EMIT) {
+                rc = emit_now(s, (const char *)it->data, it->n, it->id, it->url, it->date, it->ctype, NULL, NULL,
+                              s->language ? it->lang.code : NULL);
             } else if (it->rc == HTMLTEXT_TOO_DEEP) {
                 fprintf(stderr, "extract: warning: %s: record %llu: markup nested deeper than %d elements: dropped\n",
                         it->file ? it->file : "", (unsigned long long)it->rec, HTMLTEXT_MAX_DEPTH);
@@ -329,7 +341,7 @@ static int flush_batch(ex_state *s)
                 rc = drop_now(s, R_EMPTY, it->file, it->rec, it->id, it->url);
             } else {
                 rc = emit_now(s, it->doc.text, it->doc.len, it->id, it->url, it->date, it->ctype, it->doc.charset,
-                              it->doc.title);
+                              it->doc.title, s->language ? it->lang.code : NULL);
             }
         }
         item_free(it);
@@ -539,6 +551,8 @@ int main(int argc, char **argv)
          "                                all: every visible text of the page"},
         {"favor-precision", 0, ARG_FLAG, &s.precision, NULL, "main: drop more boilerplate (trafilatura's flag)"},
         {"favor-recall", 0, ARG_FLAG, &s.recall, NULL, "main: keep more text (trafilatura's flag)"},
+        {"language", 0, ARG_FLAG, &s.language, NULL,
+         "add \"language\": the text's language by CLD2 (as cleanup's filter: ISO 639-1 code, \"un\" unknown)"},
         {"max-size", 0, ARG_SIZE, &s.max_size, "BYTES", "records and pages larger than this are dropped (default 64M)"},
         {"keep-truncated", 0, ARG_FLAG, &s.keep_truncated, NULL, "extract records the crawler truncated (dropped by default)"},
         {"rejected", 0, ARG_STR, &s.rejected, "FILE", "write each dropped record as REASON<TAB>FILE:RECORD<TAB>ID<TAB>URL"},

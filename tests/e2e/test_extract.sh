@@ -42,6 +42,24 @@ else fail wet_text_as_warcio "warcio missing in $PY (scripts/setup/install_deps.
 if [ ! -s "$WORK/wat.jsonl" ] && grep -q '2 records in: 0 kept, 2 dropped (from 1 input)' "$WORK/wat.err"; then
   pass wat_no_documents; else fail wat_no_documents "$(cat "$WORK/wat.err")"; fi
 
+# --language: CLD2's code of the extracted text (as cleanup's filter names it), pages and WET
+# texts alike; no such key without the flag.
+mkdir -p "$WORK/lang"
+"$PY" - "$WORK/lang" <<'PY'
+import sys
+en = "The weather in the north of the country was cold and wet for most of the week, and the farmers waited. " * 6
+de = "Das Wetter im Norden des Landes war die ganze Woche kalt und nass, und die Bauern warteten lange. " * 6
+for name, t in (("en", en), ("de", de)):
+    open(f"{sys.argv[1]}/{name}.html", "w", encoding="utf-8").write(
+        f"<html><head><title>{name}</title></head><body><article><p>{t}</p></article></body></html>")
+PY
+"$X" -q --language "$WORK/lang" | field /dev/stdin language > "$WORK/lang.txt"
+"$X" -q "$WORK/lang" | field /dev/stdin language > "$WORK/nolang.txt"
+"$X" -q --language "$W/whirlwind.warc.wet.gz" | field /dev/stdin language > "$WORK/wetlang.txt"
+if [ "$(tr '\n' ' ' < "$WORK/lang.txt")" = "de en " ] && [ "$(tr '\n' ' ' < "$WORK/nolang.txt")" = "None None " ] &&
+   [ "$(wc -l < "$WORK/wetlang.txt")" = 1 ] && grep -qE '^[a-z]{2,3}$' "$WORK/wetlang.txt"; then
+  pass language_field; else fail language_field "$(cat "$WORK/lang.txt" "$WORK/nolang.txt" "$WORK/wetlang.txt")"; fi
+
 # A WARC written by warcio: every record accounted for, in warcio's order, each page decoded.
 if has_py warcio; then
   "$PY" "$ROOT/tests/e2e/make_warc.py" "$WORK/t.warc.gz" "$WORK/t.tsv"
