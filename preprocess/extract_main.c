@@ -267,7 +267,7 @@ static void free_parsers(void)
 
 typedef struct {
     ex_state *s;
-    size_t *pages;
+    size_t *pages; /* the batch items the workers take: pages, and with --language WET texts */
 } run_ctx;
 
 static void extract_one(size_t i, void *ctx)
@@ -275,7 +275,8 @@ static void extract_one(size_t i, void *ctx)
     run_ctx *c = ctx;
     item *it = &c->s->batch[c->pages[i]];
     if (it->kind == IT_EMIT) { /* a WET text (queued here for --language only) */
-        if ((it->rc = langid_detect((const char *)it->data, it->n, &it->lang)) < 0)
+        it->rc = langid_detect((const char *)it->data, it->n, &it->lang);
+        if (it->rc < 0)
             snprintf(it->err, sizeof it->err, "%s", err_msg());
         return;
     }
@@ -286,8 +287,11 @@ static void extract_one(size_t i, void *ctx)
         return;
     }
     it->rc = htmltext_extract(h, it->data, it->n, it->charset, c->s->mode, c->s->favor, &it->doc);
-    if (it->rc == 0 && c->s->language && it->doc.len && (it->rc = langid_detect(it->doc.text, it->doc.len, &it->lang)) < 0)
-        htmltext_doc_free(&it->doc); /* (item_free frees a page's doc only when rc is 0) */
+    if (it->rc == 0 && c->s->language && it->doc.len) {
+        it->rc = langid_detect(it->doc.text, it->doc.len, &it->lang);
+        if (it->rc < 0)
+            htmltext_doc_free(&it->doc); /* (item_free frees a page's doc only when rc is 0) */
+    }
     if (it->rc < 0)
         snprintf(it->err, sizeof it->err, "%s", err_msg());
 }
