@@ -154,9 +154,11 @@ int hftok_load(bpe **out, const char *path, const char *type);
 int spm_load(bpe **out, const char *path, const char *type); /* sets b->fam to SentencePiece's */
 
 /* A per-thread cache of short pieces' ids: natural text repeats its words, so
- * most pieces are found here without touching the vocabulary's tables (a
- * few hundred KB that stay in the core's cache instead of megabytes). */
-#define PCACHE_SLOTS 8192          /* byte-level BPE pieces: short, few; the cache stays in L2 */
+ * most pieces are found here without touching the vocabulary's tables. 65,536
+ * slots (3.4 MB, in L3): 8,192 (in L2) missed often enough on English text that
+ * a 100K-200K vocabulary's lookups cost more (2026-11-27, 56 MB of enwiki, one
+ * thread: 8-10 % fewer instructions for GPT-2, cl100k and o200k, and less time). */
+#define PCACHE_SLOTS 65536         /* byte-level BPE pieces */
 #define PCACHE_SLOTS_SPM 131072     /* SentencePiece words: longer and more varied */
 #define PCACHE_MAXLEN 24
 #define PCACHE_AFTER 4096
