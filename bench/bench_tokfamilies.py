@@ -6,9 +6,11 @@ same text, same run, 1 and 2 threads.
   DeepSeek-V3 tokenizer.json         vs tokenizers (encode_batch, RAYON_NUM_THREADS)
   Mistral v1 SentencePiece           vs sentencepiece (encode, num_threads)
 
-Ours is timed as a whole process (`tokenize -j N`, best of 3): reading the JSON
-lines, parsing them, loading the vocabulary and writing the ids. The peers are
-timed on the encode call only, texts already in memory: a handicap for us.
+Ours is timed as a whole process (`tokenize -j N`): reading the JSON lines,
+parsing them, loading the vocabulary and writing the ids. The peers are timed on
+the encode call only, texts already in memory: a handicap for us. Ours and the
+peer's runs alternate, three of each, and the least time of each is taken (the
+machine's speed drifts over minutes; runs side by side see the same machine).
 MB = UTF-8 bytes of document text. Input: data/corpus/enwiki_sample.jsonl.zst
 (BENCH_DOCS=N: its first N documents); the vocabularies from build/tokenizers
 (scripts/setup/fetch_tokenizers.py).
@@ -28,23 +30,28 @@ BIN = os.environ.get("BIN", os.path.join(ROOT, "bin"))
 TOK = os.path.join(ROOT, "build", "tokenizers")
 
 
-def best(fn, n=3):
-    out = []
+def timed(fn):
+    t = time.perf_counter()
+    fn()
+    return time.perf_counter() - t
+
+
+def best_interleaved(ours, peer, n=3):
+    """ours and peer alternated n times, the least time of each: the machine's speed drifts
+    over minutes, and a pair of runs side by side sees the same machine."""
+    a, b = [], []
     for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return min(out)
+        a.append(timed(ours))
+        b.append(peer())
+    return min(a), min(b)
 
 
 def hf_time(path, jl, threads):
     code = ("import json,time\nfrom tokenizers import Tokenizer\n"
             f"t=Tokenizer.from_file({path!r})\n"
             f"x=[json.loads(l)['text'] for l in open({jl!r}, encoding='utf-8')]\n"
-            "b=[]\n"
-            "for _ in range(3):\n"
-            "    s=time.perf_counter(); t.encode_batch(x, add_special_tokens=True); b.append(time.perf_counter()-s)\n"
-            "print(min(b))\n")
+            "s=time.perf_counter(); t.encode_batch(x, add_special_tokens=True)\n"
+            "print(time.perf_counter()-s)\n")
     env = dict(os.environ, RAYON_NUM_THREADS=str(threads), TOKENIZERS_PARALLELISM="true")
     return float(subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True).stdout)
 
@@ -87,14 +94,19 @@ def main():
             import sentencepiece as spm
             sp = spm.SentencePieceProcessor(model_file=model)
         for th in (1, 2):
-            ours = best(lambda: subprocess.run([os.path.join(BIN, "tokenize"), "-q", "-j", str(th), "--tokenizer-type", typ,
-                                                "--tokenizer-model", model, jl, "-o", "/dev/null"], check=True))
+            def run_ours():
+                subprocess.run([os.path.join(BIN, "tokenize"), "-q", "-j", str(th), "--tokenizer-type", typ,
+                                "--tokenizer-model", model, jl, "-o", "/dev/null"], check=True)
             if peer == "tiktoken":
-                t_peer = best(lambda: e.encode_ordinary_batch(texts, num_threads=th))
+                def run_peer():
+                    return timed(lambda: e.encode_ordinary_batch(texts, num_threads=th))
             elif peer == "tokenizers":
-                t_peer = hf_time(model, jl, th)
+                def run_peer():
+                    return hf_time(model, jl, th)
             else:
-                t_peer = best(lambda: sp.encode(texts, num_threads=th))
+                def run_peer():
+                    return timed(lambda: sp.encode(texts, num_threads=th))
+            ours, t_peer = best_interleaved(run_ours, run_peer)
             ratio = t_peer / ours
             worst = ratio if worst is None else min(worst, ratio)
             print(f"{name:<14} {peer:<14} {th:>7} {mb / ours:>10.1f} {mb / t_peer:>10.1f} {ratio:>6.1f}x")

@@ -41,7 +41,7 @@ typedef struct {
     const char **bad_key;
     uint64_t *text_bytes;
     key_res *kr;
-    bpe_ctx *ctx;
+    bpe_ctx *ctx;    /* the encoding context lent to the batch while it runs (pipe_s.ctxs) */
     char *ubuf;      /* a string value decoded from the raw line (NULs kept) */
     size_t ubuf_cap;
     int rc;
@@ -49,10 +49,15 @@ typedef struct {
     int done;
 } batch;
 
+/* One encoding context per worker, lent to each batch while it runs (under mu): a
+ * context's piece cache then sees every batch its worker runs, not one batch in
+ * 2 x workers + 2 (the ring), and the caches take a worker's share of memory. */
 struct pipe_s {
     const docenc_opts *o;
     pthread_mutex_t mu;
     pthread_cond_t cv;
+    bpe_ctx **ctxs; /* the contexts not lent now: n_ctx of them */
+    int n_ctx;
 };
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -86,7 +91,6 @@ static void batch_free(batch *b, size_t n_keys)
             free(b->kr[k].doc_ids);
         }
     free(b->kr);
-    bpe_ctx_free(b->ctx);
 }
 
 /* Per-line result arrays sized to cap_n. */
@@ -251,6 +255,9 @@ static void batch_work(void *arg)
 {
     batch *b = arg;
     size_t nk = b->p->o->n_keys;
+    pthread_mutex_lock(&b->p->mu); /* at most `workers` batches run at once: one is free */
+    b->ctx = b->p->ctxs[--b->p->n_ctx];
+    pthread_mutex_unlock(&b->p->mu);
     for (size_t k = 0; k < nk; k++) {
         b->kr[k].ids.n = 0;
         b->kr[k].n_len = 0;
@@ -265,6 +272,8 @@ static void batch_work(void *arg)
         }
     }
     pthread_mutex_lock(&b->p->mu);
+    b->p->ctxs[b->p->n_ctx++] = b->ctx;
+    b->ctx = NULL;
     b->done = 1;
     pthread_cond_broadcast(&b->p->cv);
     pthread_mutex_unlock(&b->p->mu);
@@ -344,13 +353,15 @@ int docenc_run(const docenc_opts *o, const char *const *files, size_t n_files, d
     /* file names must outlive the readers: copy them per batch */
     char **names = calloc(R, sizeof *names);
     pool *pl = pool_new(workers);
+    p.ctxs = calloc((size_t)workers, sizeof *p.ctxs);
     int rc = 0;
-    if (!ring || !names || !pl) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
+    if (!ring || !names || !pl || !p.ctxs) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
+    for (; p.n_ctx < workers; p.n_ctx++)
+        if (!(p.ctxs[p.n_ctx] = bpe_ctx_new(o->bpe))) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
     for (size_t i = 0; i < R; i++) {
         ring[i].p = &p;
         ring[i].kr = calloc(o->n_keys, sizeof *ring[i].kr);
-        ring[i].ctx = bpe_ctx_new(o->bpe);
-        if (!ring[i].kr || !ring[i].ctx) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
+        if (!ring[i].kr) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
     }
     uint64_t total_raw = 0;
     for (size_t i = 0; i < n_files; i++) {
@@ -413,6 +424,8 @@ drain:
     free(nseq);
 out:
     pool_free(pl);
+    for (int i = 0; i < p.n_ctx; i++) bpe_ctx_free(p.ctxs[i]); /* every batch has given its back */
+    free(p.ctxs);
     if (ring)
         for (size_t i = 0; i < R; i++) batch_free(&ring[i], o->n_keys);
     if (names)
