@@ -2,8 +2,9 @@
 """Tokenizer throughput: ours vs tiktoken and Hugging Face tokenizers, same text,
 same run, same thread counts (GPT-2 vocabulary from data/gpt2).
 
-Ours is timed as whole processes (`tokenize` and `preprocess_data`, best of 3):
-that includes reading the JSON lines, parsing them and writing the output.
+Ours is timed as whole processes (`tokenize` and `preprocess_data`): that
+includes reading the JSON lines, parsing them and writing the output. tiktoken's,
+tokenize's and preprocess_data's runs alternate, three rounds, least time of each.
 tiktoken (encode_ordinary_batch) and tokenizers (encode_batch) are timed on the
 encode call only, with the texts already in memory: a handicap for us.
 MB = UTF-8 bytes of document text.
@@ -21,13 +22,16 @@ from tiktoken_offline import ROOT, gpt2_encoding, read_jsonl  # noqa: E402
 BIN = os.environ.get("BIN", os.path.join(ROOT, "bin"))
 
 
-def best(fn, n=3):
-    out = []
+def best_interleaved(fns, n=3):
+    """the functions run in turn, n rounds, the least time of each: the machine's speed drifts
+    over minutes, and runs side by side see the same machine"""
+    out = [[] for _ in fns]
     for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append(time.perf_counter() - t)
-    return min(out)
+        for k, fn in enumerate(fns):
+            t = time.perf_counter()
+            fn()
+            out[k].append(time.perf_counter() - t)
+    return [min(v) for v in out]
 
 
 def main():
@@ -43,12 +47,12 @@ def main():
     enc = gpt2_encoding()
     rows = {}
     for th in (1, 2):
-        t_tik = best(lambda: enc.encode_ordinary_batch(texts, num_threads=th))
-        t_tok = best(lambda: subprocess.run([os.path.join(BIN, "tokenize"), "-q", "-j", str(th), jl, "-o", "/dev/null"],
-                                            check=True))
-        t_pp = best(lambda: subprocess.run([os.path.join(BIN, "preprocess_data"), "-q", "-i", jl, "-o",
-                                            os.path.join(tmp, "o"), "-j", str(th)], check=True))
-        rows[th] = (t_tik, t_tok, t_pp)
+        rows[th] = tuple(best_interleaved([
+            lambda: enc.encode_ordinary_batch(texts, num_threads=th),
+            lambda: subprocess.run([os.path.join(BIN, "tokenize"), "-q", "-j", str(th), jl, "-o", "/dev/null"],
+                                   check=True),
+            lambda: subprocess.run([os.path.join(BIN, "preprocess_data"), "-q", "-i", jl, "-o",
+                                    os.path.join(tmp, "o"), "-j", str(th)], check=True)]))
     t_hf = {}
     try:
         from tokenizers import Tokenizer, models, pre_tokenizers
