@@ -29,6 +29,8 @@ from datatrove.data import Document
 from datatrove.pipeline.filters import (C4QualityFilter, FineWebQualityFilter, GopherQualityFilter,
                                         GopherRepetitionFilter)
 
+from timing import least_alternated
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("BIN", os.path.join(ROOT, "bin"))
 MB = float(os.environ.get("BENCH_QUALITY_MB", "8"))
@@ -103,14 +105,7 @@ def main():
     def run_ours(args):
         subprocess.run([os.path.join(BIN, "cleanup"), "-q", "-j", "1", *args, inp, os.devnull], check=True)
 
-    runs = [run_ftfy, lambda: run_ours(["--filters", ALL]), lambda: run_ours([])]
-    least = [None] * len(runs)
-    for _ in range(3):
-        for k, fn in enumerate(runs):
-            t0 = time.perf_counter()
-            fn()
-            dt = time.perf_counter() - t0
-            least[k] = dt if least[k] is None else min(least[k], dt)
+    least = least_alternated([run_ftfy, lambda: run_ours(["--filters", ALL]), lambda: run_ours([])])
     fx, four_alt, default = (mb / t for t in least)
     print("  ftfy %s fix_text alone on the same text: %.2f MB/s; alternated with it, one thread: the default chain "
           "%.1f MB/s (%.1fx it), with the four %.1f MB/s (%.1fx it; goal: 25 MB/s, about 5.5x)"

@@ -14,24 +14,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "lib"))
 from tiktoken_offline import ROOT, gpt2_encoding, read_jsonl  # noqa: E402
+from timing import least_alternated  # noqa: E402
 
 BIN = os.environ.get("BIN", os.path.join(ROOT, "bin"))
-
-
-def best_interleaved(fns, n=3):
-    """the functions run in turn, n rounds, the least time of each: the machine's speed drifts
-    over minutes, and runs side by side see the same machine"""
-    out = [[] for _ in fns]
-    for _ in range(n):
-        for k, fn in enumerate(fns):
-            t = time.perf_counter()
-            fn()
-            out[k].append(time.perf_counter() - t)
-    return [min(v) for v in out]
 
 
 def main():
@@ -47,7 +35,7 @@ def main():
     enc = gpt2_encoding()
     rows = {}
     for th in (1, 2):
-        rows[th] = tuple(best_interleaved([
+        rows[th] = tuple(least_alternated([
             lambda: enc.encode_ordinary_batch(texts, num_threads=th),
             lambda: subprocess.run([os.path.join(BIN, "tokenize"), "-q", "-j", str(th), jl, "-o", "/dev/null"],
                                    check=True),
@@ -77,7 +65,6 @@ def main():
     for th in (1, 2):
         t_tik, t_tok, t_pp = rows[th]
         hf = t_hf.get(th)
-        ours = min(t_tok, t_pp)
         print(f"{th:>7} {mb / t_tik:>7.1f} MB/s {(mb / hf if hf else 0):>9.1f} MB/s {mb / t_tok:>10.1f} MB/s "
               f"{mb / t_pp:>17.1f} MB/s {t_tik / t_pp:>11.2f}x {(hf / t_pp if hf else 0):>6.2f}x")
     print(f"scaling 1 -> 2 threads: ours (preprocess_data) {rows[1][2] / rows[2][2]:.2f}x, "

@@ -20,30 +20,14 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "scripts", "lib"))
 from tok_crosscheck import read_jsonl  # noqa: E402
+from timing import least_alternated  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.environ.get("BIN", os.path.join(ROOT, "bin"))
 TOK = os.path.join(ROOT, "build", "tokenizers")
-
-
-def timed(fn):
-    t = time.perf_counter()
-    fn()
-    return time.perf_counter() - t
-
-
-def best_interleaved(ours, peer, n=3):
-    """ours and peer alternated n times, the least time of each: the machine's speed drifts
-    over minutes, and a pair of runs side by side sees the same machine."""
-    a, b = [], []
-    for _ in range(n):
-        a.append(timed(ours))
-        b.append(peer())
-    return min(a), min(b)
 
 
 def hf_time(path, jl, threads):
@@ -99,14 +83,14 @@ def main():
                                 "--tokenizer-model", model, jl, "-o", "/dev/null"], check=True)
             if peer == "tiktoken":
                 def run_peer():
-                    return timed(lambda: e.encode_ordinary_batch(texts, num_threads=th))
+                    e.encode_ordinary_batch(texts, num_threads=th)
             elif peer == "tokenizers":
                 def run_peer():
-                    return hf_time(model, jl, th)
+                    return hf_time(model, jl, th)  # its encode call alone, timed in its process
             else:
                 def run_peer():
-                    return timed(lambda: sp.encode(texts, num_threads=th))
-            ours, t_peer = best_interleaved(run_ours, run_peer)
+                    sp.encode(texts, num_threads=th)
+            ours, t_peer = least_alternated([run_ours, run_peer])
             ratio = t_peer / ours
             worst = ratio if worst is None else min(worst, ratio)
             print(f"{name:<14} {peer:<14} {th:>7} {mb / ours:>10.1f} {mb / t_peer:>10.1f} {ratio:>6.1f}x")
