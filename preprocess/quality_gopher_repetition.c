@@ -45,6 +45,29 @@ static inline uint64_t ng_mix(uint64_t x)
 #define NG_TAG(h, q) (((uint32_t)((h) >> 32) & 0xFFFF0000u) | (q)->ngepoch)
 #define NG_FREE(e, q) (((e)->tag & 0xFFFFu) != (q)->ngepoch)
 
+/* Word i's key in the table of short words (a word of up to SHORT_WORD bytes: its two
+ * padded 8-byte halves from q->wbuf, whose zeros follow the last word) and its hash; its
+ * slot prefetched. Longer words: nothing (they go through the set). */
+static inline __attribute__((always_inline)) void word_key(const quality_ctx *q, const sp_token *w, const uint64_t *pb,
+                                                           size_t i, size_t wmask, uint64_t *pa, uint64_t *pbh, uint64_t *ph)
+{
+    uint32_t len = w[i].len;
+    if (len > SHORT_WORD) return;
+    uint64_t a, b;
+    memcpy(&a, q->wbuf + pb[i], 8);
+    memcpy(&b, q->wbuf + pb[i] + 8, 8);
+    if (len < 8) {
+        a &= ~0ull >> (64 - 8 * len); /* len >= 1: a word is not empty */
+        b = 0;
+    } else if (len < 16) b &= len == 8 ? 0 : ~0ull >> (128 - 8 * len);
+    uint64_t h = ng_mix((a + len) * 0x9E3779B97F4A7C15ull ^ b * 0xBF58476D1CE4E5B9ull);
+    __builtin_prefetch(&q->wtab[h & wmask]);
+    __builtin_prefetch((const char *)&q->wtab[h & wmask] + sizeof(wentry) - 1); /* an entry can straddle two lines */
+    *pa = a;
+    *pbh = b;
+    *ph = h;
+}
+
 /* What the n-gram checks need of the words (q->words): interned ids (q->wid) and how
  * often each occurs (q->idcnt); prefix sums over the words, so that each n-gram's
  * bytes, characters and id hash come in O(1): pb bytes, pc characters, pid a polynomial
@@ -98,17 +121,17 @@ static int rep_prepare(quality_ctx *q, const char *t, size_t n)
     if (q_sset_reset(&q->set, 16)) return ERR_NOMEM;
     uint32_t next = 0;
     const char *wb = q->wbuf;
+    /* the keys and hashes are taken WORD_AHEAD words ahead of their lookup and the slot
+     * prefetched: the table is megabytes for a long text and read at random (the lookups
+     * themselves, in order, are as before, so are the ids) */
+    enum { WORD_AHEAD = 16 };
+    struct { uint64_t a, b, h; } ring[WORD_AHEAD] = {{0, 0, 0}};
+    for (size_t j = 0; j < WORD_AHEAD && j < nw; j++) word_key(q, w, pb, j, wmask, &ring[j].a, &ring[j].b, &ring[j].h);
     for (size_t i = 0; i < nw; i++) {
         uint32_t len = w[i].len, id;
         if (len <= SHORT_WORD) {
-            uint64_t a, b;
-            memcpy(&a, wb + pb[i], 8);
-            memcpy(&b, wb + pb[i] + 8, 8);
-            if (len < 8) {
-                a &= ~0ull >> (64 - 8 * len); /* len >= 1: a word is not empty */
-                b = 0;
-            } else if (len < 16) b &= len == 8 ? 0 : ~0ull >> (128 - 8 * len);
-            uint64_t h = ng_mix((a + len) * 0x9E3779B97F4A7C15ull ^ b * 0xBF58476D1CE4E5B9ull);
+            size_t r = i % WORD_AHEAD;
+            uint64_t a = ring[r].a, b = ring[r].b, h = ring[r].h;
             for (size_t x = h & wmask;; x = (x + 1) & wmask) {
                 wentry *e = &q->wtab[x];
                 if (e->epoch != q->wepoch) {
@@ -131,6 +154,10 @@ static int rep_prepare(quality_ctx *q, const char *t, size_t n)
                 q->idcnt[next++] = 0;
             }
             id = e->val;
+        }
+        if (i + WORD_AHEAD < nw) {
+            size_t r = i % WORD_AHEAD;
+            word_key(q, w, pb, i + WORD_AHEAD, wmask, &ring[r].a, &ring[r].b, &ring[r].h);
         }
         q->wid[i] = id;
         q->idcnt[id]++;
@@ -261,12 +288,21 @@ static void top_bounds_234(const quality_ctx *q, uint64_t b[5])
 /* A key of rep_candidates found again: both positions marked. key: the first 8 or 16
  * bytes of "".join(words) at position i (wide: 16), in the table with the position's
  * wide flag in bit 31 of its pos1. */
-static inline __attribute__((always_inline)) void rep_key(quality_ctx *q, const char *wb, const uint64_t *pb, size_t i, int wide)
+static inline __attribute__((always_inline)) uint64_t rep_hash(const char *wb, const uint64_t *pb, size_t i, int wide,
+                                                                uint64_t *pa, uint64_t *pbb)
 {
     uint64_t a, b = 0;
     memcpy(&a, wb + pb[i], 8);
     if (wide) memcpy(&b, wb + pb[i] + 8, 8);
-    uint64_t h = ng_mix(a * 0x9E3779B97F4A7C15ull + (b ^ (b >> 29) ^ (uint64_t)wide) * 0xBF58476D1CE4E5B9ull);
+    *pa = a;
+    *pbb = b;
+    return ng_mix(a * 0x9E3779B97F4A7C15ull + (b ^ (b >> 29) ^ (uint64_t)wide) * 0xBF58476D1CE4E5B9ull);
+}
+
+static inline __attribute__((always_inline)) void rep_key(quality_ctx *q, const char *wb, const uint64_t *pb, size_t i, int wide)
+{
+    uint64_t a, b;
+    uint64_t h = rep_hash(wb, pb, i, wide, &a, &b);
     uint32_t tag = NG_TAG(h, q), me = ((uint32_t)i + 1) | (uint32_t)wide << 31;
     for (size_t x = h & q->ngmask;; x = (x + 1) & q->ngmask) {
         ngent *e = &q->ng[x];
@@ -315,7 +351,14 @@ static int rep_candidates(quality_ctx *q, size_t g0, size_t *nr)
     if ((rc = ng_reset(q, 2 * m))) return rc;
     const char *wb = q->wbuf;
     uint64_t nb = pb[nw];
+    enum { KEY_AHEAD = 16 }; /* the slots of the keys this many positions on are prefetched */
     for (size_t i = 0; i < m; i++) {
+        if (i + KEY_AHEAD < m) {
+            size_t j = i + KEY_AHEAD;
+            uint64_t a, b, lgj = pb[j + g0] - pb[j], remj = nb - pb[j];
+            if (remj >= 16) __builtin_prefetch(&q->ng[rep_hash(wb, pb, j, 1, &a, &b) & q->ngmask]);
+            if (lgj < 16 && remj >= 8) __builtin_prefetch(&q->ng[rep_hash(wb, pb, j, 0, &a, &b) & q->ngmask]);
+        }
         uint64_t lg = pb[i + g0] - pb[i], rem = nb - pb[i];
         q->rmark[i] = lg < 8;
         if (rem >= 16) rep_key(q, wb, pb, i, 1);
