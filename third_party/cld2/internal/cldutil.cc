@@ -339,7 +339,7 @@ int GetQuadHits(const char* text,
   // webtext: where each quadgram starts and ends, and its hash, depend on the text
   // alone (not on the lookups), so they are computed kQuadAhead quadgrams ahead and
   // each one's bucket prefetched; the lookups and hits below are upstream's, in order
-  enum { kQuadAhead = 8 };
+  enum { kQuadAhead = 16 };
   struct { const char* src; const char* next; uint32 hash; } ahead[kQuadAhead];
   int n_ahead = 0, head = 0;
   const char* scan = src;     // the start of the next quadgram to compute
