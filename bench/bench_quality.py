@@ -12,7 +12,7 @@ data/corpus/enwiki_sample.jsonl.zst (non-empty documents):
     those MB and on the whole sample (its 15 ms start-up, the GPT-2 vocabulary's load, is 4 %
     of an 8 MB run);
   - ftfy.fix_text alone on those MB, alternated with the default chain and the chain with the
-    four (three rounds, least time of each), those chains as multiples of it (issue 42 set
+    four (five rounds, least time of each), those chains as multiples of it (issue 42 set
     25 MB/s for both, about 5.5x fix_text where it was set).
 MB/s are of document text (UTF-8 bytes of the 'text' values)."""
 import json
@@ -97,7 +97,8 @@ def main():
         print("  %-40s %12.1f %12s" % ("whole cleanup + the four (%d thread%s)" % (j, "s" if j > 1 else ""), r, "-"))
     # issue 42's goal in terms of this machine: the chains at 25 MB/s were "about 5.5x
     # ftfy.fix_text alone on the same text" where it was set. ftfy's runs and the two chains'
-    # alternate, three rounds, least time of each: the machine's speed drifts over minutes.
+    # alternate, five rounds, least time of each: the machine's speed drifts over minutes
+    # (three left the multiple moving by a fifth from run to run on the development VM).
     def run_ftfy():
         for t in texts:
             ftfy.fix_text(t)
@@ -105,7 +106,7 @@ def main():
     def run_ours(args):
         subprocess.run([os.path.join(BIN, "cleanup"), "-q", "-j", "1", *args, inp, os.devnull], check=True)
 
-    least = least_alternated([run_ftfy, lambda: run_ours(["--filters", ALL]), lambda: run_ours([])])
+    least = least_alternated([run_ftfy, lambda: run_ours(["--filters", ALL]), lambda: run_ours([])], rounds=5)
     fx, four_alt, default = (mb / t for t in least)
     print("  ftfy %s fix_text alone on the same text: %.2f MB/s; alternated with it, one thread: the default chain "
           "%.1f MB/s (%.1fx it), with the four %.1f MB/s (%.1fx it; goal: 25 MB/s, about 5.5x)"
