@@ -329,10 +329,10 @@ int cleanup_parse_ftfy_off(const char *s, fixtext_config *f)
 int cleanup_process_batch(const cleanup_config *c, cleanup_worker *W, int nw, pool *pl, cleanup_batch *b)
 {
     job j = {c, W, b, nw, 0};
-    if (pl)
-        pool_parallel_for(pl, (size_t)nw, run_chunk, &j);
-    else
-        run_chunk(0, &j);
+    /* every one of the nw chunks, on this thread too when there is no pool (pl NULL: its
+     * threads could not be started); chunk 0 alone would leave the rest of the batch
+     * unprocessed, written out as it came */
+    pool_parallel_for(pl, (size_t)nw, run_chunk, &j);
     return j.err ? err_set(j.err, "out of memory") : 0;
 }
 

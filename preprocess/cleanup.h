@@ -110,7 +110,8 @@ void cleanup_workers_free(cleanup_worker *W, int nw);
 /* The next batch (about 8 MB or 8192 records; blank lines skipped and counted);
  * *eof at the end. 0 or an error code. */
 int cleanup_read_batch(io_reader *in, cleanup_batch *b, uint64_t *blank, int *eof);
-/* Every record of b through the chain, on pool pl (NULL: this thread) with nw workers. */
+/* Every record of b through the chain, in nw chunks (chunk k with worker W[k]) on pool pl
+ * and this thread (pl NULL: all of them on this thread). */
 int cleanup_process_batch(const cleanup_config *c, cleanup_worker *W, int nw, pool *pl, cleanup_batch *b);
 void cleanup_batch_free(cleanup_batch *b);
 /* The line to write for a kept record. */
