@@ -6,11 +6,13 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#define HUGE_PAGE ((size_t)2 << 20) /* the x86-64 kernel's transparent huge page */
+
 void *big_alloc(size_t bytes, int zero)
 {
     if (bytes < (1u << 20)) return zero ? calloc(1, bytes) : malloc(bytes);
     void *p = NULL;
-    if (posix_memalign(&p, 2u << 20, bytes)) return NULL;
+    if (posix_memalign(&p, HUGE_PAGE, bytes)) return NULL;
 #ifdef MADV_HUGEPAGE
     madvise(p, bytes, MADV_HUGEPAGE);
 #endif
@@ -26,13 +28,13 @@ void big_heap_huge(size_t bytes)
     enum { BLOCK = 16 << 20, MAXB = 64 };
     char *b[MAXB];
     int n = 0;
-    const uintptr_t huge = 2u << 20;
     while (bytes > 0 && n < MAXB) {
         size_t k = bytes < BLOCK ? bytes : BLOCK;
         char *p = malloc(k);
         if (!p) break;
         b[n++] = p;
-        uintptr_t lo = ((uintptr_t)p + huge - 1) & ~(huge - 1), hi = ((uintptr_t)p + k) & ~(huge - 1);
+        uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1),
+                  hi = ((uintptr_t)p + k) & ~(uintptr_t)(HUGE_PAGE - 1);
         if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
         bytes -= k;
     }

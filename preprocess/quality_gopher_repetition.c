@@ -299,6 +299,14 @@ static inline __attribute__((always_inline)) uint64_t rep_hash(const char *wb, c
     return ng_mix(a * 0x9E3779B97F4A7C15ull + (b ^ (b >> 29) ^ (uint64_t)wide) * 0xBF58476D1CE4E5B9ull);
 }
 
+/* the slot of position i's key, prefetched (rep_candidates, ahead of rep_key) */
+static inline __attribute__((always_inline)) void rep_prefetch(const quality_ctx *q, const char *wb, const uint64_t *pb,
+                                                               size_t i, int wide)
+{
+    uint64_t a, b;
+    __builtin_prefetch(&q->ng[rep_hash(wb, pb, i, wide, &a, &b) & q->ngmask]);
+}
+
 static inline __attribute__((always_inline)) void rep_key(quality_ctx *q, const char *wb, const uint64_t *pb, size_t i, int wide)
 {
     uint64_t a, b;
@@ -355,9 +363,9 @@ static int rep_candidates(quality_ctx *q, size_t g0, size_t *nr)
     for (size_t i = 0; i < m; i++) {
         if (i + KEY_AHEAD < m) {
             size_t j = i + KEY_AHEAD;
-            uint64_t a, b, lgj = pb[j + g0] - pb[j], remj = nb - pb[j];
-            if (remj >= 16) __builtin_prefetch(&q->ng[rep_hash(wb, pb, j, 1, &a, &b) & q->ngmask]);
-            if (lgj < 16 && remj >= 8) __builtin_prefetch(&q->ng[rep_hash(wb, pb, j, 0, &a, &b) & q->ngmask]);
+            uint64_t lgj = pb[j + g0] - pb[j], remj = nb - pb[j];
+            if (remj >= 16) rep_prefetch(q, wb, pb, j, 1);
+            if (lgj < 16 && remj >= 8) rep_prefetch(q, wb, pb, j, 0);
         }
         uint64_t lg = pb[i + g0] - pb[i], rem = nb - pb[i];
         q->rmark[i] = lg < 8;
