@@ -61,8 +61,8 @@ OMPFLAGS := $(if $(filter yes,$(HAVE_OPENMP)),-fopenmp)
 HAVE_FUZZ := $(or $(CONF_HAVE_FUZZ),no)
 
 COMMON_SRC := $(wildcard common/*.c)
-PREPROCESS_LIB_SRC := preprocess/urlfilter.c preprocess/extshuf.c preprocess/fixtext.c preprocess/cleanup.c preprocess/spacy_tok.c preprocess/quality.c preprocess/quality_gopher_repetition.c preprocess/quality_gopher_quality.c preprocess/quality_c4.c preprocess/quality_fineweb.c \
-  preprocess/warc.c preprocess/htmltext.c preprocess/warcwrite.c preprocess/robots.c preprocess/fetch.c
+# preprocess/ by stage (web/, text/, filters/, shuffle/): every .c file but the programs.
+PREPROCESS_LIB_SRC := $(filter-out %_main.c,$(sort $(wildcard preprocess/*/*.c preprocess/*/*/*.c)))
 TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/hfjson.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
 # Programs are named *_main.c (a thin main over the library modules beside it).
@@ -70,9 +70,9 @@ TOOLS := blacklist_urls shuffle tokenize preprocess_data merge_datasets inspect_
 DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c dedup/lsh.c dedup/dupgroups.c
 TOOLS += minhash find_duplicates group_duplicates remove_duplicates
 TOOLS += cleanup extract download
-TOOL_SRC_cleanup := preprocess/cleanup_main.c
-TOOL_SRC_extract := preprocess/extract_main.c
-TOOL_SRC_download := preprocess/download_main.c
+TOOL_SRC_cleanup := preprocess/filters/cleanup_main.c
+TOOL_SRC_extract := preprocess/web/extract_main.c
+TOOL_SRC_download := preprocess/web/download_main.c
 # lexbor (third_party/lexbor: the HTML5 parser of resiliparse and selectolax, Apache-2.0; its
 # core, dom, html, ns and tag modules, not in Debian) is built with the library, its warnings
 # kept out of ours (-w; its headers are a system include).
@@ -108,8 +108,8 @@ TOOL_SRC_minhash := dedup/minhash_main.c
 TOOL_SRC_find_duplicates := dedup/find_duplicates_main.c
 TOOL_SRC_group_duplicates := dedup/group_duplicates_main.c
 TOOL_SRC_remove_duplicates := dedup/remove_duplicates_main.c
-TOOL_SRC_blacklist_urls := preprocess/blacklist_urls_main.c
-TOOL_SRC_shuffle := preprocess/shuffle_main.c
+TOOL_SRC_blacklist_urls := preprocess/filters/blacklist_urls_main.c
+TOOL_SRC_shuffle := preprocess/shuffle/shuffle_main.c
 TOOL_SRC_tokenize := tokenizer/tokenize_main.c
 TOOL_SRC_preprocess_data := tokenizer/preprocess_data_main.c
 TOOL_SRC_merge_datasets := tokenizer/merge_datasets_main.c
@@ -184,7 +184,7 @@ $(BUILD)/.cuda-%:
 	@touch $@
 
 LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC) $(TRAIN_LIB_SRC)
-LIB_CXX_SRC := preprocess/langid_cld2.cc
+LIB_CXX_SRC := preprocess/text/langid_cld2.cc
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o) $(CUDA_OBJ) $(LEXBOR_SRC:%.c=$(BUILD)/%.o) $(CLD2_SRC:%.cc=$(BUILD)/%.o)
 LIB := $(BUILD)/libwebtext.a
 TOOL_BINS := $(TOOLS:%=$(BIN)/%)
@@ -207,9 +207,9 @@ FUZZ_BINS := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 # are trained in the same run and compiled as before plus the profile: 7 % fewer
 # instructions in CLD2, its answers unchanged (test_cld2_vendored compares them with Debian's).
 PGO ?= $(if $(filter 1,$(SAN)),0,$(if $(filter yes,$(CONF_HAVE_PGO)),1,0))
-PGO_SRC := preprocess/cleanup.c preprocess/cleanup_main.c preprocess/fixtext.c preprocess/spacy_tok.c \
-  preprocess/quality.c preprocess/quality_gopher_repetition.c preprocess/quality_gopher_quality.c \
-  preprocess/quality_c4.c preprocess/quality_fineweb.c
+PGO_SRC := preprocess/filters/cleanup.c preprocess/filters/cleanup_main.c preprocess/text/fixtext.c preprocess/text/spacy_tok.c \
+  preprocess/filters/quality.c preprocess/filters/quality_gopher_repetition.c preprocess/filters/quality_gopher_quality.c \
+  preprocess/filters/quality_c4.c preprocess/filters/quality_fineweb.c
 PGO_GEN := $(BUILD)/pgo-gen
 PGO_DATA := $(BUILD)/pgo-data
 PGO_TRAIN := data/corpus/wikinews.jsonl.zst
@@ -326,8 +326,8 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 
 # Fuzz targets: clang + libFuzzer + ASan/UBSan. The library sources are compiled
 # once (coverage-instrumented objects in build/fuzz/obj/), each target links them.
-# preprocess/cleanup.c (the cleanup stage) needs CLD2, C++ that only fuzz_langid links; the others do not reach it.
-FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC) preprocess/cleanup.c,$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
+# preprocess/filters/cleanup.c (the cleanup stage) needs CLD2, C++ that only fuzz_langid links; the others do not reach it.
+FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC) preprocess/filters/cleanup.c,$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -MP
 # BPE's merge loop compares ranks and hash slots, not input bytes: libFuzzer's
@@ -345,11 +345,11 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_LIB_OBJ) $(CONFIG)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer,address,undefined $< $(FUZZ_LIB_OBJ) $(FUZZ_EXTRA_OBJ) -o $@ $(filter-out -fopenmp,$(LDLIBS))
 # fuzz_langid: language identification, C++ (langid_cld2.cc with ASan and UBSan; CLD2's own
 # code with ASan only: its state machines shift negative offsets, as the compilers define)
-FUZZ_CLD2_OBJ := $(CLD2_SRC:%.cc=build/fuzz/obj/%.o) build/fuzz/obj/preprocess/langid_cld2.o
+FUZZ_CLD2_OBJ := $(CLD2_SRC:%.cc=build/fuzz/obj/%.o) build/fuzz/obj/preprocess/text/langid_cld2.o
 build/fuzz/obj/third_party/cld2/%.o: third_party/cld2/%.cc $(CONFIG)
 	@mkdir -p $(dir $@)
 	@clang++ -std=gnu++11 -g -O1 -w -fsanitize=fuzzer-no-link,address -c $< -o $@
-build/fuzz/obj/preprocess/langid_cld2.o: preprocess/langid_cld2.cc $(CONFIG)
+build/fuzz/obj/preprocess/text/langid_cld2.o: preprocess/text/langid_cld2.cc $(CONFIG)
 	@mkdir -p $(dir $@)
 	clang++ -std=gnu++17 -g -O1 -Wall -Wextra -I. -fsanitize=fuzzer-no-link,address,undefined -MMD -MP -c $< -o $@
 build/fuzz/fuzz_langid: $(FUZZ_CLD2_OBJ)

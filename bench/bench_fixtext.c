@@ -7,7 +7,7 @@
 #include <time.h>
 
 #include "common/jsonl.h"
-#include "preprocess/fixtext.h"
+#include "preprocess/text/fixtext.h"
 
 static double now(void)
 {

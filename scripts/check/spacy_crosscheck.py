@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Compare preprocess/spacy_tok.c with spaCy (spacy.blank("en") + sentencizer),
+"""Compare preprocess/text/spacy_tok.c with spaCy (spacy.blank("en") + sentencizer),
 token for token and sentence count for sentence count, on real documents and
 on random strings built from the characters the rules care about.
 

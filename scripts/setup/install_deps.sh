@@ -168,7 +168,7 @@ rc=0
 pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 tiktoken=tiktoken==0.14.0 \
   sentencepiece=sentencepiece==0.2.3 || rc=1
 # datatrove and spaCy: the references of cleanup's quality filters (their versions define
-# "identical": preprocess/generated/gen_spacy_tables.py takes spaCy's rules from these).
+# "identical": preprocess/text/generated/gen_spacy_tables.py takes spaCy's rules from these).
 pip_install datatrove=datatrove==0.10.1 spacy=spacy==3.8.18 || rc=1
 # warcio: the reference WARC reader extract's records are checked against.
 pip_install warcio=warcio==1.8.1 || rc=1

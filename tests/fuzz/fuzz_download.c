@@ -2,8 +2,8 @@
  * WARC files of earlier runs (warcw_scan_mem: gzip members, record fields, the HTTP
  * status and payload length; plain and salvage modes), a response header's
  * Retry-After, and the rewriting of a response header into the stored one. */
-#include "preprocess/fetch.h"
-#include "preprocess/warcwrite.h"
+#include "preprocess/web/fetch.h"
+#include "preprocess/web/warcwrite.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * main-content and visible-text extraction on arbitrary bytes. The first byte chooses the
  * mode, the favour and a transport charset. */
 #include "common/utf8.h"
-#include "preprocess/htmltext.h"
+#include "preprocess/web/html/htmltext.h"
 
 #include <stddef.h>
 #include <stdint.h>

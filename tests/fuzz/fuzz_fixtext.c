@@ -8,7 +8,7 @@
 
 #include "common/jsonl.h"
 #include "common/utf8.h"
-#include "preprocess/fixtext.h"
+#include "preprocess/text/fixtext.h"
 
 static fixtext_ctx *x;
 

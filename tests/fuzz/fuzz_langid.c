@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "common/utf8.h"
-#include "preprocess/langid.h"
+#include "preprocess/text/langid.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "common/utf8.h"
-#include "preprocess/quality.h"
-#include "preprocess/spacy_tok.h"
+#include "preprocess/filters/quality.h"
+#include "preprocess/text/spacy_tok.h"
 
 static spacy_ctx *sp;
 static quality_ctx *q;

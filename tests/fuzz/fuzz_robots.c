@@ -2,7 +2,7 @@
  * input's first line is a path to test and a product token, the rest the robots.txt.
  * Checks: no crash, no hang on patterns of many stars, /robots.txt always allowed,
  * an answer that does not depend on asking twice. */
-#include "preprocess/robots.h"
+#include "preprocess/web/robots.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* libFuzzer target: URL host parsing, registrable-domain lookup and every
  * OpenWebText rule on arbitrary bytes. */
 #include "common/utf8.h"
-#include "preprocess/urlfilter.h"
+#include "preprocess/filters/urlfilter.h"
 
 #include <stddef.h>
 #include <stdint.h>

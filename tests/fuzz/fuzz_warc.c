@@ -2,7 +2,7 @@
  * damage, compressed input by magic bytes) and the HTTP payload decoder (chunks, gzip,
  * deflate, br) on arbitrary bytes. */
 #include "common/err.h"
-#include "preprocess/warc.h"
+#include "preprocess/web/warc.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,4 +1,4 @@
-/* Unit tests of the cleanup stage as a library (preprocess/cleanup.c): a batch split
+/* Unit tests of the cleanup stage as a library (preprocess/filters/cleanup.c): a batch split
  * into the workers' chunks is processed whole, on a pool or on this thread alone (the
  * case of a pool whose threads could not be started, as under a memory limit). */
 #define _GNU_SOURCE
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/pool.h"
-#include "preprocess/cleanup.h"
+#include "preprocess/filters/cleanup.h"
 #include "tests/unit/check.h"
 
 enum { NREC = 37 };

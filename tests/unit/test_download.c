@@ -4,9 +4,9 @@
 #include "tests/unit/check.h"
 
 #include "common/err.h"
-#include "preprocess/fetch.h"
-#include "preprocess/robots.h"
-#include "preprocess/warcwrite.h"
+#include "preprocess/web/fetch.h"
+#include "preprocess/web/robots.h"
+#include "preprocess/web/warcwrite.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-/* test_extract.c - the WARC reader (preprocess/warc.c) and page text
- * (preprocess/htmltext.c) on hand-made inputs: fields and continuation lines,
+/* test_extract.c - the WARC reader (preprocess/web/warc.c) and page text
+ * (preprocess/web/html/htmltext.c) on hand-made inputs: fields and continuation lines,
  * resynchronisation after damage, a Content-Length past the end, HTTP chunks and
  * compression, charsets as browsers read them, hidden and boilerplate elements,
  * a page nested 100,000 deep. */
@@ -11,8 +11,8 @@
 #include <zlib.h>
 
 #include "common/err.h"
-#include "preprocess/htmltext.h"
-#include "preprocess/warc.h"
+#include "preprocess/web/html/htmltext.h"
+#include "preprocess/web/warc.h"
 
 static char *rec(const char *type, const char *id, const char *extra, const char *block, size_t n)
 {

@@ -2,7 +2,7 @@
  * bounds, uniformity, edge cases. */
 #include "common/err.h"
 #include "common/io.h"
-#include "preprocess/extshuf.h"
+#include "preprocess/shuffle/extshuf.h"
 #include "tests/unit/check.h"
 
 #include <stdlib.h>

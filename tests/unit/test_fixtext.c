@@ -9,8 +9,8 @@
 #include "check.h"
 #include "common/jsonl.h"
 #include "common/utf8.h"
-#include "preprocess/fixtext.h"
-#include "preprocess/langid.h"
+#include "preprocess/text/fixtext.h"
+#include "preprocess/text/langid.h"
 
 static char *get(const char *line, size_t len, const char *key, size_t *n)
 {

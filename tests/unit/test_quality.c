@@ -1,5 +1,5 @@
-/* Unit tests of the quality filters (preprocess/quality.c) and of datatrove's word
- * splitter in C (preprocess/spacy_tok.c), against golden files that spaCy and
+/* Unit tests of the quality filters (preprocess/filters/quality.c) and of datatrove's word
+ * splitter in C (preprocess/text/spacy_tok.c), against golden files that spaCy and
  * datatrove themselves wrote (tests/golden/make_quality_fixtures.py):
  *   tokens.jsonl    every token and the sentence count of spaCy, text by text;
  *   docs/expected   every filter's decision, reason and (c4_quality) kept text, alone
@@ -18,9 +18,9 @@
 #include "common/args.h"
 #include "common/err.h"
 #include "common/utf8.h"
-#include "preprocess/quality.h"
-#include "preprocess/quality_int.h"
-#include "preprocess/spacy_tok.h"
+#include "preprocess/filters/quality.h"
+#include "preprocess/filters/quality_int.h"
+#include "preprocess/text/spacy_tok.h"
 #include "tests/unit/check.h"
 #ifndef NELEM
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))

@@ -2,7 +2,7 @@
  * each rule, block lists. The whole-file golden comparison with the
  * reference is in tests/e2e/test_blacklist_urls.sh. */
 #include "common/err.h"
-#include "preprocess/urlfilter.h"
+#include "preprocess/filters/urlfilter.h"
 #include "tests/unit/check.h"
 
 #include <stdlib.h>

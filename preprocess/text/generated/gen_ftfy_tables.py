@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Generate preprocess/text/generated/ftfy_data.h: the character tables and regular
+expressions of ftfy 6.x (PyPI), so that preprocess/text/fixtext.c reproduces
+ftfy.fix_text without Python at run time.
+
+    pip install ftfy==6.3.1 && preprocess/text/generated/gen_ftfy_tables.py
+
+What is taken from ftfy (and from Python's codecs / html / unicodedata, which
+ftfy builds its tables from):
+  - the 256-byte decoding table of each of ftfy's CHARMAP_ENCODINGS
+    (latin-1, the sloppy windows-125x codecs, iso-8859-2, macroman, cp437),
+    and strict windows-1252;
+  - ftfy's HTML_ENTITIES (names ending in ';' plus the all-caps variants),
+    and the html module's numeric-reference corrections;
+  - LIGATURES and WIDTH_MAP;
+  - BADNESS_RE and UTF8_DETECTOR_RE, rewritten from Python's verbose syntax
+    into PCRE2 syntax. Python's Unicode \\s and \\w are written out as the
+    explicit code point ranges that Python's re matches, so PCRE2 needs no UCP
+    and cannot differ from Python in what they mean.
+The output is deterministic; `make` does not run this script (the header is
+committed), tests/unit/test_fixtext.c checks the result against ftfy's output.
+"""
+import html
+import html.entities
+import os
+import re
+import sys
+
+import ftfy
+import ftfy.bad_codecs  # noqa: F401  (registers the sloppy codecs)
+from ftfy import badness, chardata
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "ftfy_data.h")
+
+
+def ranges_of(pred, limit=0x110000):
+    out, start = [], None
+    for c in range(limit):
+        ok = pred(c)
+        if ok and start is None:
+            start = c
+        elif not ok and start is not None:
+            out.append((start, c - 1))
+            start = None
+    if start is not None:
+        out.append((start, limit - 1))
+    return out
+
+
+def pcre_char(c):
+    if c < 0x80 and (chr(c).isalnum()):
+        return chr(c)
+    return "\\x{%x}" % c
+
+
+def class_body(rngs):
+    parts = []
+    for a, b in rngs:
+        if a == b:
+            parts.append(pcre_char(a))
+        else:
+            parts.append(pcre_char(a) + "-" + pcre_char(b))
+    return "".join(parts)
+
+
+PY_S = class_body(ranges_of(lambda c: re.match(r"\s", chr(c)) is not None))
+PY_W = class_body(ranges_of(lambda c: re.match(r"\w", chr(c)) is not None))
+
+
+def to_pcre(pattern, verbose):
+    """Rewrite a Python `re` pattern (str) as PCRE2 (UTF mode, no UCP)."""
+    out = []
+    i, n = 0, len(pattern)
+    in_class = False
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\":
+            nxt = pattern[i + 1]
+            if nxt == "x":
+                c = int(pattern[i + 2:i + 4], 16)
+                out.append(pcre_char(c) if in_class else "\\x{%x}" % c)
+                i += 4
+                continue
+            if nxt in "sw":
+                body = PY_S if nxt == "s" else PY_W
+                out.append(body if in_class else "[" + body + "]")
+                i += 2
+                continue
+            if nxt in "\\[]().?*+^$|{}-":
+                out.append("\\" + nxt)
+                i += 2
+                continue
+            raise SystemExit("unhandled escape \\%s in pattern" % nxt)
+        if in_class:
+            if ch == "]":
+                in_class = False
+                out.append("]")
+            elif ch in "[\\":
+                out.append("\\" + ch)
+            elif ch == "-" or ch == "^":
+                out.append(ch)
+            else:
+                out.append(pcre_char(ord(ch)))
+            i += 1
+            continue
+        if verbose and ch in " \t\n\r\f\v":
+            i += 1
+            continue
+        if verbose and ch == "#":
+            while i < n and pattern[i] != "\n":
+                i += 1
+            continue
+        if ch == "[":
+            in_class = True
+            out.append("[")
+            i += 1
+            if i < n and pattern[i] == "^":
+                out.append("^")
+                i += 1
+            continue
+        if ch == ".":
+            out.append("[^\\n]")  # Python's '.' excludes only '\n'
+        elif ch in "()?*+|^${}<!=,":
+            out.append(ch)
+        elif ch.isdigit():
+            out.append(ch)
+        else:
+            out.append(pcre_char(ord(ch)) if ord(ch) >= 0x80 or not ch.isalnum() else ch)
+        i += 1
+    return "".join(out)
+
+
+def c_str(s):
+    """A C string literal for the UTF-8 bytes of s (or bytes)."""
+    b = s if isinstance(s, bytes) else s.encode("utf-8")
+    out = []
+    for x in b:
+        if 0x20 <= x < 0x7F and x not in (0x22, 0x5C, 0x3F):
+            out.append(chr(x))
+        else:
+            out.append("\\%03o" % x)
+    return '"' + "".join(out) + '"'
+
+
+def c_long_str(s, indent="    "):
+    chunks = [s[i:i + 100] for i in range(0, len(s), 100)]
+    return "\n".join(indent + c_str(c) for c in chunks)
+
+
+def main():
+    L = []
+    w = L.append
+    w("/* preprocess/text/generated/ftfy_data.h - GENERATED by preprocess/text/generated/gen_ftfy_tables.py from ftfy %s" % ftfy.__version__)
+    w(" * (Python %s, Unicode %s). Do not edit. */" % (sys.version.split()[0], __import__("unicodedata").unidata_version))
+    w("#ifndef PREPROCESS_FTFY_DATA_H")
+    w("#define PREPROCESS_FTFY_DATA_H")
+    w("#include <stdint.h>")
+    w("")
+    w('#define FTFY_VERSION "%s"' % ftfy.__version__)
+    encs = list(chardata.CHARMAP_ENCODINGS)
+    w("#define FTFY_N_CHARMAPS %d" % len(encs))
+    w("static const char *const ftfy_charmap_names[FTFY_N_CHARMAPS] = {%s};" % ", ".join('"%s"' % e for e in encs))
+    w("/* Decoding table of each charmap encoding: byte -> code point. */")
+    w("static const uint16_t ftfy_charmap_decode[FTFY_N_CHARMAPS][256] = {")
+    for e in encs:
+        tbl = []
+        for b in range(256):
+            s = bytes([b]).decode(e)
+            assert len(s) == 1 and ord(s) < 0x10000
+            assert s.encode(e) == bytes([b]), (e, b)
+            tbl.append(ord(s))
+        # ftfy's possible_encoding regex: ASCII except 0x1A, plus decode(0x80..0xFF, 0x1A)
+        charlist = bytes(list(range(0x80, 0x100)) + [0x1A]).decode(e)
+        rx = chardata.ENCODING_REGEXES[e]
+        for b in range(256):
+            assert rx.match(chr(tbl[b])), (e, b)
+            if b < 0x80 and b != 0x1A:
+                assert tbl[b] == b, (e, b)
+        assert set(charlist) | set(chr(b) for b in range(0x80) if b != 0x1A) == set(map(chr, tbl)), e
+        w("    {" + ",".join("0x%x" % x for x in tbl) + "}, /* %s */" % e)
+    w("};")
+    # windows-1252 strict (for latin-1 -> windows-1252)
+    tbl = []
+    for b in range(256):
+        try:
+            tbl.append(ord(bytes([b]).decode("windows-1252")))
+        except UnicodeDecodeError:
+            tbl.append(0xFFFFFFFF)
+    w("/* Strict windows-1252; 0xffffffff = undefined byte (UnicodeDecodeError). */")
+    w("static const uint32_t ftfy_cp1252_strict[256] = {" + ",".join("0x%x" % x for x in tbl) + "};")
+    # sloppy windows-1252 for fix_c1_controls
+    w("/* fix_c1_controls: U+0080..U+009F as latin-1 byte decoded by sloppy-windows-1252. */")
+    w("static const uint16_t ftfy_c1_fix[32] = {" + ",".join(
+        "0x%x" % ord(bytes([0x80 + i]).decode("sloppy-windows-1252")) for i in range(32)) + "};")
+
+    # HTML entities
+    ents = sorted(chardata.HTML_ENTITIES.items(), key=lambda kv: kv[0].encode("utf-8"))
+    w("/* ftfy's HTML_ENTITIES, sorted by name bytes (names include '&' and ';'). */")
+    w("typedef struct { const char *name; const char *value; } ftfy_entity;")
+    w("#define FTFY_N_ENTITIES %d" % len(ents))
+    w("static const ftfy_entity ftfy_entities[FTFY_N_ENTITIES] = {")
+    for k, v in ents:
+        w("    {%s, %s}," % (c_str(k), c_str(v)))
+    w("};")
+    inv = sorted(html._invalid_charrefs.items())
+    w("/* html.unescape numeric reference corrections (html._invalid_charrefs). */")
+    w("typedef struct { uint32_t num; uint32_t cp; } ftfy_charref_fix;")
+    w("#define FTFY_N_CHARREF_FIX %d" % len(inv))
+    w("static const ftfy_charref_fix ftfy_charref_fix_tbl[FTFY_N_CHARREF_FIX] = {" + ",".join(
+        "{0x%x,0x%x}" % (k, ord(v)) for k, v in inv) + "};")
+    badcp = sorted(html._invalid_codepoints)
+    w("/* html._invalid_codepoints: numeric references that unescape to nothing. */")
+    w("#define FTFY_N_INVALID_CP %d" % len(badcp))
+    w("static const uint32_t ftfy_invalid_cp[FTFY_N_INVALID_CP] = {" + ",".join("0x%x" % c for c in badcp) + "};")
+
+    # ligatures and width
+    w("typedef struct { uint32_t cp; const char *to; } ftfy_map;")
+    lig = sorted(chardata.LIGATURES.items())
+    w("#define FTFY_N_LIGATURES %d" % len(lig))
+    w("static const ftfy_map ftfy_ligatures[FTFY_N_LIGATURES] = {" + ",".join(
+        "{0x%x,%s}" % (k, c_str(v)) for k, v in lig) + "};")
+    wm = sorted(chardata.WIDTH_MAP.items())
+    w("#define FTFY_N_WIDTH %d" % len(wm))
+    w("static const ftfy_map ftfy_width[FTFY_N_WIDTH] = {")
+    for k, v in wm:
+        w("    {0x%x,%s}," % (k, c_str(v)))
+    w("};")
+    ctl = sorted(chardata.CONTROL_CHARS)
+    w("#define FTFY_N_CONTROL %d" % len(ctl))
+    w("static const uint32_t ftfy_control[FTFY_N_CONTROL] = {" + ",".join("0x%x" % c for c in ctl) + "};")
+
+    # regexes
+    bad = to_pcre(badness.BADNESS_RE.pattern, verbose=True)
+    det = to_pcre(chardata.UTF8_DETECTOR_RE.pattern, verbose=True)
+    w("/* BADNESS_RE (ftfy.badness) in PCRE2 syntax. */")
+    w("static const char ftfy_badness_re[] =")
+    w(c_long_str(bad) + ";")
+    w("/* UTF8_DETECTOR_RE (ftfy.chardata) in PCRE2 syntax. */")
+    w("static const char ftfy_utf8_detector_re[] =")
+    w(c_long_str(det) + ";")
+    # NFC quick check: code points that may change under NFC or make a neighbour change
+    import unicodedata as ud
+    seconds = set()
+    for c in range(0x110000):
+        d = ud.decomposition(chr(c))
+        if d and not d.startswith("<"):
+            parts = d.split()
+            if len(parts) == 2 and ud.normalize("NFC", chr(c)) == chr(c):
+                seconds.add(int(parts[1], 16))
+    seconds |= set(range(0x1161, 0x1176)) | set(range(0x11A8, 0x11C3))
+
+    def unsafe(c):
+        ch = chr(c)
+        if 0xD800 <= c < 0xE000:
+            return False
+        return ud.combining(ch) != 0 or ud.normalize("NFC", ch) != ch or c in seconds
+    nfc = ranges_of(unsafe)
+    w("/* Code points that are not NFC-safe (canonical combining class != 0, changed by NFC,")
+    w(" * or the second of a canonical composition): a text with none of them is in NFC. */")
+    w("#define FTFY_N_NFC_UNSAFE %d" % len(nfc))
+    w("static const uint32_t ftfy_nfc_unsafe[FTFY_N_NFC_UNSAFE][2] = {" + ",".join(
+        "{0x%x,0x%x}" % r for r in nfc) + "};")
+    w("/* Python's re \\w (Unicode): general_cleaning's \\b. */")
+    w("static const char ftfy_py_word_class[] =")
+    w(c_long_str("[" + PY_W + "]") + ";")
+    w("")
+    w("#endif")
+    with open(OUT, "w") as f:
+        f.write("\n".join(L) + "\n")
+    print("wrote", OUT, "(%d entities, badness re %d chars)" % (len(ents), len(bad)))
+
+
+if __name__ == "__main__":
+    main()
