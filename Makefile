@@ -63,7 +63,7 @@ HAVE_FUZZ := $(or $(CONF_HAVE_FUZZ),no)
 COMMON_SRC := $(wildcard common/*.c)
 # preprocess/ by stage (web/, text/, filters/, shuffle/): every .c file but the programs.
 PREPROCESS_LIB_SRC := $(filter-out %_main.c,$(sort $(wildcard preprocess/*/*.c preprocess/*/*/*.c)))
-TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/hfjson.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
+TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/encode.c tokenizer/gpt2.c tokenizer/hfjson.c tokenizer/tiktoken.c tokenizer/hftok.c tokenizer/spm.c tokenizer/hfwrite.c tokenizer/mmidx.c tokenizer/docenc.c tokenizer/tokcli.c \
   $(wildcard tokenizer/bpetrain.c)
 # Programs are named *_main.c (a thin main over the library modules beside it).
 TOOLS := blacklist_urls shuffle tokenize preprocess_data merge_datasets inspect_dataset train_bpe
@@ -333,7 +333,7 @@ FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -
 # BPE's merge loop compares ranks and hash slots, not input bytes: libFuzzer's
 # comparison tracing there guides nothing and halved fuzz_bpe's rate (about 500
 # against 1,050 executions a second). Edge coverage stays.
-build/fuzz/obj/tokenizer/bpe.o: FUZZ_OBJ_FLAGS := -fno-sanitize-coverage=trace-cmp
+build/fuzz/obj/tokenizer/encode.o: FUZZ_OBJ_FLAGS := -fno-sanitize-coverage=trace-cmp
 build/fuzz/obj/%.o: %.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_OBJ_FLAGS) -c $< -o $@

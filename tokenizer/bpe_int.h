@@ -1,11 +1,11 @@
-/* bpe_int.h - what the tokenizer families (bpe.c: GPT-2 files; tiktoken.c;
+/* bpe_int.h - what the tokenizer families (gpt2.c: GPT-2 files; tiktoken.c;
  * hftok.c: Hugging Face tokenizer.json; spm.c: SentencePiece .model; nulltok
  * in tokcli.c) share: the `bpe` object behind bpe.h's interface and the
  * helpers that fill it. Not for use outside tokenizer/.
  *
  * One object holds every family: a token table (id -> bytes, bytes -> id),
  * a merge table ((left id, right id) -> rank and merged id) that the one BPE
- * core (merge_short / merge_long in bpe.c) runs on, and how a text becomes
+ * core (the merge loop in encode.c) runs on, and how a text becomes
  * the pieces that core merges: the normaliser (NFC), special tokens matched
  * in the text, the pre-tokeniser (GPT-2's hand-written splitter, a sequence
  * of PCRE2 JIT patterns, or none) and, for SentencePiece, its own normaliser
@@ -119,6 +119,8 @@ int bpe_core_alloc(bpe *b, size_t n_ids, size_t n_tokens);
 int bpe_core_set(bpe *b, uint32_t id, const char *s, size_t n, int hashed, const char *what);
 /* The same for a hashed token named "line L (rank R)" in messages. */
 int bpe_core_set_line(bpe *b, uint32_t id, const char *s, size_t n, size_t line, uint32_t rank);
+/* The same for encoder.json's entry number k, named "entry K ("KEY")" in messages. */
+int bpe_core_set_entry(bpe *b, uint32_t id, const char *s, size_t n, int hashed, size_t k, const char *key);
 /* byte_id[] from the one-byte tokens; error naming file when one is missing. */
 int bpe_core_bytes(bpe *b);
 /* Build the pair table from tmp[0..n) (rank order not required; on a repeated
@@ -135,6 +137,14 @@ int bpe_add_regex(bpe *b, const char *pattern, const char *what);
 int bpe_add_special(bpe *b, const char *s, size_t n, uint32_t id, int lstrip, int rstrip);
 void bpe_sort_specials(bpe *b);
 
+/* GPT-2's bytes_to_unicode alphabet: bpe_u2b[code point] is the byte a character below
+ * U+0200 stands for (-1: none), filled by bpe_alphabet_init (idempotent, thread-safe). */
+extern int16_t bpe_u2b[512];
+void bpe_alphabet_init(void);
+/* Two bytes that are UTF-8 of U+0080..U+01FF (where the rest of the alphabet lies), and
+ * the byte their character stands for (-1: not in the alphabet). */
+static inline int bpe_unmap_two_ok(unsigned c0, unsigned c1) { return c0 >= 0xC2 && c0 <= 0xC7 && (c1 & 0xC0) == 0x80; }
+static inline int bpe_unmap_two(unsigned c0, unsigned c1) { return bpe_u2b[((c0 & 0x1Fu) << 6) | (c1 & 0x3Fu)]; }
 /* A string in GPT-2's bytes_to_unicode alphabet as bytes, into out (room for
  * n bytes); the length, or -1 when a character is outside the alphabet. */
 long bpe_unmap(const char *s, size_t n, char *out);
@@ -228,6 +238,20 @@ static inline __attribute__((always_inline)) int64_t bpe_lookup_fast(const bpe *
             if (n <= 8 || mem_same(b->arena + b->tok_off[id], s, n)) return id;
         }
         i = (i + 1) & b->tok_mask;
+    }
+}
+
+/* The pair table: the rank and merged id of (l, r), or NULL. */
+#define NO_RANK UINT32_MAX
+static inline const pair_slot *pair_get(const bpe *b, uint32_t l, uint32_t r)
+{
+    uint64_t key = ((uint64_t)l << 32) | r;
+    size_t i = (size_t)hash_mix64(key) & b->pair_mask;
+    for (;;) {
+        const pair_slot *p = &b->pairs[i];
+        if (p->key == key) return p;
+        if (p->key == UINT64_MAX) return NULL;
+        i = (i + 1) & b->pair_mask;
     }
 }
 

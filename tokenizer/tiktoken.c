@@ -258,7 +258,7 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
     }
     free(tok);
     if (!rc) rc = bpe_core_bytes(b);
-    /* no pair table: the merges look ranks up by bytes (merge_short_tiktoken) */
+    /* no pair table: the merges look ranks up by bytes (merge_rank in encode.c) */
     if (rc) goto fail_names;
     b->whole_first = 1;
     b->nfc = e->nfc;

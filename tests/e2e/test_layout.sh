@@ -22,7 +22,7 @@ if tsort "$edges" > /dev/null 2> "$WORK/tsort.err"; then pass folders_without_ci
 else fail folders_without_circle "$(head -5 "$WORK/tsort.err" | tr '\n' ' ')"; fi
 
 # tokenizer layers, on the objects' symbols: what each layer's objects use from a layer above
-core="bpe pretok hfjson"; families="tiktoken hftok spm"; face="tokcli hfwrite"
+core="bpe encode pretok hfjson"; families="gpt2 tiktoken hftok spm"; face="tokcli hfwrite"
 defined() { for f in "$@"; do nm -g --defined-only "$BUILD/tokenizer/$f.o" | awk '{print $3}'; done | sort -u; }
 used() { for f in "$@"; do nm -u "$BUILD/tokenizer/$f.o" | awk '{print $2}'; done | sort -u; }
 missing=""
