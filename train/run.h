@@ -53,6 +53,7 @@ typedef struct {
     long long gbs, nmicro;   /* global batch; its micro-batches (over all data-parallel ranks) */
     int32_t *tok, *in, *tg;
     float *xrecv, *grecv;   /* pipeline: activations from the previous stage, gradients from the next */
+    size_t stage_bytes;     /* pipeline: the activations a stage sends on per micro-batch (set by setup) */
     int vpp;                /* interleaved pipeline: model chunks per stage (1: none) */
     int V, Vp; /* vocabulary, padded (Megatron's padded_vocab_size) */
     FILE *json;
@@ -85,8 +86,6 @@ int run_fail(run *r, int rc);
 
 /* trainer.c: fill r->in / r->tg with micro-batch samples first.. of a split. */
 int run_get_batch(run *r, int split, uint64_t first, int mbs);
-/* Bytes of activations a pipeline stage sends on per micro-batch. */
-size_t run_stage_bytes(const run *r);
 /* Mean loss over eval_iters global batches of a split, from *pos on. */
 int run_evaluate(run *r, int split, uint64_t *pos, double *loss);
 
@@ -94,8 +93,8 @@ int run_evaluate(run *r, int split, uint64_t *pos, double *loss);
 void log_add_step(log_interval *l, double loss, double norm);
 /* Megatron's iteration line and a JSON record; resets the interval. */
 void log_report(run *r, uint64_t it, double lr, double used_scale, uint64_t comm_bytes);
-/* Evaluate a split, print Megatron's block and write a JSON record. */
-int log_eval(run *r, int split, uint64_t *pos, const char *what, const char *key, int final);
+/* An evaluation's loss: Megatron's block and a JSON record. */
+void log_eval(run *r, double loss, const char *what, const char *key, int final);
 /* The peak host memory of rank 0 and of the largest rank (and the profile). */
 void log_peak_memory(run *r);
 

@@ -15,34 +15,6 @@
 #include "train/run.h"
 
 
-void train_args_defaults(train_args *a)
-{
-    memset(a, 0, sizeof *a);
-    a->make_vocab_size_divisible_by = 128;
-    a->init_method_std = 0.02;
-    a->micro_batch_size = 1;
-    a->lr = 3e-4;
-    a->lr_decay_style = "linear";
-    a->weight_decay = 0.01;
-    a->adam_beta1 = 0.9;
-    a->adam_beta2 = 0.999;
-    a->adam_eps = 1e-8;
-    a->clip_grad = 1.0;
-    a->seed = 1234;
-    a->split = "969, 30, 1";
-    a->eval_interval = 1000;
-    a->eval_iters = 100;
-    a->log_interval = 100;
-    a->max_consecutive_skips = 10;
-    a->device = NULL; /* cuda when built with it and a GPU is present, else cpu */
-    a->initial_loss_scale = 4294967296.0;
-    a->min_loss_scale = 1.0;
-    a->loss_scale_window = 1000;
-    a->hysteresis = 2;
-    a->tensor_parallel = a->pipeline_parallel = 1;
-    a->zero_stage = -1;
-}
-
 double train_lr_at(const train_args *a, int64_t it)
 {
     double warm = (double)a->lr_warmup_iters, decay = (double)(a->lr_decay_iters ? a->lr_decay_iters : a->train_iters);
@@ -88,12 +60,6 @@ int run_get_batch(run *r, int split, uint64_t first, int mbs)
  * gradient of its input back to s-1, inside the pipeline group; the schedules
  * are in train/parallel/schedules.c. */
 
-size_t run_stage_bytes(const run *r)
-{
-    size_t bt = (size_t)r->a->micro_batch_size * (size_t)r->a->seq_length;
-    return gpt_stage_rows(&r->m, bt) * (size_t)r->a->hidden_size * sizeof(float);
-}
-
 /* Whether the model chunk in use is the first or the last of the whole (virtual) pipeline. */
 static int first_virtual(const run *r) { return pp_first_virtual(&r->d, &r->m); }
 static int last_virtual(const run *r) { return pp_last_virtual(&r->d, &r->m, r->vpp); }
@@ -138,7 +104,7 @@ static int step_forward(void *ctx, long long b, int slot, const float *x_in, dou
 
 static pp_sched sched_of(run *r, step_fwd *f, double loss_scale)
 {
-    pp_sched p = {.d = &r->d, .m = &r->m, .pipe = &r->c_pipe, .emb = &r->c_emb, .vpp = r->vpp, .act_bytes = run_stage_bytes(r), .xrecv = r->xrecv,
+    pp_sched p = {.d = &r->d, .m = &r->m, .pipe = &r->c_pipe, .emb = &r->c_emb, .vpp = r->vpp, .act_bytes = r->stage_bytes, .xrecv = r->xrecv,
                   .grecv = r->grecv, .forward = step_forward, .ctx = f, .loss_scale = loss_scale};
     return p;
 }
@@ -171,12 +137,12 @@ int run_evaluate(run *r, int split, uint64_t *pos, double *loss)
             if ((rc = gpt_use_chunk(&r->m, c)))
                 break;
             if (!first_virtual(r))
-                rc = comm_sendrecv(&r->c_pipe, NULL, 0, -1, r->xrecv, run_stage_bytes(r), (r->d.pp_rank + S - 1) % S,
+                rc = comm_sendrecv(&r->c_pipe, NULL, 0, -1, r->xrecv, r->stage_bytes, (r->d.pp_rank + S - 1) % S,
                                    PP_TAG_PIPE);
             if (!rc)
                 rc = stage_forward(r, split, f, 0, r->xrecv, 1.0, &s);
             if (!rc && !last_virtual(r))
-                rc = comm_sendrecv(&r->c_pipe, gpt_stage_output(&r->m), run_stage_bytes(r), (r->d.pp_rank + 1) % S, NULL,
+                rc = comm_sendrecv(&r->c_pipe, gpt_stage_output(&r->m), r->stage_bytes, (r->d.pp_rank + 1) % S, NULL,
                                    0, -1, PP_TAG_PIPE);
         }
     }
@@ -288,6 +254,16 @@ static void catch_stop_signals(void)
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* Evaluate a split from *pos on and hand the loss to the log (Megatron's block, a JSON record). */
+static int evaluate(run *r, int split, uint64_t *pos, const char *what, const char *key, int final)
+{
+    double loss;
+    int rc = run_evaluate(r, split, pos, &loss);
+    if (rc == 0)
+        log_eval(r, loss, what, key, final);
+    return rc;
+}
+
 /* After an iteration: evaluation every --eval-interval, a checkpoint every
  * --save-interval, then a stop on a signal (saved; status 0, or 3 if the save
  * failed) or at --exit-interval (saved). *stop: 0 to go on, else the exit
@@ -299,7 +275,7 @@ static int after_step(run *r, uint64_t it, int *stop)
     if (a->eval_iters > 0 && r->data.size[1] > 0 && it % (uint64_t)a->eval_interval == 0) {
         char what[64];
         snprintf(what, sizeof what, "validation loss at iteration %llu", (unsigned long long)it);
-        if ((rc = log_eval(r, GPTDATA_VALID, &r->st.consumed_valid, what, "val", 0)))
+        if ((rc = evaluate(r, GPTDATA_VALID, &r->st.consumed_valid, what, "val", 0)))
             return rc;
     }
     int last = it == (uint64_t)a->train_iters;
@@ -344,11 +320,11 @@ static int finish(run *r)
         status = EXIT_IO;
     uint64_t test_pos = 0;
     if (a->eval_iters > 0 && r->data.size[1] > 0 &&
-        (rc = log_eval(r, GPTDATA_VALID, &r->st.consumed_valid, "validation loss at the end of training for val data",
+        (rc = evaluate(r, GPTDATA_VALID, &r->st.consumed_valid, "validation loss at the end of training for val data",
                        "val", 1)))
         return run_fail(r, rc);
     if (a->eval_iters > 0 && r->data.size[2] > 0 &&
-        (rc = log_eval(r, GPTDATA_TEST, &test_pos, "validation loss at the end of training for test data", "test", 1)))
+        (rc = evaluate(r, GPTDATA_TEST, &test_pos, "validation loss at the end of training for test data", "test", 1)))
         return run_fail(r, rc);
     log_peak_memory(r);
     return status;

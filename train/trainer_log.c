@@ -95,12 +95,8 @@ static void print_eval(const char *what, double loss)
     fflush(stdout);
 }
 
-int log_eval(run *r, int split, uint64_t *pos, const char *what, const char *key, int final)
+void log_eval(run *r, double loss, const char *what, const char *key, int final)
 {
-    double loss;
-    int rc = run_evaluate(r, split, pos, &loss);
-    if (rc)
-        return rc;
     print_eval(what, loss);
     json_open(r);
     if (r->json) {
@@ -109,7 +105,6 @@ int log_eval(run *r, int split, uint64_t *pos, const char *what, const char *key
                 final ? ",\"final\":true" : "");
         fflush(r->json);
     }
-    return 0;
 }
 
 /* Peak resident memory of this process (VmHWM), in bytes; 0 if unknown. */

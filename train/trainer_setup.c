@@ -188,85 +188,6 @@ static int choose_device(run *r, train_args *a)
     return 0;
 }
 
-/* The model's shape, the batch and the parallel layout (usage errors). */
-static int check_model_and_layout(run *r, train_args *a)
-{
-    if (a->num_layers < 1 || a->hidden_size < 1 || a->num_heads < 1 || a->seq_length < 1)
-        return err_set(ERR_USAGE, "--num-layers, --hidden-size, --num-attention-heads and --seq-length are required "
-                                  "and must be positive");
-    if (!a->max_position_embeddings)
-        a->max_position_embeddings = a->seq_length;
-    if (a->seq_length > a->max_position_embeddings)
-        return err_set(ERR_USAGE, "--seq-length %lld exceeds --max-position-embeddings %lld", a->seq_length,
-                       a->max_position_embeddings);
-    if (a->micro_batch_size < 1)
-        return err_set(ERR_USAGE, "--micro-batch-size must be positive");
-    if (!a->global_batch_size)
-        a->global_batch_size = a->micro_batch_size * r->d.dp;
-    if (a->global_batch_size % (a->micro_batch_size * r->d.dp))
-        return err_set(ERR_USAGE,
-                       "--global-batch-size %lld is not a multiple of --micro-batch-size %lld x data-parallel size %d",
-                       a->global_batch_size, a->micro_batch_size, r->d.dp);
-    if (a->zero_stage < 0)
-        a->zero_stage = a->use_distributed_optimizer ? 1 : 0;
-    if (a->sequence_parallel && r->d.tp == 1) {
-        if (r->d.world_rank == 0)
-            fprintf(stderr, "note: --sequence-parallel needs --tensor-model-parallel-size > 1; it is off\n");
-        a->sequence_parallel = 0;
-    }
-    if (a->sequence_parallel && (a->micro_batch_size * a->seq_length) % r->d.tp)
-        return err_set(ERR_USAGE, "--sequence-parallel: micro-batch x seq-length %lld is not divisible by "
-                                  "--tensor-model-parallel-size %d",
-                       a->micro_batch_size * a->seq_length, r->d.tp);
-    if (a->zero_stage > 3)
-        return err_set(ERR_USAGE, "--zero-stage %lld: expected 0 (replicated), 1 (sharded optimizer state, as "
-                                  "--use-distributed-optimizer), 2 (and gradients) or 3 (and parameters)",
-                       a->zero_stage);
-    r->vpp = 1;
-    if (a->layers_per_virtual_stage) {
-        long long per_stage = a->num_layers / r->d.pp;
-        if (r->d.pp < 2)
-            return err_set(ERR_USAGE, "--num-layers-per-virtual-pipeline-stage needs --pipeline-model-parallel-size "
-                                      "of 2 or more");
-        if (a->layers_per_virtual_stage < 0 || a->num_layers % r->d.pp || per_stage % a->layers_per_virtual_stage)
-            return err_set(ERR_USAGE, "--num-layers-per-virtual-pipeline-stage %lld does not divide the %lld layers "
-                                      "of each of the %d pipeline stages",
-                           a->layers_per_virtual_stage, per_stage, r->d.pp);
-        r->vpp = (int)(per_stage / a->layers_per_virtual_stage);
-        long long m = a->global_batch_size / (a->micro_batch_size * r->d.dp);
-        if (r->vpp > 1 && m % r->d.pp)
-            return err_set(ERR_USAGE, "interleaved pipeline: %lld micro-batches per data-parallel rank is not a "
-                                      "multiple of --pipeline-model-parallel-size %d (as Megatron requires)",
-                           m, r->d.pp);
-    }
-    if (a->zero_stage >= 2 && r->d.pp > 1)
-        return err_set(ERR_USAGE, "--zero-stage %lld with --pipeline-model-parallel-size %d: ZeRO stages 2 and 3 do "
-                                  "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
-                       a->zero_stage, r->d.pp);
-    return 0;
-}
-
-/* The schedule, evaluation, seed and checkpoint flags (usage errors). */
-static int check_schedule(const train_args *a)
-{
-    if (a->train_iters < 1)
-        return err_set(ERR_USAGE, "--train-iters is required and must be positive");
-    if (strcmp(a->lr_decay_style, "constant") && strcmp(a->lr_decay_style, "linear") &&
-        strcmp(a->lr_decay_style, "cosine"))
-        return err_set(ERR_USAGE, "--lr-decay-style %s: expected constant, linear or cosine", a->lr_decay_style);
-    if (a->lr < 0 || a->min_lr < 0 || a->min_lr > a->lr)
-        return err_set(ERR_USAGE, "--lr %g / --min-lr %g: need 0 <= min-lr <= lr", a->lr, a->min_lr);
-    if (a->eval_interval < 1 || a->log_interval < 1 || a->eval_iters < 0)
-        return err_set(ERR_USAGE, "--eval-interval and --log-interval must be positive, --eval-iters >= 0");
-    if (a->seed < 0 || a->seed > 0xffffffffLL)
-        return err_set(ERR_USAGE, "--seed %lld: must be in [0, 2^32) (numpy RandomState)", a->seed);
-    if (a->save_interval && !a->save)
-        return err_set(ERR_USAGE, "--save-interval needs --save DIR");
-    if (a->lr_warmup_iters && a->lr_warmup_fraction > 0)
-        return err_set(ERR_USAGE, "give --lr-warmup-iters or --lr-warmup-fraction, not both");
-    return 0;
-}
-
 /* The vocabulary of the tokenizer the data was made with sizes the model. */
 static int vocab_size(run *r, train_args *a)
 {
@@ -296,7 +217,7 @@ static int vocab_size(run *r, train_args *a)
 static int check_args(run *r, train_args *a)
 {
     int rc;
-    if ((rc = choose_device(r, a)) || (rc = check_model_and_layout(r, a)) || (rc = check_schedule(a)))
+    if ((rc = choose_device(r, a)) || (rc = train_args_check(a, &r->d, &r->vpp)))
         return rc;
     return vocab_size(r, a);
 }
@@ -578,10 +499,11 @@ static int open_data(run *r)
     r->tok = malloc((size_t)(L + 1) * 4);
     r->in = malloc((size_t)mbs * L * 4);
     r->tg = malloc((size_t)mbs * L * 4);
-    size_t stage = run_stage_bytes(r);
+    /* the activations a pipeline stage sends on per micro-batch: [rows here, C] */
+    r->stage_bytes = gpt_stage_rows(&r->m, (size_t)mbs * (size_t)L) * (size_t)a->hidden_size * sizeof(float);
     if (r->d.pp > 1) {
-        r->xrecv = r->ops->mem.alloc(stage);
-        r->grecv = r->ops->mem.alloc(stage);
+        r->xrecv = r->ops->mem.alloc(r->stage_bytes);
+        r->grecv = r->ops->mem.alloc(r->stage_bytes);
     }
     if (!r->tok || !r->in || !r->tg || (r->d.pp > 1 && (!r->xrecv || !r->grecv)))
         return err_set(ERR_NOMEM, "out of memory");

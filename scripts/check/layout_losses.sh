@@ -10,7 +10,7 @@
 #   scripts/check/layout_losses.sh --update  rewrite the fixture (say why in the commit)
 set -u
 cd "$(dirname "$0")/../.."
-FIXD=tests/fixtures/train_layouts
+FIXD=${FIXD:-tests/fixtures/train_layouts} # FIXD=DIR: compare with (or --update) another directory, e.g. a run of the binaries before a change on this machine
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 BIN=${BIN:-bin}
