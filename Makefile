@@ -133,7 +133,7 @@ TOOLS += train generate convert_checkpoint
 # (AVX2/AVX-512); `make TRAIN_ARCH=` builds a portable trainer.
 TRAIN_ARCH ?= -march=native
 # Fuzz targets are built without OpenMP; they reach only these trainer files.
-FUZZ_TRAIN_SRC := train/model/safetensors.c train/model/hfconv.c train/model/ckpt.c train/model/gpt.c train/model/gpt_parts.c train/parallel/tensor_parallel.c train/parallel/zero_units.c train/cpu/kernels.c train/cpu/ops.c train/cpu/blas.c train/parallel/dist.c train/parallel/comm.c \
+FUZZ_TRAIN_SRC := train/model/safetensors.c train/model/hfconv.c train/model/ckpt.c train/model/gpt.c train/model/gpt_parts.c train/model/tensor_parallel.c train/model/zero_units.c train/cpu/kernels.c train/cpu/ops.c train/cpu/blas.c train/parallel/dist.c train/parallel/comm.c \
                   train/data/gptdata.c train/data/mt19937.c
 $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
 # Megatron's index arithmetic must round like its (FMA-free) C++ and numpy.

@@ -4,7 +4,7 @@
  *
  *   train_backend_cpu   the reference: train/model (the GPT with its parallel
  *                       layers) on train/cpu's kernels; data parallelism and
- *                       ZeRO-1 through train/parallel/ddp over MPI.
+ *                       ZeRO-1 through train/distributed/ddp over MPI.
  *   train_backend_cuda  train/cuda (one GPU per rank): parameters, gradients,
  *                       moments and activations in device memory; data
  *                       parallelism through train/parallel/nccl on the device.
@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "train/parallel/ddp.h"
+#include "train/distributed/ddp.h"
 #include "train/parallel/dist.h"
 #include "train/model/gpt.h"
 

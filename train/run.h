@@ -21,7 +21,7 @@
 #include "train/model/ckpt.h"
 #include "train/model/gpt.h"
 #include "train/parallel/comm.h"
-#include "train/parallel/ddp.h"
+#include "train/distributed/ddp.h"
 #include "train/parallel/dist.h"
 #include "train/trainer.h"
 
@@ -64,8 +64,8 @@ typedef struct {
     double flops_tok;       /* model FLOPs per token (forward and backward) */
     int cuda;           /* the CUDA backend: the model lives on the GPU, r->m is its host copy */
     int cuda_table;     /* --device cuda through the parallel model on the CUDA operation table */
-    int profile;        /* WEBTEXT_PROFILE=1: the table's operations timed (train/ops_profile.c) */
-    const gpt_ops *ops; /* the parallel model's operation table (train/ops.h) */
+    int profile;        /* WEBTEXT_PROFILE=1: the table's operations timed (train/ops/ops_profile.c) */
+    const gpt_ops *ops; /* the parallel model's operation table (train/ops/ops.h) */
     pcomm c_tensor, c_pipe, c_data, c_emb; /* the groups' communicators on its buffers */
     train_backend be;   /* the model's operations (backend.h): r->m on the CPU, or the GPU's buffers */
     grad_scaler scaler; /* fp16's loss scale (1 otherwise) */

@@ -11,7 +11,7 @@
 
 #include "common/err.h"
 #include "common/progress.h"
-#include "train/parallel/schedules.h"
+#include "train/distributed/schedules.h"
 #include "train/run.h"
 
 
@@ -58,7 +58,7 @@ int run_get_batch(run *r, int split, uint64_t first, int mbs)
 /* ---- pipeline stages ------------------------------------------------------
  * Stage s of pp sends its output activations [mbs, L, C] to s+1 and the
  * gradient of its input back to s-1, inside the pipeline group; the schedules
- * are in train/parallel/schedules.c. */
+ * are in train/distributed/schedules.c. */
 
 /* Whether the model chunk in use is the first or the last of the whole (virtual) pipeline. */
 static int first_virtual(const run *r) { return pp_first_virtual(&r->d, &r->m); }
@@ -89,7 +89,7 @@ static uint64_t micro_first(const run *r, uint64_t base, long long k)
     return base + (uint64_t)(k * mbs * r->d.dp + (long long)r->d.dp_rank * mbs);
 }
 
-/* The pipeline schedules (train/parallel/schedules.c) reach the data through
+/* The pipeline schedules (train/distributed/schedules.c) reach the data through
  * this: micro-batch b of the step starting at sample `base`. */
 typedef struct {
     run *r;

@@ -62,7 +62,7 @@ bash "$ROOT/scripts/make/plot_loss.sh" /dev/null "$WORK/none.svg" 2>/dev/null &&
 expect_exit rerun 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1b.jsonl"
 if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \
         <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1b.jsonl") >/dev/null; then pass reproducible; else fail reproducible; fi
-# WEBTEXT_PROFILE=1 times each operation of the table (train/ops_profile.c): the report, and
+# WEBTEXT_PROFILE=1 times each operation of the table (train/ops/ops_profile.c): the report, and
 # the same losses; --recompute-activations on the CPU: the same losses too.
 expect_exit profile_run 0 env WEBTEXT_PROFILE=1 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1p.jsonl"
 if grep -q '^> profile (WEBTEXT_PROFILE=1, cpu table): ' "$WORK/.out" && grep -qE '^>   matmul forward +[0-9.]+ ms +[0-9]+ calls' "$WORK/.out" &&

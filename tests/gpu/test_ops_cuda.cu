@@ -7,7 +7,7 @@
 extern "C" {
 #include "common/err.h"
 #include "train/model/gpt.h"
-#include "train/ops.h"
+#include "train/ops/ops.h"
 }
 #include <cuda_runtime.h>
 #include <math.h>

@@ -5,7 +5,7 @@
  * mpirun in tests/e2e/test_train_dist.sh. */
 #include "common/err.h"
 #include "tests/unit/check.h"
-#include "train/parallel/ddp.h"
+#include "train/distributed/ddp.h"
 #include "train/parallel/dist.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* test_ops.c - the operation tables and the communicators' choice (train/ops.h,
+/* test_ops.c - the operation tables and the communicators' choice (train/ops/ops.h,
  * train/parallel/comm.h): comm_choose's rules; the device-discipline table
  * faulting on a host dereference of device memory and on host memory given as
  * device memory, poisoning a download until the sync and counting a host write
@@ -7,7 +7,7 @@
  * tests/e2e/test_train_dist.sh. */
 #include "tests/unit/check.h"
 #include "train/model/gpt.h"
-#include "train/ops.h"
+#include "train/ops/ops.h"
 #include "train/parallel/comm.h"
 
 #include <math.h>

@@ -5,7 +5,7 @@
  * ties to the even one), on special values and on 2 million random bit patterns;
  * and the CPU table's round_prec op. */
 #include "train/cpu/precision.h"
-#include "train/ops.h"
+#include "train/ops/ops.h"
 #include "tests/unit/check.h"
 
 #include <math.h>

@@ -1,8 +1,8 @@
-/* ops.c - the CPU reference operation table (train/ops.h): train/cpu/kernels.c
+/* ops.c - the CPU reference operation table (train/ops/ops.h): train/cpu/kernels.c
  * on host memory, and the loops the model had between the kernels, unchanged,
  * so that numbers are bit for bit what they were. */
 #include "train/cpu/precision.h"
-#include "train/ops.h"
+#include "train/ops/ops.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* ops_checked.c - the device-discipline test table (train/ops.h): the CPU
+/* ops_checked.c - the device-discipline test table (train/ops/ops.h): the CPU
  * reference kernels behind a device interface that behaves like a GPU's where
  * the parallel model could get it wrong, so that mistakes show without a GPU.
  *
@@ -22,7 +22,7 @@
  *   test it too.
  */
 #define _GNU_SOURCE
-#include "train/ops.h"
+#include "train/ops/ops.h"
 
 #include <signal.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
 /* precision.h - bf16 and fp16 values kept in fp32 storage, rounded as the GPU
  * rounds them (round to nearest, ties to even; __float2bfloat16_rn and
- * __float2half_rn): the CPU reference of mixed precision (train/ops.h's
+ * __float2half_rn): the CPU reference of mixed precision (train/ops/ops.h's
  * round_prec). A rounded float is exactly the value the narrow type would hold,
  * so arithmetic on it in fp32 is what a GPU kernel that loads bf16/fp16 and
  * computes in fp32 does.

@@ -1,4 +1,4 @@
-/* ops_cuda.cu - the CUDA operation table (train/ops.h): the parallel model of
+/* ops_cuda.cu - the CUDA operation table (train/ops/ops.h): the parallel model of
  * train/model/gpt.c on one GPU per rank (or ranks sharing one), with this
  * folder's kernels (encoder, LayerNorm, GELU, cuBLASLt matmuls with bias
  * epilogues, attention) and small kernels for the operations the CPU table does
@@ -18,7 +18,7 @@
  * for one rank and plain data parallelism; see docs/parallel.md. */
 extern "C" {
 #include "common/err.h"
-#include "train/ops.h"
+#include "train/ops/ops.h"
 }
 #include <stdio.h>
 #include <stdlib.h>

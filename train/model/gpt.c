@@ -6,7 +6,7 @@
  * activations use per-layer scratch that is reused from layer to layer.
  *
  * Every buffer the forward, backward and AdamW touch belongs to the model's
- * operation table (train/ops.h) and is reached only through it; collectives go
+ * operation table (train/ops/ops.h) and is reached only through it; collectives go
  * through the tensor group's communicator. On the CPU table every parallel loop
  * is OpenMP with a static schedule and every reduction has a fixed order for a
  * given thread count, so runs are bit-reproducible: a resumed run matches an
@@ -25,7 +25,7 @@
 
 #include "common/err.h"
 #include "common/hash.h"
-#include "train/ops.h"
+#include "train/ops/ops.h"
 #include "train/parallel/comm.h"
 #include "train/parallel/dist.h"
 #include "train/model/gpt_int.h"

@@ -47,7 +47,7 @@
  * that several micro-batches can be in flight (the 1F1B schedule).
  *
  * The model is written once: every kernel, copy and allocation goes through
- * its operation table (train/ops.h: the CPU reference, the device-discipline
+ * its operation table (train/ops/ops.h: the CPU reference, the device-discipline
  * test table, CUDA) and every collective through its tensor group's
  * communicator (train/parallel/comm.h), so the same code runs on host and
  * device buffers. The trainer reaches the model only through this header.
@@ -91,7 +91,7 @@ typedef struct {
     float *grads;   /* [num_params] (NULL on a device table) */
     float *adam_m;  /* AdamW first and second moments */
     float *adam_v;
-    /* The operation table the model runs on (train/ops.h) and its buffers, which
+    /* The operation table the model runs on (train/ops/ops.h) and its buffers, which
      * forward, backward and AdamW use: the host arrays themselves on a host
      * table (the CPU's), device memory otherwise (gpt_upload / gpt_download). */
     const struct gpt_ops *ops;
@@ -138,7 +138,7 @@ typedef struct {
     size_t useg[GPT_NUM_TENSORS];
 } gpt_model;
 
-/* ZeRO stages 2 and 3 (train/parallel/ddp.h) see the model in units: 0 the embedding
+/* ZeRO stages 2 and 3 (train/distributed/ddp.h) see the model in units: 0 the embedding
  * (wte, wpe), 1..nlayers this rank's layers (a layer's 12 tensors), nlayers + 1
  * the final LayerNorm; a unit's slices of its tensors packed one after another in
  * tensor order. With hooks set, the forward and backward ask grad_buf for a
@@ -173,7 +173,7 @@ typedef struct {
     int prec;      /* GPT_PREC_*: see gpt_model */
     struct dist_ctx *d;
     struct dist_group *tp_g, *pp_g;
-    const struct gpt_ops *ops; /* NULL: the CPU's (train/ops.h) */
+    const struct gpt_ops *ops; /* NULL: the CPU's (train/ops/ops.h) */
     struct pcomm *tp_comm;     /* NULL: made over tp_g (train/parallel/comm.h) */
 } gpt_par;
 

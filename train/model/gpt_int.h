@@ -4,11 +4,11 @@
  *
  *   train/model/gpt.c                 the model: allocation, initialisation,
  *                                     forward, backward, AdamW, FLOPs
- *   train/parallel/tensor_parallel.c  Megatron's tensor-parallel layers: the
+ *   train/model/tensor_parallel.c  Megatron's tensor-parallel layers: the
  *                                     tensor group's collectives, RowParallel-
  *                                     Linear, the column-parallel input gradient,
  *                                     sequence-parallel LayerNorm
- *   train/parallel/zero_units.c       ZeRO-2/3's units: the parameters gathered
+ *   train/model/zero_units.c       ZeRO-2/3's units: the parameters gathered
  *                                     and the gradients handed over per unit
  *   train/model/gpt_parts.c           a rank's part of the whole model, sliced
  *                                     from or gathered into a checkpoint's arrays
@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 #include "train/model/gpt.h"
-#include "train/ops.h"
+#include "train/ops/ops.h"
 
 /* Tensor-parallel split of tensor t, viewed as [outer, S, inner] with S cut
  * into tp runs of Sl = ceil(S / tp) (rank r: [r*Sl, (r+1)*Sl) of S, rows past S

@@ -1,5 +1,5 @@
 /* comm.h - a communicator per process group (tensor, pipeline, data,
- * embedding) on the buffers of an operation table (train/ops.h).
+ * embedding) on the buffers of an operation table (train/ops/ops.h).
  *
  * The parallel model (gpt.c, ddp.c, schedules.c) moves activations, gradients
  * and parameters only through these calls, so the same code runs on host and
@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "train/ops.h"
+#include "train/ops/ops.h"
 #include "train/parallel/dist.h"
 
 typedef enum { COMM_MPI, COMM_NCCL, COMM_STAGED } comm_kind;

@@ -1,5 +1,5 @@
 /* schedules.c - Megatron's pipeline schedules (see schedules.h). */
-#include "train/parallel/schedules.h"
+#include "train/distributed/schedules.h"
 
 #include <stdlib.h>
 #include <string.h>

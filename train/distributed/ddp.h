@@ -40,7 +40,7 @@
  *
  * Every rank computes bit-identical parameters: a sum is made once, by the part's
  * owner, and gathered (dist.h). Shards and buffers live in the model's operation
- * table (train/ops.h) and move through the group's communicator, so ZeRO runs on
+ * table (train/ops/ops.h) and move through the group's communicator, so ZeRO runs on
  * any backend.
  */
 #ifndef TRAIN_PARALLEL_DDP_H

@@ -1,12 +1,12 @@
 /* ops_profile.c - the profile of the parallel model: a table that wraps another
- * (train/ops.h) and times each operation. WEBTEXT_PROFILE=1 puts it around the
+ * (train/ops/ops.h) and times each operation. WEBTEXT_PROFILE=1 puts it around the
  * trainer's table (CPU, checked or CUDA alike); at the end of the run each rank's
  * 0 prints the time per operation, its calls and its share. Each timed operation
  * is followed by the table's sync, so on a GPU the times are the device's (and
  * the run is slower: a profile, not a benchmark). Collectives and transfers are
  * outside the table and show as the time between operations ("outside"). */
 #define _GNU_SOURCE
-#include "train/ops.h"
+#include "train/ops/ops.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  *
  * train/model/gpt.c (the GPT with Megatron's parallel layers: VocabParallel-
  * Embedding, Column/RowParallelLinear, sequence parallelism, pipeline stages and
- * model chunks, ZeRO's unit hooks) and train/parallel/ddp.c (data parallelism,
+ * model chunks, ZeRO's unit hooks) and train/distributed/ddp.c (data parallelism,
  * ZeRO-1/2/3) never touch a model buffer themselves: every allocation, copy,
  * kernel and reduction goes through one of these tables, and every collective
  * through a communicator (train/parallel/comm.h). So the parallel model is
@@ -148,7 +148,7 @@ int gpt_ops_cuda_count(int *n);
  * of its GPU (all processes on it). */
 void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);
 
-/* The profile (train/ops_profile.c): a table wrapping inner that times each
+/* The profile (train/ops/ops_profile.c): a table wrapping inner that times each
  * operation (synchronising after it); the report of the time per operation.
  * One profiled table per process. */
 const gpt_ops *gpt_ops_profiled(const gpt_ops *inner);

@@ -1,6 +1,6 @@
 /* ddp.c - gradient reduction in buckets and the ZeRO-1 sharded optimizer
  * (see ddp.h). */
-#include "train/parallel/ddp.h"
+#include "train/distributed/ddp.h"
 
 #include <math.h>
 #include <stdio.h>
