@@ -149,42 +149,22 @@ static const char *config_token(const cJSON *cfg, const char *key)
     return jstr(v, "content");
 }
 
-int hftok_load(bpe **out, const char *path, const char *type)
+/* The model's kind and the text pipeline: normalizer, pre_tokenizer (byte-level), decoder. */
+static int hf_pipeline(bpe *b, const cJSON *root, const cJSON *model, const char *path)
 {
-    char *data = NULL;
-    size_t len = 0;
-    int rc = bpe_slurp(path, &data, &len);
-    if (rc) return rc;
-    const char *end = NULL;
-    int nomem;
-    cJSON *root = json_parse(data, len, &end, &nomem);
-    long off = end ? (long)(end - data) : -1;
-    free(data);
-    if (nomem) return err_set(ERR_NOMEM, "%s: out of memory parsing it", path);
-    if (!cJSON_IsObject(root)) {
-        cJSON_Delete(root);
-        return err_set(ERR_FORMAT, "%s: not a tokenizer.json (JSON parse error near byte %ld)", path, off);
-    }
-    bpe *b = bpe_new(TOKF_HF, type ? type : "HuggingFaceTokenizer", path);
-    char *buf = NULL;
-    size_t bcap = 0;
-    pair_slot *tmp = NULL;
-    cJSON *cfg = NULL;
-    if (!b) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
-    b->re_flags = PCRE2_MULTILINE;
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    int rc;
     const char *mt = jstr(model, "type");
-    if (!model) { rc = err_set(ERR_FORMAT, "%s: no \"model\"", path); goto out; }
-    if (mt && strcmp(mt, "BPE")) { rc = unsupported(path, "model", mt); goto out; }
+    if (!model) return err_set(ERR_FORMAT, "%s: no \"model\"", path);
+    if (mt && strcmp(mt, "BPE")) return unsupported(path, "model", mt);
     if (jtrue(model, "byte_fallback"))
-        { rc = unsupported(path, "model BPE", "with byte_fallback (a SentencePiece-style model: pass its .model as SentencePieceTokenizer)"); goto out; }
+        return unsupported(path, "model BPE", "with byte_fallback (a SentencePiece-style model: pass its .model as SentencePieceTokenizer)");
     const char *csp = jstr(model, "continuing_subword_prefix"), *eow = jstr(model, "end_of_word_suffix");
-    if ((csp && *csp) || (eow && *eow)) { rc = unsupported(path, "model BPE", "with a subword prefix or word suffix"); goto out; }
+    if ((csp && *csp) || (eow && *eow)) return unsupported(path, "model BPE", "with a subword prefix or word suffix");
     b->whole_first = jtrue(model, "ignore_merges");
-    if ((rc = normalizer(b, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), path))) goto out;
+    if ((rc = normalizer(b, cJSON_GetObjectItemCaseSensitive(root, "normalizer"), path))) return rc;
     const cJSON *pt = cJSON_GetObjectItemCaseSensitive(root, "pre_tokenizer");
     const char *ptt = jstr(pt, "type");
-    if (!ptt) { rc = unsupported(path, "pre_tokenizer", "(none: not a byte-level BPE)"); goto out; }
+    if (!ptt) return unsupported(path, "pre_tokenizer", "(none: not a byte-level BPE)");
     int have_bl = 0;
     if (!strcmp(ptt, "Sequence")) {
         const cJSON *l = cJSON_GetObjectItemCaseSensitive(pt, "pretokenizers");
@@ -197,65 +177,68 @@ int hftok_load(bpe **out, const char *path, const char *type)
         have_bl = !strcmp(ptt, "ByteLevel");
         rc = pre_one(b, pt, 1, path);
     }
-    if (rc) goto out;
-    if (!have_bl) { rc = unsupported(path, "pre_tokenizer", "without ByteLevel (not a byte-level BPE)"); goto out; }
+    if (rc) return rc;
+    if (!have_bl) return unsupported(path, "pre_tokenizer", "without ByteLevel (not a byte-level BPE)");
     if (b->n_re == 0) b->pre = b->byte_level_regex ? PRE_GPT2 : PRE_REGEX;
     b->keep_gaps = 1;
     const cJSON *decoder = cJSON_GetObjectItemCaseSensitive(root, "decoder");
     const char *dt = jstr(decoder, "type");
-    if (dt && strcmp(dt, "ByteLevel")) { rc = unsupported(path, "decoder", dt); goto out; }
-    /* vocabulary */
+    if (dt && strcmp(dt, "ByteLevel")) return unsupported(path, "decoder", dt);
+    return 0;
+}
+
+/* model.vocab (and added_tokens' ids, for the table's size) into the core's tables. */
+static int hf_vocab(bpe *b, const cJSON *model, const cJSON *added, const char *path, char **buf, size_t *bcap)
+{
+    int rc;
     const cJSON *vocab = cJSON_GetObjectItemCaseSensitive(model, "vocab");
-    const cJSON *added = cJSON_GetObjectItemCaseSensitive(root, "added_tokens");
-    if (!cJSON_IsObject(vocab)) { rc = err_set(ERR_FORMAT, "%s: model.vocab is not an object", path); goto out; }
+    if (!cJSON_IsObject(vocab)) return err_set(ERR_FORMAT, "%s: model.vocab is not an object", path);
     size_t n_tok = 0;
     double max_id = -1;
     for (const cJSON *it = vocab->child; it; it = it->next, n_tok++) {
         if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble >= 2147483648.0 ||
-            it->valuedouble != (double)(int64_t)it->valuedouble) {
-            rc = err_set(ERR_FORMAT, "%s: model.vocab entry %zu (\"%.80s\"): the id is not an integer in [0, 2^31)", path,
-                         n_tok + 1, it->string);
-            goto out;
-        }
+            it->valuedouble != (double)(int64_t)it->valuedouble)
+            return err_set(ERR_FORMAT, "%s: model.vocab entry %zu (\"%.80s\"): the id is not an integer in [0, 2^31)", path,
+                           n_tok + 1, it->string);
         if (it->valuedouble > max_id) max_id = it->valuedouble;
     }
     size_t k = 0;
     for (const cJSON *it = added ? added->child : NULL; it; it = it->next, k++) {
         const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
         if (!cJSON_IsNumber(id) || id->valuedouble < 0 || id->valuedouble >= 2147483648.0 ||
-            id->valuedouble != (double)(int64_t)id->valuedouble || !jstr(it, "content")) {
-            rc = err_set(ERR_FORMAT, "%s: added_tokens entry %zu: needs an integer id in [0, 2^31) and a content string", path, k + 1);
-            goto out;
-        }
+            id->valuedouble != (double)(int64_t)id->valuedouble || !jstr(it, "content"))
+            return err_set(ERR_FORMAT, "%s: added_tokens entry %zu: needs an integer id in [0, 2^31) and a content string", path, k + 1);
         if (id->valuedouble > max_id) max_id = id->valuedouble;
     }
-    if (n_tok == 0) { rc = err_set(ERR_FORMAT, "%s: model.vocab is empty", path); goto out; }
-    if ((rc = bpe_core_alloc(b, (size_t)max_id + 1, n_tok + k))) goto out;
+    if (n_tok == 0) return err_set(ERR_FORMAT, "%s: model.vocab is empty", path);
+    if ((rc = bpe_core_alloc(b, (size_t)max_id + 1, n_tok + k))) return rc;
     k = 0;
     for (const cJSON *it = vocab->child; it; it = it->next, k++) {
         size_t sl = strlen(it->string);
         char what[160];
         snprintf(what, sizeof what, "model.vocab entry %zu (\"%.80s\")", k + 1, it->string);
-        if ((rc = bpe_buf_reserve(&buf, &bcap, sl + 1))) goto out;
-        long bl = bpe_unmap(it->string, sl, buf);
+        if ((rc = bpe_buf_reserve(buf, bcap, sl + 1))) return rc;
+        long bl = bpe_unmap(it->string, sl, *buf);
         if (bl <= 0) { /* not in the ByteLevel alphabet (an added token listed in the vocab too): BPE never makes it */
-            if (!utf8_valid(it->string, sl) || sl == 0) {
-                rc = err_set(ERR_FORMAT, "%s: %s: an empty or invalid token", path, what);
-                goto out;
-            }
-            if ((rc = bpe_core_set(b, (uint32_t)it->valuedouble, it->string, sl, 0, what))) goto out;
+            if (!utf8_valid(it->string, sl) || sl == 0)
+                return err_set(ERR_FORMAT, "%s: %s: an empty or invalid token", path, what);
+            if ((rc = bpe_core_set(b, (uint32_t)it->valuedouble, it->string, sl, 0, what))) return rc;
             continue;
         }
-        if ((rc = bpe_core_set(b, (uint32_t)it->valuedouble, buf, (size_t)bl, 1, what))) goto out;
+        if ((rc = bpe_core_set(b, (uint32_t)it->valuedouble, *buf, (size_t)bl, 1, what))) return rc;
     }
-    if ((rc = bpe_core_bytes(b))) goto out;
-    /* merges */
+    return bpe_core_bytes(b);
+}
+
+/* model.merges ("LEFT RIGHT" or [LEFT, RIGHT], in rank order) into the pair table. */
+static int hf_merges(bpe *b, const cJSON *model, const char *path, char **buf, size_t *bcap)
+{
+    int rc = 0;
     const cJSON *merges = cJSON_GetObjectItemCaseSensitive(model, "merges");
-    size_t nm = (size_t)cJSON_GetArraySize(merges);
-    tmp = malloc((nm + 1) * sizeof *tmp);
-    if (!tmp) { rc = err_set(ERR_NOMEM, "out of memory"); goto out; }
-    k = 0;
-    for (const cJSON *it = merges ? merges->child : NULL; it; it = it->next, k++) {
+    size_t nm = (size_t)cJSON_GetArraySize(merges), k = 0;
+    pair_slot *tmp = malloc((nm + 1) * sizeof *tmp);
+    if (!tmp) return err_set(ERR_NOMEM, "out of memory");
+    for (const cJSON *it = merges ? merges->child : NULL; it && !rc; it = it->next, k++) {
         const char *l = NULL, *r = NULL;
         size_t ln = 0, rn = 0;
         if (cJSON_IsString(it)) {
@@ -267,22 +250,29 @@ int hftok_load(bpe **out, const char *path, const char *type)
                    cJSON_IsString(it->child->next)) {
             l = it->child->valuestring, ln = strlen(l), r = it->child->next->valuestring, rn = strlen(r);
         }
-        if (!l || !ln || !rn) { rc = err_set(ERR_FORMAT, "%s: model.merges entry %zu: not \"LEFT RIGHT\" or [LEFT, RIGHT]", path, k + 1); goto out; }
-        if ((rc = bpe_buf_reserve(&buf, &bcap, ln + rn + 1))) goto out;
-        long lb = bpe_unmap(l, ln, buf), rb = lb < 0 ? -1 : bpe_unmap(r, rn, buf + lb);
-        int64_t lid = lb > 0 ? bpe_lookup(b, buf, (size_t)lb) : -1;
-        int64_t rid = rb > 0 ? bpe_lookup(b, buf + lb, (size_t)rb) : -1;
-        int64_t mid = lid >= 0 && rid >= 0 ? bpe_lookup(b, buf, (size_t)(lb + rb)) : -1;
+        if (!l || !ln || !rn) { rc = err_set(ERR_FORMAT, "%s: model.merges entry %zu: not \"LEFT RIGHT\" or [LEFT, RIGHT]", path, k + 1); break; }
+        if ((rc = bpe_buf_reserve(buf, bcap, ln + rn + 1))) break;
+        long lb = bpe_unmap(l, ln, *buf), rb = lb < 0 ? -1 : bpe_unmap(r, rn, *buf + lb);
+        int64_t lid = lb > 0 ? bpe_lookup(b, *buf, (size_t)lb) : -1;
+        int64_t rid = rb > 0 ? bpe_lookup(b, *buf + lb, (size_t)rb) : -1;
+        int64_t mid = lid >= 0 && rid >= 0 ? bpe_lookup(b, *buf, (size_t)(lb + rb)) : -1;
         if (mid < 0) {
             rc = err_set(ERR_FORMAT, "%s: model.merges entry %zu (\"%.60s\" \"%.60s\"): %s is not in the vocabulary", path,
                          k + 1, l, r, lid < 0 ? "the left part" : rid < 0 ? "the right part" : "the merged token");
-            goto out;
+            break;
         }
         tmp[k] = (pair_slot){((uint64_t)lid << 32) | (uint64_t)rid, (uint32_t)k, (uint32_t)mid};
     }
-    if ((rc = bpe_core_pairs(b, tmp, k))) goto out;
-    /* added tokens */
-    k = 0;
+    if (rc == 0) rc = bpe_core_pairs(b, tmp, k);
+    free(tmp);
+    return rc;
+}
+
+/* added_tokens: matched in the text (specials), set where model.vocab does not hold them. */
+static int hf_added(bpe *b, const cJSON *added, const char *path)
+{
+    int rc;
+    size_t k = 0;
     for (const cJSON *it = added ? added->child : NULL; it; it = it->next, k++) {
         uint32_t id = (uint32_t)cJSON_GetObjectItemCaseSensitive(it, "id")->valuedouble;
         const char *c = jstr(it, "content");
@@ -290,28 +280,26 @@ int hftok_load(bpe **out, const char *path, const char *type)
         char what[160];
         snprintf(what, sizeof what, "added_tokens entry %zu (\"%.80s\")", k + 1, c);
         if (b->tok_off[id] == UINT64_MAX) {
-            if ((rc = bpe_core_set(b, id, c, cl, 0, what))) goto out;
+            if ((rc = bpe_core_set(b, id, c, cl, 0, what))) return rc;
         } else if (b->tok_len[id] != cl || memcmp(b->arena + b->tok_off[id], c, cl)) {
-            rc = err_set(ERR_FORMAT, "%s: %s: id %u is another token in model.vocab", path, what, id);
-            goto out;
+            return err_set(ERR_FORMAT, "%s: %s: id %u is another token in model.vocab", path, what, id);
         }
         if (jtrue(it, "special")) b->tok_flags[id] |= TOKFL_SPECIAL;
-        if ((rc = bpe_add_special(b, c, cl, id, jtrue(it, "lstrip"), jtrue(it, "rstrip")))) goto out;
+        if ((rc = bpe_add_special(b, c, cl, id, jtrue(it, "lstrip"), jtrue(it, "rstrip")))) return rc;
     }
     bpe_sort_specials(b);
-    int64_t prefix = -1;
-    if ((rc = post_processor(b, cJSON_GetObjectItemCaseSensitive(root, "post_processor"), path, &prefix))) goto out;
-    if (prefix >= 0) {
-        if ((size_t)prefix >= b->n_ids) { rc = err_set(ERR_FORMAT, "%s: post_processor: token id %lld is out of range", path, (long long)prefix); goto out; }
-        b->bos = prefix;
-        b->prepend_bos = 1;
-    }
-    /* EOD and BOS: tokenizer_config.json beside it, else the usual names */
+    return 0;
+}
+
+/* EOD and BOS: tokenizer_config.json beside it, else the usual names. */
+static void hf_eod_bos(bpe *b, const char *path)
+{
     char cfgp[1024];
     const char *slash = strrchr(path, '/');
     snprintf(cfgp, sizeof cfgp, "%.*stokenizer_config.json", slash ? (int)(slash - path + 1) : 0, path);
     char *cdata = NULL;
     size_t clen = 0;
+    cJSON *cfg = NULL;
     FILE *cf = fopen(cfgp, "rb");
     if (cf) {
         fclose(cf);
@@ -332,11 +320,49 @@ int hftok_load(bpe **out, const char *path, const char *type)
     for (size_t j = 0; j < sizeof boss / sizeof *boss && b->bos < 0 && !cb; j++)
         for (size_t i = 0; i < b->n_sp; i++)
             if (!strcmp(b->sp[i].s, boss[j])) { b->bos = b->sp[i].id; break; }
+    cJSON_Delete(cfg);
+}
+
+int hftok_load(bpe **out, const char *path, const char *type)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = bpe_slurp(path, &data, &len);
+    if (rc) return rc;
+    const char *end = NULL;
+    int nomem;
+    cJSON *root = json_parse(data, len, &end, &nomem);
+    long off = end ? (long)(end - data) : -1;
+    free(data);
+    if (nomem) return err_set(ERR_NOMEM, "%s: out of memory parsing it", path);
+    if (!cJSON_IsObject(root)) {
+        cJSON_Delete(root);
+        return err_set(ERR_FORMAT, "%s: not a tokenizer.json (JSON parse error near byte %ld)", path, off);
+    }
+    bpe *b = bpe_new(TOKF_HF, type ? type : "HuggingFaceTokenizer", path);
+    char *buf = NULL;
+    size_t bcap = 0;
+    if (!b) {
+        cJSON_Delete(root);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
+    b->re_flags = PCRE2_MULTILINE;
+    const cJSON *model = cJSON_GetObjectItemCaseSensitive(root, "model");
+    const cJSON *added = cJSON_GetObjectItemCaseSensitive(root, "added_tokens");
+    int64_t prefix = -1;
+    if ((rc = hf_pipeline(b, root, model, path)) || (rc = hf_vocab(b, model, added, path, &buf, &bcap)) ||
+        (rc = hf_merges(b, model, path, &buf, &bcap)) || (rc = hf_added(b, added, path)) ||
+        (rc = post_processor(b, cJSON_GetObjectItemCaseSensitive(root, "post_processor"), path, &prefix)))
+        goto out;
+    if (prefix >= 0) {
+        if ((size_t)prefix >= b->n_ids) { rc = err_set(ERR_FORMAT, "%s: post_processor: token id %lld is out of range", path, (long long)prefix); goto out; }
+        b->bos = prefix;
+        b->prepend_bos = 1;
+    }
+    hf_eod_bos(b, path);
     b->vocab_size = b->n_ids;
 out:
     free(buf);
-    free(tmp);
-    cJSON_Delete(cfg);
     cJSON_Delete(root);
     if (rc) { bpe_free(b); return rc; }
     *out = b;

@@ -140,28 +140,17 @@ static int user_cmp(const void *a, const void *b)
 
 static const bpe_family spm_family; /* at the end: what the core calls for SentencePiece */
 
-int spm_load(bpe **out, const char *path, const char *type)
+/* What pass 1 reads of the specs besides the model's own fields. */
+typedef struct {
+    size_t n_pieces;
+    int model_type, ws_suffix;
+    const unsigned char *cmap; /* normalizer_spec.precompiled_charsmap */
+    size_t cmap_len;
+} spm_specs;
+
+/* Pass 1: count the pieces and read trainer_spec (2) and normalizer_spec (3). */
+static int spm_read_specs(pb r, spm_model *m, spm_specs *sp, const char *path)
 {
-    char *data = NULL;
-    size_t len = 0;
-    int rc = bpe_slurp(path, &data, &len);
-    if (rc) return rc;
-    bpe *b = bpe_new(TOKF_SPM, type ? type : "SentencePieceTokenizer", path);
-    spm_model *m = calloc(1, sizeof *m);
-    if (!b || !m) { free(data); bpe_free(b); free(m); return err_set(ERR_NOMEM, "out of memory"); }
-    b->fam = &spm_family;
-    b->spm = m;
-    b->pre = PRE_NONE;
-    m->add_dummy_prefix = m->remove_extra_ws = m->escape_ws = 1;
-    m->unk = -1;
-    int model_type = 1, ws_suffix = 0;
-    const char *norm_name = NULL;
-    size_t norm_name_len = 0;
-    const unsigned char *cmap = NULL;
-    size_t cmap_len = 0;
-    pb r = {(const unsigned char *)data, (const unsigned char *)data + len, (const unsigned char *)data};
-    /* pass 1: count the pieces and read the specs */
-    size_t n_pieces = 0;
     while (r.p < r.end) {
         uint32_t f;
         int wt;
@@ -169,63 +158,96 @@ int spm_load(bpe **out, const char *path, const char *type)
         const unsigned char *d = NULL;
         size_t dl = 0;
         size_t at = (size_t)(r.p - r.base);
-        if (pb_next(&r, &f, &wt, &v, &d, &dl)) { rc = err_set(ERR_FORMAT, "%s: byte %zu: not a protobuf field (truncated or corrupt .model)", path, at); goto fail; }
-        if (f == 1 && wt == 2) n_pieces++;
-        else if ((f == 2 || f == 3) && wt == 2) {
-            pb s = {d, d + dl, r.base};
-            while (s.p < s.end) {
-                uint32_t g;
-                int gw;
-                uint64_t gv = 0;
-                const unsigned char *gd = NULL;
-                size_t gl = 0;
-                size_t gat = (size_t)(s.p - s.base);
-                if (pb_next(&s, &g, &gw, &gv, &gd, &gl)) { rc = err_set(ERR_FORMAT, "%s: byte %zu: corrupt %s", path, gat, f == 2 ? "trainer_spec" : "normalizer_spec"); goto fail; }
-                if (f == 2 && gw == 0) {
-                    if (g == 3) model_type = (int)gv;
-                    else if (g == 35) m->byte_fallback = gv != 0;
-                    else if (g == 24) ws_suffix = gv != 0;
-                } else if (f == 3) {
-                    if (g == 1 && gw == 2) norm_name = (const char *)gd, norm_name_len = gl;
-                    else if (g == 2 && gw == 2) cmap = gd, cmap_len = gl;
-                    else if (g == 3 && gw == 0) m->add_dummy_prefix = gv != 0;
-                    else if (g == 4 && gw == 0) m->remove_extra_ws = gv != 0;
-                    else if (g == 5 && gw == 0) m->escape_ws = gv != 0;
-                }
+        if (pb_next(&r, &f, &wt, &v, &d, &dl)) return err_set(ERR_FORMAT, "%s: byte %zu: not a protobuf field (truncated or corrupt .model)", path, at);
+        if (f == 1 && wt == 2) { sp->n_pieces++; continue; }
+        if (!((f == 2 || f == 3) && wt == 2)) continue;
+        pb s = {d, d + dl, r.base};
+        while (s.p < s.end) {
+            uint32_t g;
+            int gw;
+            uint64_t gv = 0;
+            const unsigned char *gd = NULL;
+            size_t gl = 0;
+            size_t gat = (size_t)(s.p - s.base);
+            if (pb_next(&s, &g, &gw, &gv, &gd, &gl)) return err_set(ERR_FORMAT, "%s: byte %zu: corrupt %s", path, gat, f == 2 ? "trainer_spec" : "normalizer_spec");
+            if (f == 2 && gw == 0) {
+                if (g == 3) sp->model_type = (int)gv;
+                else if (g == 35) m->byte_fallback = gv != 0;
+                else if (g == 24) sp->ws_suffix = gv != 0;
+            } else if (f == 3) {
+                if (g == 2 && gw == 2) sp->cmap = gd, sp->cmap_len = gl;
+                else if (g == 3 && gw == 0) m->add_dummy_prefix = gv != 0;
+                else if (g == 4 && gw == 0) m->remove_extra_ws = gv != 0;
+                else if (g == 5 && gw == 0) m->escape_ws = gv != 0;
             }
         }
     }
-    if (n_pieces == 0) { rc = err_set(ERR_FORMAT, "%s: no pieces (not a SentencePiece model)", path); goto fail; }
-    if (model_type != 2) {
-        rc = err_set(ERR_FORMAT, "%s: a SentencePiece %s model: only the BPE type is supported", path,
-                     model_type == 1 ? "Unigram" : model_type == 3 ? "WORD" : model_type == 4 ? "CHAR" : "unknown-type");
-        goto fail;
+    if (sp->n_pieces == 0) return err_set(ERR_FORMAT, "%s: no pieces (not a SentencePiece model)", path);
+    if (sp->model_type != 2)
+        return err_set(ERR_FORMAT, "%s: a SentencePiece %s model: only the BPE type is supported", path,
+                       sp->model_type == 1 ? "Unigram" : sp->model_type == 3 ? "WORD" : sp->model_type == 4 ? "CHAR" : "unknown-type");
+    if (sp->ws_suffix) return err_set(ERR_FORMAT, "%s: treat_whitespace_as_suffix is not supported", path);
+    return 0;
+}
+
+/* The normaliser's precompiled_charsmap: uint32 trie size, the trie, then the replacement strings. */
+static int spm_charsmap(spm_model *m, const unsigned char *cmap, size_t cmap_len, const char *path)
+{
+    if (!cmap_len) return 0;
+    uint32_t ts;
+    if (cmap_len < 4) return err_set(ERR_FORMAT, "%s: precompiled_charsmap: truncated", path);
+    memcpy(&ts, cmap, 4);
+    if (ts % 4 || ts > cmap_len - 4 || ts == 0) return err_set(ERR_FORMAT, "%s: precompiled_charsmap: trie size %u does not fit its %zu bytes", path, ts, cmap_len);
+    m->trie_units = ts / 4;
+    m->trie = malloc(ts);
+    m->norm_len = cmap_len - 4 - ts;
+    m->norm = malloc(m->norm_len + 1);
+    if (!m->trie || !m->norm) return err_set(ERR_NOMEM, "out of memory");
+    memcpy(m->trie, cmap + 4, ts);
+    memcpy(m->norm, cmap + 4 + ts, m->norm_len);
+    m->norm[m->norm_len] = 0;
+    return 0;
+}
+
+/* One piece (its bytes pc[0..pl), score, type) as id: the core's table and the model's. */
+static int spm_set_piece(bpe *b, spm_model *m, uint32_t id, const unsigned char *pc, size_t pl, float score,
+                         int ptype, const char *path)
+{
+    int rc;
+    char what[64];
+    snprintf(what, sizeof what, "piece %u", id);
+    if (!pc || pl == 0) return err_set(ERR_FORMAT, "%s: %s: empty", path, what);
+    if (ptype < SP_NORMAL || ptype > SP_BYTE) return err_set(ERR_FORMAT, "%s: %s: unknown type %d", path, what, ptype);
+    if (!utf8_valid((const char *)pc, pl)) return err_set(ERR_FORMAT, "%s: %s: not UTF-8", path, what);
+    int hashed = ptype == SP_NORMAL || ptype == SP_USER || ptype == SP_UNUSED;
+    if ((rc = bpe_core_set(b, id, (const char *)pc, pl, hashed, what))) return rc;
+    m->score[id] = score;
+    m->type[id] = (uint8_t)ptype;
+    if (ptype == SP_CONTROL) b->tok_flags[id] |= TOKFL_CONTROL;
+    if (ptype == SP_UNKNOWN) { b->tok_flags[id] |= TOKFL_UNKNOWN; if (m->unk < 0) m->unk = id; }
+    if (ptype == SP_BYTE) {
+        unsigned byte;
+        char hex[8];
+        if (pl != 6 || sscanf((const char *)pc, "<0x%2X>", &byte) != 1 || (snprintf(hex, sizeof hex, "<0x%02X>", byte), memcmp(hex, pc, 6)))
+            return err_set(ERR_FORMAT, "%s: %s: a BYTE piece that is not <0xXX>", path, what);
+        b->tok_flags[id] |= TOKFL_BYTE;
+        m->byte_piece[byte] = id + 1;
     }
-    if (ws_suffix) { rc = err_set(ERR_FORMAT, "%s: treat_whitespace_as_suffix is not supported", path); goto fail; }
-    (void)norm_name;
-    (void)norm_name_len;
-    if (cmap_len) { /* uint32 trie size, the trie, then the replacement strings */
-        uint32_t ts;
-        if (cmap_len < 4) { rc = err_set(ERR_FORMAT, "%s: precompiled_charsmap: truncated", path); goto fail; }
-        memcpy(&ts, cmap, 4);
-        if (ts % 4 || ts > cmap_len - 4 || ts == 0) { rc = err_set(ERR_FORMAT, "%s: precompiled_charsmap: trie size %u does not fit its %zu bytes", path, ts, cmap_len); goto fail; }
-        m->trie_units = ts / 4;
-        m->trie = malloc(ts);
-        m->norm_len = cmap_len - 4 - ts;
-        m->norm = malloc(m->norm_len + 1);
-        if (!m->trie || !m->norm) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
-        memcpy(m->trie, cmap + 4, ts);
-        memcpy(m->norm, cmap + 4 + ts, m->norm_len);
-        m->norm[m->norm_len] = 0;
+    if (ptype == SP_USER) {
+        m->user[m->n_user] = strndup((const char *)pc, pl);
+        if (!m->user[m->n_user]) return err_set(ERR_NOMEM, "out of memory");
+        m->user_first[pc[0]] = 1;
+        m->n_user++;
     }
-    if ((rc = bpe_core_alloc(b, n_pieces, n_pieces))) goto fail;
-    m->score = calloc(n_pieces, sizeof *m->score);
-    m->type = calloc(n_pieces, 1);
-    m->user = calloc(n_pieces, sizeof *m->user);
-    m->user_len = calloc(n_pieces, sizeof *m->user_len);
-    if (!m->score || !m->type || !m->user || !m->user_len) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
-    /* pass 2: the pieces */
-    r.p = r.base;
+    if (ptype == SP_CONTROL && pl == 3 && !memcmp(pc, "<s>", 3)) b->bos = id;
+    if (ptype == SP_CONTROL && pl == 4 && !memcmp(pc, "</s>", 4)) b->eod = id;
+    return 0;
+}
+
+/* Pass 2: the pieces (field 1: piece 1, score 2, type 3), in id order; *n: how many. */
+static int spm_read_pieces(pb r, bpe *b, spm_model *m, const char *path, uint32_t *n)
+{
+    int rc;
     uint32_t id = 0;
     while (r.p < r.end) {
         uint32_t f;
@@ -246,52 +268,31 @@ int spm_load(bpe **out, const char *path, const char *type)
             uint64_t gv = 0;
             const unsigned char *gd = NULL;
             size_t gl = 0;
-            if (pb_next(&s, &g, &gw, &gv, &gd, &gl)) { rc = err_set(ERR_FORMAT, "%s: piece %u: corrupt", path, id); goto fail; }
+            if (pb_next(&s, &g, &gw, &gv, &gd, &gl)) return err_set(ERR_FORMAT, "%s: piece %u: corrupt", path, id);
             if (g == 1 && gw == 2) pc = gd, pl = gl;
             else if (g == 2 && gw == 5) { uint32_t w = (uint32_t)gv; memcpy(&score, &w, 4); }
             else if (g == 3 && gw == 0) ptype = (int)gv;
         }
-        char what[64];
-        snprintf(what, sizeof what, "piece %u", id);
-        if (!pc || pl == 0) { rc = err_set(ERR_FORMAT, "%s: %s: empty", path, what); goto fail; }
-        if (ptype < SP_NORMAL || ptype > SP_BYTE) { rc = err_set(ERR_FORMAT, "%s: %s: unknown type %d", path, what, ptype); goto fail; }
-        if (!utf8_valid((const char *)pc, pl)) { rc = err_set(ERR_FORMAT, "%s: %s: not UTF-8", path, what); goto fail; }
-        int hashed = ptype == SP_NORMAL || ptype == SP_USER || ptype == SP_UNUSED;
-        if ((rc = bpe_core_set(b, id, (const char *)pc, pl, hashed, what))) goto fail;
-        m->score[id] = score;
-        m->type[id] = (uint8_t)ptype;
-        if (ptype == SP_CONTROL) b->tok_flags[id] |= TOKFL_CONTROL;
-        if (ptype == SP_UNKNOWN) { b->tok_flags[id] |= TOKFL_UNKNOWN; if (m->unk < 0) m->unk = id; }
-        if (ptype == SP_BYTE) {
-            unsigned byte;
-            char hex[8];
-            if (pl != 6 || sscanf((const char *)pc, "<0x%2X>", &byte) != 1 || (snprintf(hex, sizeof hex, "<0x%02X>", byte), memcmp(hex, pc, 6))) {
-                rc = err_set(ERR_FORMAT, "%s: %s: a BYTE piece that is not <0xXX>", path, what);
-                goto fail;
-            }
-            b->tok_flags[id] |= TOKFL_BYTE;
-            m->byte_piece[byte] = id + 1;
-        }
-        if (ptype == SP_USER) {
-            m->user[m->n_user] = strndup((const char *)pc, pl);
-            if (!m->user[m->n_user]) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
-            m->user_first[pc[0]] = 1;
-            m->n_user++;
-        }
-        if (ptype == SP_CONTROL && pl == 3 && !memcmp(pc, "<s>", 3)) b->bos = id;
-        if (ptype == SP_CONTROL && pl == 4 && !memcmp(pc, "</s>", 4)) b->eod = id;
+        if ((rc = spm_set_piece(b, m, id, pc, pl, score, ptype, path))) return rc;
         id++;
     }
-    if (m->unk < 0) { rc = err_set(ERR_FORMAT, "%s: no piece of type UNKNOWN", path); goto fail; }
+    *n = id;
+    return 0;
+}
+
+/* After the pieces: the checks, the user pieces longest first, and whether every piece that
+ * holds the space mark only begins with it (then the text splits into words first). */
+static int spm_finish(bpe *b, spm_model *m, uint32_t n, const char *path)
+{
+    if (m->unk < 0) return err_set(ERR_FORMAT, "%s: no piece of type UNKNOWN", path);
     if (m->byte_fallback) {
         for (int i = 0; i < 256; i++)
-            if (!m->byte_piece[i]) { rc = err_set(ERR_FORMAT, "%s: byte_fallback without the piece <0x%02X>", path, i); goto fail; }
+            if (!m->byte_piece[i]) return err_set(ERR_FORMAT, "%s: byte_fallback without the piece <0x%02X>", path, i);
         m->have_bytes = 1;
     }
     qsort(m->user, m->n_user, sizeof *m->user, user_cmp);
-    m->n_pieces = n_pieces;
     m->word_split = 1;
-    for (uint32_t k = 0; k < id && m->word_split; k++) {
+    for (uint32_t k = 0; k < n && m->word_split; k++) {
         if (!(m->type[k] == SP_NORMAL || m->type[k] == SP_USER || m->type[k] == SP_UNUSED)) continue;
         const char *p = b->arena + b->tok_off[k];
         size_t pl = b->tok_len[k];
@@ -299,6 +300,37 @@ int spm_load(bpe **out, const char *path, const char *type)
             if (!memcmp(p + q, SPACE_SYM, 3) && !(q >= 3 && !memcmp(p + q - 3, SPACE_SYM, 3))) { m->word_split = 0; break; }
     }
     for (size_t i = 0; i < m->n_user; i++) m->user_len[i] = strlen(m->user[i]);
+    return 0;
+}
+
+int spm_load(bpe **out, const char *path, const char *type)
+{
+    char *data = NULL;
+    size_t len = 0;
+    int rc = bpe_slurp(path, &data, &len);
+    if (rc) return rc;
+    bpe *b = bpe_new(TOKF_SPM, type ? type : "SentencePieceTokenizer", path);
+    spm_model *m = calloc(1, sizeof *m);
+    if (!b || !m) { free(data); bpe_free(b); free(m); return err_set(ERR_NOMEM, "out of memory"); }
+    b->fam = &spm_family;
+    b->spm = m;
+    b->pre = PRE_NONE;
+    m->add_dummy_prefix = m->remove_extra_ws = m->escape_ws = 1;
+    m->unk = -1;
+    pb r = {(const unsigned char *)data, (const unsigned char *)data + len, (const unsigned char *)data};
+    spm_specs sp = {.model_type = 1};
+    uint32_t n = 0;
+    if ((rc = spm_read_specs(r, m, &sp, path)) || (rc = spm_charsmap(m, sp.cmap, sp.cmap_len, path)) ||
+        (rc = bpe_core_alloc(b, sp.n_pieces, sp.n_pieces)))
+        goto fail;
+    m->score = calloc(sp.n_pieces, sizeof *m->score);
+    m->type = calloc(sp.n_pieces, 1);
+    m->user = calloc(sp.n_pieces, sizeof *m->user);
+    m->user_len = calloc(sp.n_pieces, sizeof *m->user_len);
+    if (!m->score || !m->type || !m->user || !m->user_len) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
+    if ((rc = spm_read_pieces(r, b, m, path, &n)) || (rc = spm_finish(b, m, n, path)))
+        goto fail;
+    m->n_pieces = sp.n_pieces;
     free(data);
     b->vocab_size = b->n_ids;
     *out = b;

@@ -143,24 +143,23 @@ static long b64decode(const char *s, size_t n, unsigned char *out)
     return (long)o;
 }
 
-int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num_special, const char *type)
+/* A line of the file: the token's base64 in data (off, len; after decoding, the token's bytes
+ * in the decoded buffer), its rank and line number. */
+typedef struct {
+    uint32_t off, len, rank;
+    size_t line;
+} tt_tok;
+
+/* Pass 1: check the format, find the largest rank, note each line's token and rank. */
+static int tt_scan(char *data, size_t len, const char *path, tt_tok **out, size_t *n_out, uint64_t *max_out)
 {
-    char *data = NULL;
-    size_t len = 0;
-    pthread_once(&b64_once, b64_init);
-    int rc = bpe_slurp(path, &data, &len);
-    if (rc) return rc;
-    bpe *b = bpe_new(TOKF_TIKTOKEN, type ? type : "TikTokenizer", path);
-    if (!b) { free(data); return err_set(ERR_NOMEM, "out of memory"); }
-    /* pass 1: check the format, find the largest rank, note each line's token and rank */
-    typedef struct { uint32_t off, len, rank; size_t line; } tt_tok; /* off, len: the base64 in data */
-    size_t n_lines = 0, cap = 0;
+    size_t n_lines = 0, cap = 0, lineno = 0;
     tt_tok *tt = NULL;
     uint64_t max_rank = 0;
     char *p = data, *end = data + len;
-    size_t lineno = 0;
-    if (len >= UINT32_MAX) { rc = err_set(ERR_FORMAT, "%s: a tiktoken file of 4 GB or more", path); goto fail; }
-    while (p < end) {
+    int rc = 0;
+    if (len >= UINT32_MAX) return err_set(ERR_FORMAT, "%s: a tiktoken file of 4 GB or more", path);
+    while (p < end && !rc) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
         char *le = nl ? nl : end;
         lineno++;
@@ -170,79 +169,68 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
         char *sp = memchr(p, ' ', ll);
         if (!sp || sp == p || sp + 1 >= p + ll) {
             rc = err_set(ERR_FORMAT, "%s:%zu: not a tiktoken line \"BASE64 RANK\"", path, lineno);
-            goto fail;
+            break;
         }
         uint64_t r = 0;
-        for (char *q = sp + 1; q < p + ll; q++) {
-            if (*q < '0' || *q > '9' || r > ((uint64_t)1 << 31)) {
+        for (char *q = sp + 1; q < p + ll && !rc; q++) {
+            if (*q < '0' || *q > '9' || r > ((uint64_t)1 << 31))
                 rc = err_set(ERR_FORMAT, "%s:%zu: the rank is not an integer below 2^31", path, lineno);
-                goto fail;
-            }
             r = r * 10 + (uint64_t)(*q - '0');
         }
+        if (rc) break;
         if (r >= ((uint64_t)1 << 31)) {
             rc = err_set(ERR_FORMAT, "%s:%zu: rank %llu: at most 2^31 ids are supported", path, lineno, (unsigned long long)r);
-            goto fail;
+            break;
         }
         if (r > max_rank) max_rank = r;
         if (n_lines == cap) {
             size_t nc = cap ? cap * 2 : 4096;
             tt_tok *nt = realloc(tt, nc * sizeof *nt);
-            if (!nt) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail; }
+            if (!nt) { rc = err_set(ERR_NOMEM, "out of memory"); break; }
             tt = nt;
             cap = nc;
         }
         tt[n_lines++] = (tt_tok){(uint32_t)(p - data), (uint32_t)(sp - p), (uint32_t)r, lineno};
         p = le + 1;
     }
-    if (n_lines == 0) { rc = err_set(ERR_FORMAT, "%s: no tokens (an empty tiktoken file)", path); goto fail; }
+    if (rc == 0 && n_lines == 0) rc = err_set(ERR_FORMAT, "%s: no tokens (an empty tiktoken file)", path);
+    if (rc) { free(tt); return rc; }
+    *out = tt;
+    *n_out = n_lines;
+    *max_out = max_rank;
+    return 0;
+}
+
+/* The encoding (split pattern, specials) named, or known by the file's number of ranks. */
+static int tt_find_encoding(const char *pattern_name, size_t n_lines, const char *path, const tt_encoding **out)
+{
     const tt_encoding *e = NULL;
     if (!pattern_name || !strcmp(pattern_name, "auto")) {
         for (size_t i = 0; i < N_ENC; i++)
             if (encodings[i].n_ranks == n_lines) e = &encodings[i];
-        if (!e) {
-            rc = err_set(ERR_USAGE, "%s: %zu ranks: not a vocabulary this tool knows by its size; name its split "
-                         "pattern with --tiktoken-pattern (cl100k_base, o200k_base, p50k_base, r50k_base, llama3, "
-                         "qwen2, v1, v2)", path, n_lines);
-            goto fail;
-        }
+        if (!e)
+            return err_set(ERR_USAGE, "%s: %zu ranks: not a vocabulary this tool knows by its size; name its split "
+                           "pattern with --tiktoken-pattern (cl100k_base, o200k_base, p50k_base, r50k_base, llama3, "
+                           "qwen2, v1, v2)", path, n_lines);
     } else {
         for (size_t i = 0; i < N_ENC; i++)
             if (!strcmp(encodings[i].name, pattern_name)) e = &encodings[i];
-        if (!e) {
-            rc = err_set(ERR_USAGE, "--tiktoken-pattern %s: not one of cl100k_base, o200k_base, p50k_base, r50k_base, "
-                         "llama3, qwen2, v1, v2", pattern_name);
-            goto fail;
-        }
+        if (!e)
+            return err_set(ERR_USAGE, "--tiktoken-pattern %s: not one of cl100k_base, o200k_base, p50k_base, r50k_base, "
+                           "llama3, qwen2, v1, v2", pattern_name);
     }
-    int megatron = !strcmp(e->name, "v1") || !strcmp(e->name, "v2");
-    size_t shift = 0;
-    char **names = NULL;
-    uint32_t *sp_ids = NULL;
-    size_t n_names = 0;
-    if (megatron) {
-        if (num_special < 3) {
-            rc = err_set(ERR_USAGE, "--tiktoken-num-special-tokens %d: Megatron's layout needs at least 3 (<unk>, <s>, </s>)", num_special);
-            goto fail;
-        }
-        shift = (size_t)num_special;
-    } else if ((rc = named_specials(e, (size_t)max_rank + 1, &names, &sp_ids, &n_names))) {
-        goto fail;
-    }
-    size_t n_ids = (size_t)max_rank + 1 + shift;
-    for (size_t i = 0; i < n_names; i++)
-        if (sp_ids[i] + (size_t)1 > n_ids) n_ids = sp_ids[i] + (size_t)1;
-    if (max_rank + 1 > 2 * (uint64_t)n_lines + 65536) {
-        rc = err_set(ERR_FORMAT, "%s: ranks up to %llu for %zu lines: ranks this sparse are refused", path,
-                     (unsigned long long)max_rank, n_lines);
-        goto fail_names;
-    }
-    /* the named encodings' specials sit at fixed ids (cl100k's at 100257...), even past a cut-down file */
-    if ((rc = bpe_core_alloc(b, n_ids, n_ids > n_lines + shift + n_names ? n_ids : n_lines + shift + n_names))) goto fail_names;
+    *out = e;
+    return 0;
+}
+
+/* Pass 2: the tokens decoded one after the other; then set at rank + shift, each token's slot
+ * asked for 16 tokens ahead (the table is megabytes: a cache miss each otherwise). */
+static int tt_set_tokens(bpe *b, const char *data, size_t len, tt_tok *tt, size_t n_lines, size_t shift,
+                         const char *path)
+{
+    int rc = 0;
     unsigned char *tok = malloc(len + 4);
-    if (!tok) { rc = err_set(ERR_NOMEM, "out of memory"); goto fail_names; }
-    /* pass 2: the tokens decoded one after the other into tok; then set, each token's slot asked
-     * for 16 tokens ahead (the table is megabytes: a cache miss each otherwise) */
+    if (!tok) return err_set(ERR_NOMEM, "out of memory");
     size_t toff = 0;
     for (size_t i = 0; i < n_lines && !rc; i++) {
         long tl = b64decode(data + tt[i].off, tt[i].len, tok + toff);
@@ -257,14 +245,19 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
                                tt[i].rank);
     }
     free(tok);
-    if (!rc) rc = bpe_core_bytes(b);
-    /* no pair table: the merges look ranks up by bytes (merge_rank in encode.c) */
-    if (rc) goto fail_names;
+    return rc ? rc : bpe_core_bytes(b);
+}
+
+/* The encoding's split pattern, and the hand-written splitter where one exists (pretok.c;
+ * equal to PCRE2 on the pattern). No pair table: the merges look ranks up by bytes
+ * (merge_rank in encode.c). */
+static int tt_splitter(bpe *b, const tt_encoding *e)
+{
     b->whole_first = 1;
     b->nfc = e->nfc;
     b->re_flags = PCRE2_DOLLAR_ENDONLY;
-    if ((rc = bpe_add_regex(b, e->pattern, e->name))) goto fail_names;
-    /* the hand-written splitter where one exists (pretok.c; equal to PCRE2 on the pattern) */
+    int rc = bpe_add_regex(b, e->pattern, e->name);
+    if (rc) return rc;
     if (!strcmp(e->name, "llama3") || !strcmp(e->name, "qwen2") || !strcmp(e->name, "cl100k_base")) {
         b->pre = PRE_TIKTOKEN;
         b->fast_digits = strcmp(e->name, "qwen2") ? 3 : 1;
@@ -274,41 +267,87 @@ int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num
         b->pre = PRE_TIKTOKEN;
         b->fast_digits = 0; /* 0: o200k's splitter */
     }
+    return 0;
+}
+
+/* The special tokens: Megatron's layout (num_special ids before the ranks: <unk>, <s>, </s>,
+ * <SPECIAL_3>, ...), or the named encoding's at their fixed ids. */
+static int tt_specials(bpe *b, const tt_encoding *e, int megatron, int num_special, char **names,
+                       const uint32_t *sp_ids, size_t n_names)
+{
+    int rc;
     if (megatron) {
         static const char *const base[3] = {"<unk>", "<s>", "</s>"};
         for (int i = 0; i < num_special; i++) {
             char t[48];
             if (i < 3) snprintf(t, sizeof t, "%s", base[i]);
             else snprintf(t, sizeof t, "<SPECIAL_%d>", i);
-            if ((rc = bpe_core_set(b, (uint32_t)i, t, strlen(t), 0, t))) goto fail_names;
+            if ((rc = bpe_core_set(b, (uint32_t)i, t, strlen(t), 0, t))) return rc;
             b->tok_flags[i] |= TOKFL_SPECIAL;
         }
         b->bos = 1;
         b->eod = 2;
-    } else {
-        for (size_t i = 0; i < n_names; i++) {
-            uint32_t id = sp_ids[i];
-            if ((rc = bpe_core_set(b, id, names[i], strlen(names[i]), 0, names[i]))) goto fail_names;
-            b->tok_flags[id] |= TOKFL_SPECIAL;
-            if (e->eod && !strcmp(names[i], e->eod)) b->eod = id;
-            if (e->bos && !strcmp(names[i], e->bos)) b->bos = id;
-        }
+        return 0;
     }
+    for (size_t i = 0; i < n_names; i++) {
+        uint32_t id = sp_ids[i];
+        if ((rc = bpe_core_set(b, id, names[i], strlen(names[i]), 0, names[i]))) return rc;
+        b->tok_flags[id] |= TOKFL_SPECIAL;
+        if (e->eod && !strcmp(names[i], e->eod)) b->eod = id;
+        if (e->bos && !strcmp(names[i], e->bos)) b->bos = id;
+    }
+    return 0;
+}
+
+int tiktoken_load(bpe **out, const char *path, const char *pattern_name, int num_special, const char *type)
+{
+    char *data = NULL;
+    size_t len = 0;
+    pthread_once(&b64_once, b64_init);
+    int rc = bpe_slurp(path, &data, &len);
+    if (rc) return rc;
+    bpe *b = bpe_new(TOKF_TIKTOKEN, type ? type : "TikTokenizer", path);
+    if (!b) { free(data); return err_set(ERR_NOMEM, "out of memory"); }
+    tt_tok *tt = NULL;
+    size_t n_lines = 0, shift = 0, n_names = 0;
+    uint64_t max_rank = 0;
+    const tt_encoding *e = NULL;
+    char **names = NULL;
+    uint32_t *sp_ids = NULL;
+    int megatron = 0;
+    if ((rc = tt_scan(data, len, path, &tt, &n_lines, &max_rank)) || (rc = tt_find_encoding(pattern_name, n_lines, path, &e)))
+        goto out;
+    megatron = !strcmp(e->name, "v1") || !strcmp(e->name, "v2");
+    if (megatron) {
+        if (num_special < 3) {
+            rc = err_set(ERR_USAGE, "--tiktoken-num-special-tokens %d: Megatron's layout needs at least 3 (<unk>, <s>, </s>)", num_special);
+            goto out;
+        }
+        shift = (size_t)num_special;
+    } else if ((rc = named_specials(e, (size_t)max_rank + 1, &names, &sp_ids, &n_names))) {
+        goto out;
+    }
+    size_t n_ids = (size_t)max_rank + 1 + shift;
+    for (size_t i = 0; i < n_names; i++)
+        if (sp_ids[i] + (size_t)1 > n_ids) n_ids = sp_ids[i] + (size_t)1;
+    if (max_rank + 1 > 2 * (uint64_t)n_lines + 65536) {
+        rc = err_set(ERR_FORMAT, "%s: ranks up to %llu for %zu lines: ranks this sparse are refused", path,
+                     (unsigned long long)max_rank, n_lines);
+        goto out;
+    }
+    /* the named encodings' specials sit at fixed ids (cl100k's at 100257...), even past a cut-down file */
+    if ((rc = bpe_core_alloc(b, n_ids, n_ids > n_lines + shift + n_names ? n_ids : n_lines + shift + n_names)) ||
+        (rc = tt_set_tokens(b, data, len, tt, n_lines, shift, path)) || (rc = tt_splitter(b, e)) ||
+        (rc = tt_specials(b, e, megatron, num_special, names, sp_ids, n_names)))
+        goto out;
+    b->vocab_size = b->n_ids;
+out:
     for (size_t i = 0; i < n_names; i++) free(names[i]);
     free(names);
     free(sp_ids);
     free(data);
     free(tt);
-    b->vocab_size = b->n_ids;
+    if (rc) { bpe_free(b); return rc; }
     *out = b;
     return 0;
-fail_names:
-    for (size_t i = 0; i < n_names; i++) free(names[i]);
-    free(names);
-    free(sp_ids);
-fail:
-    free(data);
-    free(tt);
-    bpe_free(b);
-    return rc;
 }

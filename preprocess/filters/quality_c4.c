@@ -152,31 +152,30 @@ static int find_phrases(const char *s, size_t n, int simd)
     return found;
 }
 
-int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **out, size_t *out_len,
-               const char **reason)
+/* lines = text.splitlines() if split_paragraph else split_into_sentences(text), into q->parts */
+static int c4_lines(quality_ctx *q, const quality_params *p, const char *t, size_t n)
 {
     int rc;
-    /* lines = text.q_splitlines() if split_paragraph else split_into_sentences(text) */
-    if (p->c4_split_paragraph) {
-        if ((rc = q_splitlines(t, n, &q->parts))) return rc;
-    } else {
-        if ((rc = spacy_tokenize(q->sp, t, n, &q->toks))) return rc;
-        q->ends.n = 0;
-        if (spacy_sentences(t, &q->toks, &q->ends) == SIZE_MAX) return ERR_NOMEM;
-        q->parts.n = 0;
-        if (q->ends.n == 0) {
-            if ((rc = q_spans_push(&q->parts, 0, n))) return rc;
-        } else {
-            size_t a = 0;
-            for (size_t i = 0; i < q->ends.n; i++) {
-                size_t b = i + 1 < q->ends.n ? q->ends.t[i].off : n;
-                if ((rc = q_spans_push(&q->parts, a, b - a))) return rc;
-                a = b;
-            }
-        }
+    if (p->c4_split_paragraph) return q_splitlines(t, n, &q->parts);
+    if ((rc = spacy_tokenize(q->sp, t, n, &q->toks))) return rc;
+    q->ends.n = 0;
+    if (spacy_sentences(t, &q->toks, &q->ends) == SIZE_MAX) return ERR_NOMEM;
+    q->parts.n = 0;
+    if (q->ends.n == 0) return q_spans_push(&q->parts, 0, n);
+    size_t a = 0;
+    for (size_t i = 0; i < q->ends.n; i++) {
+        size_t b = i + 1 < q->ends.n ? q->ends.t[i].off : n;
+        if ((rc = q_spans_push(&q->parts, a, b - a))) return rc;
+        a = b;
     }
-    /* room: the kept lines and a lowered copy of one line (lower() grows U+0130 by one byte) */
-    if (q->out_cap < 2 * n + 1) { /* sentences joined by " " can outgrow the text: "a.b." -> "a. b." */
+    return 0;
+}
+
+/* Room for the kept lines and a lowered copy of one line (lower() grows U+0130 by one byte;
+ * sentences joined by " " can outgrow the text: "a.b." -> "a. b."). */
+static int c4_reserve(quality_ctx *q, size_t n)
+{
+    if (q->out_cap < 2 * n + 1) {
         char *no = realloc(q->out, 2 * n + 1);
         if (!no) return ERR_NOMEM;
         q->out = no;
@@ -188,6 +187,88 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         q->low = nl;
         q->low_cap = 2 * n + 1;
     }
+    return 0;
+}
+
+/* words = line.split(): the count, and the longest word in code points (exact for words over
+ * eight; swar: eight ASCII bytes at once where they are ASCII). */
+static inline __attribute__((always_inline)) size_t c4_line_words(const char *line, size_t ll, int swar,
+                                                                  size_t *longest_out)
+{
+    size_t nwords = 0, longest = 0, i = 0, cur = 0;
+    int in_word = 0;
+    while (i < ll) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        /* eight ASCII bytes at once: the words that start in them, the run of the word
+         * going on (longest only has to be right about words over 8 characters) */
+        if (swar && i + 8 <= ll) {
+            uint64_t w;
+            memcpy(&w, line + i, 8);
+            if (!(w & HI8)) {
+                uint64_t sp = pyspace8(w), ns = ~sp & HI8;
+                uint64_t starts = ns & ~((ns << 8) | (in_word ? 0x80u : 0u));
+                nwords += (size_t)(((starts >> 7) * ONES8) >> 56);
+                if (!in_word) cur = 0;
+                if (!sp) cur += 8;
+                else {
+                    cur += (size_t)__builtin_ctzll(sp) >> 3; /* the run before the first space */
+                    if (cur > longest) longest = cur;
+                    cur = (size_t)__builtin_clzll(sp) >> 3; /* the run at the end */
+                }
+                if (cur > longest) longest = cur;
+                in_word = cur > 0;
+                i += 8;
+                continue;
+            }
+        }
+#endif
+        unsigned char b = (unsigned char)line[i];
+        uint32_t cp = b;
+        int k = 1;
+        if (b >= 0x80 && (k = utf8_decode((const unsigned char *)line + i, ll - i, &cp)) < 0) k = 1, cp = 0xFFFD;
+        if (b < 0x80 ? utf8_ascii_pyspace[b] : utf8_is_pyspace(cp)) {
+            in_word = 0;
+        } else {
+            if (!in_word) nwords++, cur = 0;
+            in_word = 1;
+            if (++cur > longest) longest = cur;
+        }
+        i += (size_t)k;
+    }
+    *longest_out = longest;
+    return nwords;
+}
+
+/* len(split_into_sentences(line)) of a kept line (at least one part), and its words added to
+ * *kept_words. An unchanged line (ll == line_len) is its stretch of the document's tokens. */
+static int c4_line_sentences(quality_ctx *q, const char *t, size_t line_off, size_t line_len, const char *l,
+                             size_t ll, size_t *kept_words, size_t *ns)
+{
+    if (ll == line_len) {
+        size_t lo = 0, hi = q->all.n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (q->all.t[mid].off < line_off) lo = mid + 1;
+            else hi = mid;
+        }
+        size_t e = lo;
+        while (e < q->all.n && q->all.t[e].off < line_off + line_len) e++;
+        *ns = spacy_sentences_range(t, q->all.t + lo, e - lo, NULL);
+        for (size_t k = lo; k < e; k++) *kept_words += !spacy_is_space_token(t, &q->all.t[k]);
+        return 0;
+    }
+    int rc = spacy_tokenize(q->sp, l, ll, &q->toks);
+    if (rc) return rc;
+    *ns = spacy_sentences(l, &q->toks, NULL);
+    for (size_t k = 0; k < q->toks.n; k++) *kept_words += !spacy_is_space_token(l, &q->toks.t[k]);
+    return 0;
+}
+
+int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n, const char **out, size_t *out_len,
+               const char **reason)
+{
+    int rc;
+    if ((rc = c4_lines(q, p, t, n)) || (rc = c4_reserve(q, n))) return rc;
     long long num_sentences = 0;
     size_t olen = 0, kept = 0, kept_words = 0;
     /* the sentences of an unchanged line come from the document's tokens (one tokenization) */
@@ -199,47 +280,7 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
         const char *line = t + q->parts.v[li].off;
         size_t ll = q->parts.v[li].len;
         utf8_strip_pyspace(&line, &ll); /* line = line.strip() */
-        /* words = line.split(): the count, and any word over max_word_length */
-        size_t nwords = 0, longest = 0, i = 0, cur = 0;
-        int in_word = 0;
-        while (i < ll) {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-            /* eight ASCII bytes at once: the words that start in them, the run of the word
-             * going on (longest only has to be right about words over 8 characters) */
-            if (swar_words && i + 8 <= ll) {
-                uint64_t w;
-                memcpy(&w, line + i, 8);
-                if (!(w & HI8)) {
-                    uint64_t sp = pyspace8(w), ns = ~sp & HI8;
-                    uint64_t starts = ns & ~((ns << 8) | (in_word ? 0x80u : 0u));
-                    nwords += (size_t)(((starts >> 7) * ONES8) >> 56);
-                    if (!in_word) cur = 0;
-                    if (!sp) cur += 8;
-                    else {
-                        cur += (size_t)__builtin_ctzll(sp) >> 3; /* the run before the first space */
-                        if (cur > longest) longest = cur;
-                        cur = (size_t)__builtin_clzll(sp) >> 3; /* the run at the end */
-                    }
-                    if (cur > longest) longest = cur;
-                    in_word = cur > 0;
-                    i += 8;
-                    continue;
-                }
-            }
-#endif
-            unsigned char b = (unsigned char)line[i];
-            uint32_t cp = b;
-            int k = 1;
-            if (b >= 0x80 && (k = utf8_decode((const unsigned char *)line + i, ll - i, &cp)) < 0) k = 1, cp = 0xFFFD;
-            if (b < 0x80 ? utf8_ascii_pyspace[b] : utf8_is_pyspace(cp)) {
-                in_word = 0;
-            } else {
-                if (!in_word) nwords++, cur = 0;
-                in_word = 1;
-                if (++cur > longest) longest = cur;
-            }
-            i += (size_t)k;
-        }
+        size_t longest, nwords = c4_line_words(line, ll, swar_words, &longest);
         if (p->c4_max_word_length != -1 && (long long)longest > p->c4_max_word_length) continue;
         /* the line after citation removal goes where the kept lines go */
         char *l = q->out + olen + (kept ? 1 : 0);
@@ -269,22 +310,7 @@ int quality_c4(quality_ctx *q, const quality_params *p, const char *t, size_t n,
             if (p->c4_split_paragraph) {
                 /* len(split_into_sentences(line)): the sentencizer's count, at least one part */
                 size_t ns;
-                if (ll == line_len) { /* unchanged: its stretch of the document's tokens */
-                    size_t lo = 0, hi = q->all.n;
-                    while (lo < hi) {
-                        size_t mid = (lo + hi) / 2;
-                        if (q->all.t[mid].off < line_off) lo = mid + 1;
-                        else hi = mid;
-                    }
-                    size_t e = lo;
-                    while (e < q->all.n && q->all.t[e].off < line_off + line_len) e++;
-                    ns = spacy_sentences_range(t, q->all.t + lo, e - lo, NULL);
-                    for (size_t k = lo; k < e; k++) kept_words += !spacy_is_space_token(t, &q->all.t[k]);
-                } else {
-                    if ((rc = spacy_tokenize(q->sp, l, ll, &q->toks))) return rc;
-                    ns = spacy_sentences(l, &q->toks, NULL);
-                    for (size_t k = 0; k < q->toks.n; k++) kept_words += !spacy_is_space_token(l, &q->toks.t[k]);
-                }
+                if ((rc = c4_line_sentences(q, t, line_off, line_len, l, ll, &kept_words, &ns))) return rc;
                 num_sentences += ns ? (long long)ns : 1;
             } else num_sentences += 1;
         }

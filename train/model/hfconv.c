@@ -105,88 +105,90 @@ static char *token_str(const bpe *tok, int64_t id)
     return t ? strndup(t, n) : NULL;
 }
 
-int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *vocab, const char *merges)
+/* The export's temporary directory beside dir (stale ones of killed runs removed first). */
+static int export_tmpdir(const char *dir, char *tmp, size_t tn)
 {
-    const gpt_config *c = &m->cfg;
-    int L = c->num_layers, C = c->channels, V = c->vocab_size;
     struct stat sb;
     if (stat(dir, &sb) == 0) {
         if (!S_ISDIR(sb.st_mode) || rmdir(dir) != 0)
             return err_set(ERR_USAGE, "%s exists and is not an empty directory; give a new one", dir);
     }
-    char tmp[4096 + 160], p[4096 + 256], suf[128];
-    { /* stale temporaries of killed runs beside it go first */
-        char parent[4096];
-        snprintf(parent, sizeof parent, "%s", dir);
-        char *sl = strrchr(parent, '/');
-        const char *base = sl ? sl + 1 : parent;
-        char prefix[4096 + 2];
-        snprintf(prefix, sizeof prefix, "%s.", base);
-        if (sl) *sl = 0;
-        fs_remove_stale_tmp(sl ? (*parent ? parent : "/") : ".", prefix);
-    }
+    char parent[4096], suf[128];
+    snprintf(parent, sizeof parent, "%s", dir);
+    char *sl = strrchr(parent, '/');
+    const char *base = sl ? sl + 1 : parent;
+    char prefix[4096 + 2];
+    snprintf(prefix, sizeof prefix, "%s.", base);
+    if (sl) *sl = 0;
+    fs_remove_stale_tmp(sl ? (*parent ? parent : "/") : ".", prefix);
     fs_tmp_suffix(suf, sizeof suf, 0);
-    snprintf(tmp, sizeof tmp, "%s.%s", dir, suf);
+    snprintf(tmp, tn, "%s.%s", dir, suf);
     if (mkdir(tmp, 0777) != 0)
         return err_set(ERR_IO, "%s: %s", tmp, strerror(errno));
+    return 0;
+}
+
+/* One layer tensor of hf_map (transposed where HF's Conv1D keeps [in, out]) into w; the
+ * name and any transposed copy are kept in names / bufs until the file is written. */
+static int export_layer_tensor(st_writer *w, const gpt_model *m, int l, int k, char **names, size_t *nn, float **bufs,
+                               size_t *nb)
+{
+    size_t rows, cols;
+    layer_shape(&m->cfg, hf_map[k].t, &rows, &cols);
+    size_t n = rows * (cols ? cols : 1);
+    const float *src = gpt_tensor(m, hf_map[k].t) + (size_t)l * n;
+    char name[128];
+    snprintf(name, sizeof name, hf_map[k].name, l);
+    char *nm = strdup(name);
+    if (!nm)
+        return err_set(ERR_NOMEM, "out of memory");
+    names[(*nn)++] = nm;
+    if (!hf_map[k].transposed) {
+        int64_t s1[1] = {(int64_t)rows};
+        return st_writer_add(w, nm, "F32", s1, 1, src, n * 4);
+    }
+    float *t = malloc(n * sizeof *t);
+    if (!t)
+        return err_set(ERR_NOMEM, "out of memory");
+    bufs[(*nb)++] = t;
+    for (size_t r = 0; r < rows; r++)
+        for (size_t q = 0; q < cols; q++)
+            t[q * rows + r] = src[r * cols + q]; /* ours [out, in] -> HF [in, out] */
+    int64_t s2[2] = {(int64_t)cols, (int64_t)rows};
+    return st_writer_add(w, nm, "F32", s2, 2, t, n * 4);
+}
+
+/* model.safetensors under HF GPT-2's names. */
+static int export_weights(const gpt_model *m, const char *tmp)
+{
+    const gpt_config *c = &m->cfg;
+    int L = c->num_layers, C = c->channels, V = c->vocab_size;
     int rc = 0;
-    /* weights */
     st_writer *w = st_writer_new();
     float **bufs = calloc((size_t)L * HF_NMAP + 1, sizeof *bufs);
     char **names = calloc((size_t)L * HF_NMAP + 4, sizeof *names);
     size_t nb = 0, nn = 0;
     if (!w || !bufs || !names)
         rc = err_set(ERR_NOMEM, "out of memory");
-    int64_t sh[2];
-    if (!rc) {
-        sh[0] = V;
-        sh[1] = C;
+    int64_t sh[2] = {V, C};
+    if (!rc)
         rc = st_writer_add(w, "transformer.wte.weight", "F32", sh, 2, gpt_tensor(m, GPT_WTE), (size_t)V * C * 4);
-    }
     if (!rc) {
         sh[0] = c->max_seq_len;
         rc = st_writer_add(w, "transformer.wpe.weight", "F32", sh, 2, gpt_tensor(m, GPT_WPE), (size_t)c->max_seq_len * C * 4);
     }
     for (int l = 0; l < L && !rc; l++)
-        for (int k = 0; k < HF_NMAP && !rc; k++) {
-            size_t rows, cols;
-            layer_shape(c, hf_map[k].t, &rows, &cols);
-            size_t n = rows * (cols ? cols : 1);
-            const float *src = gpt_tensor(m, hf_map[k].t) + (size_t)l * n;
-            char name[128];
-            snprintf(name, sizeof name, hf_map[k].name, l);
-            char *nm = strdup(name);
-            if (!nm) {
-                rc = err_set(ERR_NOMEM, "out of memory");
-                break;
-            }
-            names[nn++] = nm;
-            if (hf_map[k].transposed) {
-                float *t = malloc(n * sizeof *t);
-                if (!t) {
-                    rc = err_set(ERR_NOMEM, "out of memory");
-                    break;
-                }
-                bufs[nb++] = t;
-                for (size_t r = 0; r < rows; r++)
-                    for (size_t q = 0; q < cols; q++)
-                        t[q * rows + r] = src[r * cols + q]; /* ours [out, in] -> HF [in, out] */
-                int64_t s2[2] = {(int64_t)cols, (int64_t)rows};
-                rc = st_writer_add(w, nm, "F32", s2, 2, t, n * 4);
-            } else {
-                int64_t s1[1] = {(int64_t)rows};
-                rc = st_writer_add(w, nm, "F32", s1, 1, src, n * 4);
-            }
-        }
-    if (!rc) {
-        sh[0] = C;
+        for (int k = 0; k < HF_NMAP && !rc; k++)
+            rc = export_layer_tensor(w, m, l, k, names, &nn, bufs, &nb);
+    sh[0] = C;
+    if (!rc)
         rc = st_writer_add(w, "transformer.ln_f.weight", "F32", sh, 1, gpt_tensor(m, GPT_LNFW), (size_t)C * 4);
-    }
     if (!rc)
         rc = st_writer_add(w, "transformer.ln_f.bias", "F32", sh, 1, gpt_tensor(m, GPT_LNFB), (size_t)C * 4);
     if (!rc)
         rc = st_writer_meta(w, "format", "pt");
     if (!rc) {
+        char p[4096 + 256];
         snprintf(p, sizeof p, "%s/model.safetensors", tmp);
         rc = st_write(w, p);
     }
@@ -198,48 +200,63 @@ int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *v
         free(names[i]);
     free(bufs);
     free(names);
-    /* config and tokenizer */
-    if (!rc) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON *arch = cJSON_CreateStringArray((const char *[]){"GPT2LMHeadModel"}, 1);
-        cJSON_AddStringToObject(o, "model_type", "gpt2");
-        cJSON_AddItemToObject(o, "architectures", arch);
-        cJSON_AddNumberToObject(o, "vocab_size", V);
-        cJSON_AddNumberToObject(o, "n_positions", c->max_seq_len);
-        cJSON_AddNumberToObject(o, "n_ctx", c->max_seq_len);
-        cJSON_AddNumberToObject(o, "n_embd", C);
-        cJSON_AddNumberToObject(o, "n_layer", L);
-        cJSON_AddNumberToObject(o, "n_head", c->num_heads);
-        cJSON_AddNumberToObject(o, "n_inner", 4 * C);
-        cJSON_AddStringToObject(o, "activation_function", "gelu_new");
-        cJSON_AddNumberToObject(o, "layer_norm_epsilon", 1e-5);
-        cJSON_AddBoolToObject(o, "tie_word_embeddings", 1);
-        cJSON_AddNumberToObject(o, "resid_pdrop", 0);
-        cJSON_AddNumberToObject(o, "embd_pdrop", 0);
-        cJSON_AddNumberToObject(o, "attn_pdrop", 0);
-        cJSON_AddBoolToObject(o, "scale_attn_weights", 1);
-        int64_t eid = tok && bpe_eod(tok) >= 0 ? bpe_eod(tok) : V - 1; /* GPT-2's <|endoftext|> is its last id */
-        int64_t bid = tok && bpe_bos(tok) >= 0 ? bpe_bos(tok) : eid;
-        cJSON_AddNumberToObject(o, "bos_token_id", (double)bid);
-        cJSON_AddNumberToObject(o, "eos_token_id", (double)eid);
-        cJSON_AddStringToObject(o, "torch_dtype", "float32");
-        snprintf(p, sizeof p, "%s/config.json", tmp);
-        rc = write_json(p, o);
-    }
+    return rc;
+}
+
+/* config.json: transformers' GPT2Config of the model. */
+static int export_config(const gpt_model *m, const bpe *tok, const char *tmp)
+{
+    const gpt_config *c = &m->cfg;
+    int C = c->channels, V = c->vocab_size;
+    cJSON *o = cJSON_CreateObject();
+    cJSON *arch = cJSON_CreateStringArray((const char *[]){"GPT2LMHeadModel"}, 1);
+    cJSON_AddStringToObject(o, "model_type", "gpt2");
+    cJSON_AddItemToObject(o, "architectures", arch);
+    cJSON_AddNumberToObject(o, "vocab_size", V);
+    cJSON_AddNumberToObject(o, "n_positions", c->max_seq_len);
+    cJSON_AddNumberToObject(o, "n_ctx", c->max_seq_len);
+    cJSON_AddNumberToObject(o, "n_embd", C);
+    cJSON_AddNumberToObject(o, "n_layer", c->num_layers);
+    cJSON_AddNumberToObject(o, "n_head", c->num_heads);
+    cJSON_AddNumberToObject(o, "n_inner", 4 * C);
+    cJSON_AddStringToObject(o, "activation_function", "gelu_new");
+    cJSON_AddNumberToObject(o, "layer_norm_epsilon", 1e-5);
+    cJSON_AddBoolToObject(o, "tie_word_embeddings", 1);
+    cJSON_AddNumberToObject(o, "resid_pdrop", 0);
+    cJSON_AddNumberToObject(o, "embd_pdrop", 0);
+    cJSON_AddNumberToObject(o, "attn_pdrop", 0);
+    cJSON_AddBoolToObject(o, "scale_attn_weights", 1);
+    int64_t eid = tok && bpe_eod(tok) >= 0 ? bpe_eod(tok) : V - 1; /* GPT-2's <|endoftext|> is its last id */
+    int64_t bid = tok && bpe_bos(tok) >= 0 ? bpe_bos(tok) : eid;
+    cJSON_AddNumberToObject(o, "bos_token_id", (double)bid);
+    cJSON_AddNumberToObject(o, "eos_token_id", (double)eid);
+    cJSON_AddStringToObject(o, "torch_dtype", "float32");
+    char p[4096 + 256];
+    snprintf(p, sizeof p, "%s/config.json", tmp);
+    return write_json(p, o);
+}
+
+/* The tokenizer's files: GPT-2's vocab.json and merges.txt, a SentencePiece model (and its
+ * tokenizer.json where the converter's would be the same), or tokenizer.json; then
+ * tokenizer_config.json and special_tokens_map.json. */
+static int export_tokenizer(const gpt_model *m, const bpe *tok, const char *vocab, const char *merges, const char *tmp)
+{
+    char p[4096 + 256];
+    int rc = 0;
     const char *ty = tok ? bpe_type(tok) : "NullTokenizer";
     int gpt2 = !strcmp(ty, "GPT2BPETokenizer"), null = !strcmp(ty, "NullTokenizer");
     int spm = !strcmp(ty, "SentencePieceTokenizer") || !strcmp(ty, "GPTSentencePieceTokenizer") || !strcmp(ty, "Llama2Tokenizer");
-    char *bos = tok ? token_str(tok, bpe_bos(tok) >= 0 ? bpe_bos(tok) : bpe_eod(tok)) : NULL;
-    char *eos = tok ? token_str(tok, bpe_eod(tok)) : NULL;
+    if (null)
+        return 0;
     int spm_only = 0;
-    if (!rc && gpt2) {
+    if (gpt2) {
         snprintf(p, sizeof p, "%s/vocab.json", tmp);
         rc = copy_file(vocab, p);
         if (!rc) {
             snprintf(p, sizeof p, "%s/merges.txt", tmp);
             rc = copy_file(merges, p);
         }
-    } else if (!rc && spm) {
+    } else if (spm) {
         /* the model itself (sentencepiece reads it) and, for the identity normaliser, the
          * tokenizer.json that transformers' converter would make of it */
         snprintf(p, sizeof p, "%s/tokenizer.model", tmp);
@@ -249,14 +266,16 @@ int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *v
             fprintf(stderr, "convert_checkpoint: note: %s\n  (tokenizer.model only: load it with sentencepiece)\n", err_msg());
             spm_only = 1;
         }
-    } else if (!rc && !null) {
+    } else {
         snprintf(p, sizeof p, "%s/tokenizer.json", tmp);
         rc = bpe_write_tokenizer_json(tok, p);
     }
-    if (!rc && !null) {
+    char *bos = token_str(tok, bpe_bos(tok) >= 0 ? bpe_bos(tok) : bpe_eod(tok));
+    char *eos = token_str(tok, bpe_eod(tok));
+    if (!rc) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "tokenizer_class", gpt2 ? "GPT2Tokenizer" : spm_only ? "LlamaTokenizer" : "PreTrainedTokenizerFast");
-        cJSON_AddNumberToObject(o, "model_max_length", c->max_seq_len);
+        cJSON_AddNumberToObject(o, "model_max_length", m->cfg.max_seq_len);
         if (bos) cJSON_AddStringToObject(o, "bos_token", bos);
         if (eos) cJSON_AddStringToObject(o, "eos_token", eos);
         if (gpt2) cJSON_AddStringToObject(o, "unk_token", "<|endoftext|>");
@@ -269,7 +288,7 @@ int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *v
         snprintf(p, sizeof p, "%s/tokenizer_config.json", tmp);
         rc = write_json(p, o);
     }
-    if (!rc && !null) {
+    if (!rc) {
         cJSON *o = cJSON_CreateObject();
         if (bos) cJSON_AddStringToObject(o, "bos_token", bos);
         if (eos) cJSON_AddStringToObject(o, "eos_token", eos);
@@ -279,11 +298,22 @@ int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *v
     }
     free(bos);
     free(eos);
-    if (!rc && fault_rename(tmp, dir) != 0)
+    return rc;
+}
+
+int hf_export(const gpt_model *m, const char *dir, const bpe *tok, const char *vocab, const char *merges)
+{
+    char tmp[4096 + 160];
+    int rc = export_tmpdir(dir, tmp, sizeof tmp);
+    if (rc)
+        return rc;
+    if (!(rc = export_weights(m, tmp)) && !(rc = export_config(m, tok, tmp)) &&
+        !(rc = export_tokenizer(m, tok, vocab, merges, tmp)) && fault_rename(tmp, dir) != 0)
         rc = err_set(ERR_IO, "renaming %s to %s: %s", tmp, dir, strerror(errno));
     if (rc) {
         const char *files[] = {"model.safetensors", "config.json", "vocab.json", "merges.txt", "tokenizer_config.json",
                                "special_tokens_map.json", "tokenizer.json", "tokenizer.model"};
+        char p[4096 + 256];
         for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
             snprintf(p, sizeof p, "%s/%s", tmp, files[i]);
             unlink(p);

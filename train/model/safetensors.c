@@ -60,6 +60,89 @@ void st_close(st_file *f)
     memset(f, 0, sizeof *f);
 }
 
+/* One tensor's header entry e (dtype, shape, data_offsets) into f->t[f->n], checked against
+ * the dsize bytes of data after the header (at base). */
+static int read_tensor(st_file *f, const cJSON *e, size_t base, size_t dsize, const char *path)
+{
+    st_tensor *t = &f->t[f->n];
+    cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype"), *sh = cJSON_GetObjectItemCaseSensitive(e, "shape"),
+          *of = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
+    if (!cJSON_IsString(dt) || !dtype_size(dt->valuestring) || !cJSON_IsArray(sh) ||
+        cJSON_GetArraySize(sh) > 8 || !cJSON_IsArray(of) || cJSON_GetArraySize(of) != 2)
+        return err_set(ERR_FORMAT, "%s: tensor '%s': bad dtype, shape or data_offsets", path, e->string);
+    t->name = strdup(e->string);
+    if (!t->name)
+        return err_set(ERR_NOMEM, "%s: out of memory", path);
+    f->n++;
+    snprintf(t->dtype, sizeof t->dtype, "%s", dt->valuestring);
+    /* The product of the dimensions, with overflow detected (a zero
+     * dimension makes an empty tensor whatever the others), must fit in
+     * the file's data. */
+    uint64_t numel = 1, esz = dtype_size(t->dtype);
+    int zero = 0, over = 0;
+    cJSON *d;
+    cJSON_ArrayForEach(d, sh)
+    {
+        double v = cJSON_IsNumber(d) ? d->valuedouble : -1;
+        if (!(v >= 0 && v <= 9007199254740992.0 && v == floor(v)))
+            return err_set(ERR_FORMAT, "%s: tensor '%s': bad shape (dimension %d is not a whole number >= 0)", path,
+                           t->name, t->ndim);
+        uint64_t dim = (uint64_t)v;
+        t->shape[t->ndim++] = (int64_t)dim;
+        zero |= dim == 0;
+        over |= __builtin_mul_overflow(numel, dim, &numel);
+    }
+    if (zero)
+        numel = 0;
+    else if (over || numel > dsize / esz)
+        return err_set(ERR_FORMAT, "%s: tensor '%s': its shape needs more bytes than the file's %zu bytes of data",
+                       path, t->name, dsize);
+    cJSON *oa = cJSON_GetArrayItem(of, 0), *ob = cJSON_GetArrayItem(of, 1);
+    double a = cJSON_IsNumber(oa) ? oa->valuedouble : -1, b = cJSON_IsNumber(ob) ? ob->valuedouble : -1;
+    if (!(a >= 0 && b >= a && b <= (double)dsize && a == floor(a) && b == floor(b)) ||
+        (uint64_t)(b - a) != numel * esz)
+        return err_set(ERR_FORMAT, "%s: tensor '%s': data_offsets [%.0f, %.0f] do not match its shape or the file",
+                       path, t->name, a, b);
+    t->nbytes = (size_t)(b - a);
+    t->data = f->map + base + (size_t)a;
+    return 0;
+}
+
+/* The format forbids two tensors of one name and holes or overlaps in the data (the
+ * reference reader refuses both): sorted by name (kept as f->by_name) and by offset. */
+static int check_layout(st_file *f, size_t base, const char *path)
+{
+    int rc = 0;
+    st_tensor **by = malloc((size_t)f->n * sizeof *by);
+    if (!by)
+        return err_set(ERR_NOMEM, "%s: out of memory", path);
+    for (int i = 0; i < f->n; i++)
+        by[i] = &f->t[i];
+    qsort(by, (size_t)f->n, sizeof *by, cmp_name);
+    for (int i = 1; i < f->n && !rc; i++)
+        if (!strcmp(by[i - 1]->name, by[i]->name))
+            rc = err_set(ERR_FORMAT, "%s: tensor '%s' appears twice in the header", path, by[i]->name);
+    if (!rc && !(f->by_name = malloc((size_t)f->n * sizeof *by)))
+        rc = err_set(ERR_NOMEM, "%s: out of memory", path);
+    if (!rc)
+        memcpy(f->by_name, by, (size_t)f->n * sizeof *by);
+    if (!rc) {
+        qsort(by, (size_t)f->n, sizeof *by, cmp_offset);
+        const uint8_t *at = f->map + base;
+        for (int i = 0; i < f->n && !rc; i++) {
+            if (by[i]->data != at)
+                rc = err_set(ERR_FORMAT, "%s: tensor '%s': its data at byte %zu %s the previous tensor's end (%zu)",
+                             path, by[i]->name, (size_t)(by[i]->data - f->map - base),
+                             by[i]->data > at ? "leaves a hole after" : "overlaps", (size_t)(at - f->map - base));
+            at = by[i]->data + by[i]->nbytes;
+        }
+        if (!rc && at != f->map + f->size)
+            rc = err_set(ERR_FORMAT, "%s: %zu bytes after the last tensor's data", path, (size_t)(f->map + f->size - at));
+    }
+    free(by);
+    return rc;
+}
+
 int st_open(st_file *f, const char *path)
 {
     memset(f, 0, sizeof *f);
@@ -120,97 +203,14 @@ int st_open(st_file *f, const char *path)
             }
             continue;
         }
-        st_tensor *t = &f->t[f->n];
-        cJSON *dt = cJSON_GetObjectItemCaseSensitive(e, "dtype"), *sh = cJSON_GetObjectItemCaseSensitive(e, "shape"),
-              *of = cJSON_GetObjectItemCaseSensitive(e, "data_offsets");
-        if (!cJSON_IsString(dt) || !dtype_size(dt->valuestring) || !cJSON_IsArray(sh) ||
-            cJSON_GetArraySize(sh) > 8 || !cJSON_IsArray(of) || cJSON_GetArraySize(of) != 2) {
-            rc = err_set(ERR_FORMAT, "%s: tensor '%s': bad dtype, shape or data_offsets", path, e->string);
+        if ((rc = read_tensor(f, e, base, dsize, path)))
             break;
-        }
-        t->name = strdup(e->string);
-        if (!t->name) {
-            rc = err_set(ERR_NOMEM, "%s: out of memory", path);
-            break;
-        }
-        f->n++;
-        snprintf(t->dtype, sizeof t->dtype, "%s", dt->valuestring);
-        /* The product of the dimensions, with overflow detected (a zero
-         * dimension makes an empty tensor whatever the others), must fit in
-         * the file's data. */
-        uint64_t numel = 1, esz = dtype_size(t->dtype);
-        int zero = 0, over = 0;
-        cJSON *d;
-        cJSON_ArrayForEach(d, sh)
-        {
-            double v = cJSON_IsNumber(d) ? d->valuedouble : -1;
-            if (!(v >= 0 && v <= 9007199254740992.0 && v == floor(v))) {
-                rc = err_set(ERR_FORMAT, "%s: tensor '%s': bad shape (dimension %d is not a whole number >= 0)", path,
-                             t->name, t->ndim);
-                break;
-            }
-            uint64_t dim = (uint64_t)v;
-            t->shape[t->ndim++] = (int64_t)dim;
-            zero |= dim == 0;
-            over |= __builtin_mul_overflow(numel, dim, &numel);
-        }
-        if (rc)
-            break;
-        if (zero)
-            numel = 0;
-        else if (over || numel > dsize / esz) {
-            rc = err_set(ERR_FORMAT, "%s: tensor '%s': its shape needs more bytes than the file's %zu bytes of data",
-                         path, t->name, dsize);
-            break;
-        }
-        cJSON *oa = cJSON_GetArrayItem(of, 0), *ob = cJSON_GetArrayItem(of, 1);
-        double a = cJSON_IsNumber(oa) ? oa->valuedouble : -1, b = cJSON_IsNumber(ob) ? ob->valuedouble : -1;
-        if (!(a >= 0 && b >= a && b <= (double)dsize && a == floor(a) && b == floor(b)) ||
-            (uint64_t)(b - a) != numel * esz) {
-            rc = err_set(ERR_FORMAT, "%s: tensor '%s': data_offsets [%.0f, %.0f] do not match its shape or the file",
-                         path, t->name, a, b);
-            break;
-        }
-        t->nbytes = (size_t)(b - a);
-        t->data = f->map + base + (size_t)a;
     }
     cJSON *meta = cJSON_DetachItemFromObject(h, "__metadata__");
     cJSON_Delete(h);
     f->meta = meta;
-    /* The format forbids two tensors of one name and holes or overlaps in the
-     * data (the reference reader refuses both): sort by offset and by name. */
-    if (!rc && f->n > 0) {
-        st_tensor **by = malloc((size_t)f->n * sizeof *by);
-        if (!by)
-            rc = err_set(ERR_NOMEM, "%s: out of memory", path);
-        for (int i = 0; by && i < f->n; i++)
-            by[i] = &f->t[i];
-        if (by) {
-            qsort(by, (size_t)f->n, sizeof *by, cmp_name);
-            for (int i = 1; i < f->n && !rc; i++)
-                if (!strcmp(by[i - 1]->name, by[i]->name))
-                    rc = err_set(ERR_FORMAT, "%s: tensor '%s' appears twice in the header", path, by[i]->name);
-            if (!rc && !(f->by_name = malloc((size_t)f->n * sizeof *by)))
-                rc = err_set(ERR_NOMEM, "%s: out of memory", path);
-            if (!rc)
-                memcpy(f->by_name, by, (size_t)f->n * sizeof *by);
-        }
-        if (by && !rc) {
-            qsort(by, (size_t)f->n, sizeof *by, cmp_offset);
-            const uint8_t *at = f->map + base;
-            for (int i = 0; i < f->n && !rc; i++) {
-                if (by[i]->data != at)
-                    rc = err_set(ERR_FORMAT, "%s: tensor '%s': its data at byte %zu %s the previous tensor's end (%zu)",
-                                 path, by[i]->name, (size_t)(by[i]->data - f->map - base),
-                                 by[i]->data > at ? "leaves a hole after" : "overlaps", (size_t)(at - f->map - base));
-                at = by[i]->data + by[i]->nbytes;
-            }
-            if (!rc && at != f->map + f->size)
-                rc = err_set(ERR_FORMAT, "%s: %zu bytes after the last tensor's data", path,
-                             (size_t)(f->map + f->size - at));
-        }
-        free(by);
-    }
+    if (!rc && f->n > 0)
+        rc = check_layout(f, base, path);
     if (rc) {
         st_close(f);
         return rc;
