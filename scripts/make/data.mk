@@ -5,18 +5,36 @@
 #   cleanup     fix_text, English only, drop short documents (per corpus)
 #   dedup       minhash -> find_duplicates -> group_duplicates -> remove_duplicates
 #   shuffle     all corpora together, seeded
-#   tokenize    GPT-2 BPE into the Megatron dataset B/corpus_text_document.bin/.idx
+#   vocabulary  (TOKENIZER=trained, the default) train_bpe on the shuffled corpus: a byte-level
+#               BPE of BPE_VOCAB_SIZE tokens in B/bpe/ (encoder.json, vocab.bpe)
+#   tokenize    that BPE (or GPT-2's, TOKENIZER=gpt2) into the Megatron dataset
+#               B/corpus_text_document.bin/.idx; B/corpus_text_document.tokenizer holds the
+#               flags that name it (train and generate take them)
 #   download    (with URLS=...) the URL list through blacklist_urls, fetched into B/warc/
 #   extract     (with WARC=... or URLS=...) web pages to documents, cleaned as the corpus "web"
 # Variables: BIN (tools), CORPUS_DIR (inputs NAME.jsonl.zst), CORPORA (their names),
 # WARC (WARC / WET / HTML files or directories to extract, optional), URLS (URL lists to
 # download first, optional; DOWNLOAD_FLAGS for download, e.g. --wait 0.5 -j 128),
-# B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup). Run from the project root: make -f scripts/make/data.mk
+# B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup), TOKENIZER
+# (trained or gpt2), BPE_VOCAB_SIZE (4096). Run from the project root: make -f scripts/make/data.mk
 BIN ?= bin
 CORPUS_DIR ?= data/corpus
 CORPORA ?= enwiki_sample wikinews
 B ?= data/build
-VOCAB ?= data/gpt2/encoder.json data/gpt2/vocab.bpe
+# TOKENIZER: the vocabulary of the dataset.
+#   trained  a byte-level BPE trained on the corpus by train_bpe (default): a few thousand
+#            tokens, so that a small model's compute goes to its layers, not to a 50,257-word
+#            embedding and output layer
+#   gpt2     GPT-2's 50,257 tokens (data/gpt2), as Megatron's GPT2BPETokenizer
+TOKENIZER ?= trained
+BPE_VOCAB_SIZE ?= 4096
+VOCAB_gpt2 := data/gpt2/encoder.json data/gpt2/vocab.bpe
+VOCAB_trained := $(B)/bpe/encoder.json $(B)/bpe/vocab.bpe
+ifeq ($(origin VOCAB_$(TOKENIZER)),undefined)
+$(error TOKENIZER=$(TOKENIZER): trained or gpt2)
+endif
+VOCAB := $(VOCAB_$(TOKENIZER))
+VOCAB_FLAGS := --vocab-file $(word 1,$(VOCAB)) --merge-file $(word 2,$(VOCAB))
 CLEAN := $(CORPORA:%=$(B)/%.clean.jsonl.zst)
 WARC ?=
 URLS ?=
@@ -28,9 +46,11 @@ CLEAN += $(B)/web.clean.jsonl.zst
 endif
 
 .DELETE_ON_ERROR:
+# One stage at a time (each tool uses every core itself), so that each prints its summary whole.
+.NOTPARALLEL:
 .PHONY: all
 all: $(B)/corpus_text_document.idx
-	@echo "make data: $(B)/corpus.jsonl.zst and $(B)/corpus_text_document.bin/.idx are up to date"
+	@echo "make data: $(B)/corpus.jsonl.zst and $(B)/corpus_text_document.bin/.idx ($(if $(filter trained,$(TOKENIZER)),a $(BPE_VOCAB_SIZE)-token BPE trained on the corpus: $(B)/bpe/,GPT-2's BPE)) are up to date"
 
 $(B):
 	mkdir -p $@
@@ -89,6 +109,16 @@ $(B)/dedup.jsonl.zst: $(B)/groups.jsonl $(CLEAN) $(BIN)/remove_duplicates
 $(B)/corpus.jsonl.zst: $(B)/dedup.jsonl.zst $(BIN)/shuffle
 	$(BIN)/shuffle --seed 1234 $< -o $@
 
-$(B)/corpus_text_document.bin $(B)/corpus_text_document.idx &: $(B)/corpus.jsonl.zst $(BIN)/preprocess_data $(VOCAB)
-	$(BIN)/preprocess_data --input $< --output-prefix $(B)/corpus --append-eod --workers $(shell nproc)
+# a change of TOKENIZER or BPE_VOCAB_SIZE tokenizes again
+$(B)/.tokenizer-$(TOKENIZER)-$(BPE_VOCAB_SIZE): | $(B)
+	@rm -f $(B)/.tokenizer-*
+	@touch $@
+
+$(B)/bpe/encoder.json $(B)/bpe/vocab.bpe &: $(B)/corpus.jsonl.zst $(BIN)/train_bpe $(B)/.tokenizer-$(TOKENIZER)-$(BPE_VOCAB_SIZE)
+	$(BIN)/train_bpe --input $< --vocab-size $(BPE_VOCAB_SIZE) --output-dir $(B)/bpe
+
+$(B)/corpus_text_document.bin $(B)/corpus_text_document.idx &: $(B)/corpus.jsonl.zst $(BIN)/preprocess_data $(VOCAB) \
+    $(B)/.tokenizer-$(TOKENIZER)-$(BPE_VOCAB_SIZE)
+	$(BIN)/preprocess_data --input $< --output-prefix $(B)/corpus --append-eod --workers $(shell nproc) $(VOCAB_FLAGS)
+	@echo "$(VOCAB_FLAGS)" > $(B)/corpus_text_document.tokenizer.tmp && mv $(B)/corpus_text_document.tokenizer.tmp $(B)/corpus_text_document.tokenizer
 	$(BIN)/inspect_dataset $(B)/corpus_text_document

@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# make_train.sh - `make train`: train a small GPT-2 (4 layers, width 128, 7.2 M
-# parameters, most of them the 50,304 x 128 token embedding) on the dataset
-# `make data` built, check that the validation loss ends well below the unigram
-# entropy of the training tokens, draw the loss curve (SVG, next to the
-# checkpoints) and print a sample from the model. With a CUDA build and a GPU
-# present it trains on the GPU.
+# make_train.sh - `make train`: train a small GPT-2 (3 layers, width 128, 4 heads, 128
+# positions; 1.1 M parameters with the 4,096-token BPE `make data` trains on the corpus)
+# on the dataset `make data` built, check that the validation loss ends well below the
+# unigram entropy of the training tokens, draw the loss curve (SVG, next to the
+# checkpoints) and print samples from the model. With a CUDA build and a GPU present it
+# trains on the GPU.
 #
 # Resumable: it saves every quarter of the run into $TRAIN_OUT and picks up from the
 # latest checkpoint there (Ctrl-C saves too). Settings via the environment:
-#   TRAIN_OUT   checkpoint directory (default data/build/checkpoints/gpt-small)
-#   TRAIN_ITERS iterations of TRAIN_BATCH x 128 tokens (default 200, about 0.82 M tokens:
-#               about 7.5 minutes on 2 AVX2 cores at 2.45 GHz)
-#   TRAIN_BATCH global batch in sequences (default 32)
+#   TRAIN_OUT    checkpoint directory (default data/build/checkpoints/gpt-small)
+#   TRAIN_ITERS  iterations of TRAIN_BATCH x 128 tokens (default 300, 1.2 M tokens: about
+#                1.5 minutes on 2 cores)
+#   TRAIN_BATCH  global batch in sequences (default 32)
+#   TRAIN_LAYERS, TRAIN_HIDDEN, TRAIN_HEADS  the model (default 3, 128, 4)
+#   TRAIN_LR, TRAIN_MIN_LR  the cosine schedule's peak and end (default 3e-3, 3e-4)
 #   OMP_NUM_THREADS threads (default: all cores)
+# The tokenizer is the one the dataset was made with (data/build/corpus_text_document.tokenizer).
 set -euo pipefail
 BIN=${BIN:-bin}
 DATA=data/build/corpus_text_document
 OUT=${TRAIN_OUT:-data/build/checkpoints/gpt-small}
-ITERS=${TRAIN_ITERS:-200}
+ITERS=${TRAIN_ITERS:-300}
+LAYERS=${TRAIN_LAYERS:-3}; HIDDEN=${TRAIN_HIDDEN:-128}; HEADS=${TRAIN_HEADS:-4}
 GBS=${TRAIN_BATCH:-32}
 MBS=$(( GBS < 16 ? GBS : 16 ))
 WARMUP=$(( ITERS / 10 > 0 ? ITERS / 10 : 1 ))
@@ -28,13 +32,16 @@ if [ ! -e "$DATA.idx" ]; then
   echo "make train: $DATA.bin/.idx not found; run 'make data' first" >&2
   exit 2
 fi
+# the vocabulary the dataset was made with (make data writes its flags beside it; a dataset
+# made before that: GPT-2's)
+read -r -a TOK <<< "$(cat "$DATA.tokenizer" 2>/dev/null || echo "--vocab-file data/gpt2/encoder.json --merge-file data/gpt2/vocab.bpe")"
 mkdir -p "$OUT"
 "$BIN/train" \
-  --num-layers 4 --hidden-size 128 --num-attention-heads 4 --seq-length 128 --max-position-embeddings 128 \
+  --num-layers "$LAYERS" --hidden-size "$HIDDEN" --num-attention-heads "$HEADS" --seq-length 128 --max-position-embeddings 128 \
   --micro-batch-size "$MBS" --global-batch-size "$GBS" --train-iters "$ITERS" \
   --lr "$LR" --min-lr "$MINLR" --lr-decay-style cosine --lr-warmup-iters "$WARMUP" \
   --weight-decay 0.1 --adam-beta1 0.9 --adam-beta2 0.95 --clip-grad 1.0 --seed 1234 \
-  --data-path "$DATA" --split 98,2,0 \
+  --data-path "$DATA" "${TOK[@]}" --split 98,2,0 \
   --log-interval 20 --eval-interval "$EVAL" --eval-iters 10 \
   --save "$OUT" --save-interval "$EVAL" --load "$OUT"
 LOG=$OUT/train_log.jsonl
@@ -50,6 +57,6 @@ awk -v h="$h" -v v="$v" 'BEGIN {
   if (v > h - 0.5) { print "make train: the model did not learn enough (need at least 0.5 nats below the unigram entropy)"; exit 1 } }'
 bash scripts/make/plot_loss.sh "$LOG" "$OUT/loss.svg" && echo "loss curve: $OUT/loss.svg"
 echo
-echo "== generate --load $OUT --prompt 'The history of the' --max-tokens 60 --top-k 40 --temperature 0.8 --num-samples 2 --ignore-eod"
-"$BIN/generate" --load "$OUT" --prompt "The history of the" --max-tokens 60 --top-k 40 --temperature 0.8 --seed 1 \
+echo "== generate --load $OUT ${TOK[*]} --prompt 'The history of the' --max-tokens 60 --top-k 40 --temperature 0.8 --num-samples 2 --ignore-eod"
+"$BIN/generate" --load "$OUT" "${TOK[@]}" --prompt "The history of the" --max-tokens 60 --top-k 40 --temperature 0.8 --seed 1 \
   --num-samples 2 --ignore-eod

@@ -2,7 +2,7 @@
 # test_data_sharded.sh - the sharded data pipeline (scripts/cluster/data_sharded.sh, the
 # stages scripts/cluster/slurm_data.sh submits as Slurm array jobs) run locally on two
 # small corpora gives byte for byte the dataset of the one-process pipeline
-# (scripts/make/data.mk); a rerun skips every finished output; a lost output is
+# (scripts/make/data.mk with GPT-2's vocabulary); a rerun skips every finished output; a lost output is
 # redone alone; stages take SLURM_ARRAY_TASK_ID; the Slurm script submits the
 # nine stages as dependent jobs and arrays (through a stand-in sbatch).
 . "$(dirname "$0")/lib.sh"
@@ -10,7 +10,7 @@ C=$WORK/corpus; mkdir -p "$C"
 { zcat "$FIX/cc/olmo_c4-sample.01.json.gz"; zcat "$FIX/cc/olmo_c4-sample.02.json.gz"; } | zstd -q -o "$C/a.jsonl.zst"
 { zcat "$FIX/cc/olmo_c4-sample.03.json.gz"; zcat "$FIX/cc/olmo_c4-sample.01.json.gz" | sed 's/"url":"/"url":"copy:/';
   zcat "$FIX/cc/olmo_c4_100_domains_theguardian.jsonl.gz"; } | zstd -q -o "$C/b.jsonl.zst"
-make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/one" > "$WORK/one.out" 2>&1 ||
+make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/one" TOKENIZER=gpt2 > "$WORK/one.out" 2>&1 ||
   { fail sharded_reference "$(tail -3 "$WORK/one.out")"; exit 0; }
 export BIN CORPUS_DIR="$C" CORPORA="a b" OUT="$WORK/sh" SHARDS=3 BAND_JOBS=2 WORKERS=1 PARALLEL=2
 if bash "$ROOT/scripts/cluster/data_sharded.sh" all > "$WORK/sh.out" 2>&1; then pass sharded_runs; else fail sharded_runs "$(tail -5 "$WORK/sh.out")"; exit 0; fi

@@ -2,7 +2,8 @@
 # test_make_data.sh - `make data`'s rules (scripts/make/data.mk) on two small corpora:
 # the first run makes every stage; a second run makes nothing; a newer input
 # re-runs only the stages downstream of it (the other corpus's cleanup is kept)
-# and gives the same dataset; the near-duplicates shared by the corpora go.
+# and gives the same dataset; the near-duplicates shared by the corpora go; the
+# vocabulary is trained on the corpus (TOKENIZER=gpt2: GPT-2's).
 . "$(dirname "$0")/lib.sh"
 C=$WORK/corpus; mkdir -p "$C"
 # b repeats a's first 10 documents under other URLs: duplicates across corpora.
@@ -12,9 +13,13 @@ C=$WORK/corpus; mkdir -p "$C"
 run() { make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/b" > "$WORK/run$1.out" 2>&1; }
 ran() { grep -c "^$BIN/$2 " "$WORK/run$1.out"; }
 if run 1; then pass make_data_runs; else fail make_data_runs "$(tail -5 "$WORK/run1.out")"; exit 0; fi
-n=0; for t in cleanup minhash find_duplicates group_duplicates remove_duplicates shuffle preprocess_data inspect_dataset; do
+n=0; for t in cleanup minhash find_duplicates group_duplicates remove_duplicates shuffle train_bpe preprocess_data inspect_dataset; do
   n=$((n + $(ran 1 $t))); done
-[ "$n" = 9 ] && pass make_data_every_stage || fail make_data_every_stage "$n commands"
+[ "$n" = 10 ] && pass make_data_every_stage || fail make_data_every_stage "$n commands"
+# the vocabulary trained on the corpus, named beside the dataset, its ids below its size
+if [ "$(cat "$WORK/b/corpus_text_document.tokenizer")" = "--vocab-file $WORK/b/bpe/encoder.json --merge-file $WORK/b/bpe/vocab.bpe" ] &&
+   [ "$("$BIN/inspect_dataset" "$WORK/b/corpus_text_document" | awk '/token ids/ {print $NF}')" -lt 4096 ]; then pass make_data_trained_vocabulary
+else fail make_data_trained_vocabulary "$(cat "$WORK/b/corpus_text_document.tokenizer"; "$BIN/inspect_dataset" "$WORK/b/corpus_text_document" | grep 'token ids')"; fi
 [ -s "$WORK/b/corpus_text_document.idx" ] && [ -s "$WORK/b/corpus_text_document.bin" ] && pass make_data_dataset || fail make_data_dataset
 cp "$WORK/b/corpus_text_document.bin" "$WORK/first.bin"
 # the shared documents that cleanup kept: one copy of each is removed
@@ -29,3 +34,9 @@ if [ "$(grep -c "^$BIN/cleanup $C/b" "$WORK/run3.out")" = 1 ] && [ "$(grep -c "^
    [ "$(ran 3 preprocess_data)" = 1 ]; then pass make_data_reruns_downstream_only; else fail make_data_reruns_downstream_only "$(grep "^$BIN/" "$WORK/run3.out" | cut -c1-80)"; fi
 cmp -s "$WORK/first.bin" "$WORK/b/corpus_text_document.bin" && pass make_data_same_dataset || fail make_data_same_dataset
 no_tmp_left "$WORK/b" make_data_no_tmp
+# TOKENIZER=gpt2: the dataset again with GPT-2's vocabulary (only the tokenize stage runs)
+make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/b" TOKENIZER=gpt2 > "$WORK/run4.out" 2>&1
+if [ "$(grep -c "^$BIN/" "$WORK/run4.out")" = 2 ] && [ "$(ran 4 preprocess_data)" = 1 ] &&
+   grep -q -- '--vocab-file data/gpt2/encoder.json' "$WORK/b/corpus_text_document.tokenizer" &&
+   "$BIN/inspect_dataset" "$WORK/b/corpus_text_document" | grep -q 'token ids   0 \.\. [0-9]\{5\}$'; then pass make_data_gpt2_vocabulary
+else fail make_data_gpt2_vocabulary "$(grep "^$BIN/" "$WORK/run4.out" | cut -c1-80)"; fi
