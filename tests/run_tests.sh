@@ -69,13 +69,18 @@ gpu_tests() {
 gpu_skipped() { grep -c '^SKIP gpu:' "$glog" 2>/dev/null || true; }
 glog=$(mktemp)
 mode=${1:-all}
+times="" # the time of each part, printed before the summary
+t0=$SECONDS
 if [ "$mode" = "--gpu-only" ]; then
   gpu_tests > "$glog"; cat "$glog"
 elif [ "${1:-}" != "--fuzz-only" ]; then
   for t in "$BUILD"/tests/test_*; do echo "== $t"; tally "$t" "$t"; done
+  times="unit $((SECONDS - t0)) s"; t0=$SECONDS
   e2e_tests
+  times="$times, end-to-end $((SECONDS - t0)) s"; t0=$SECONDS
   gpu_tests > "$glog"; cat "$glog"
 fi
+times="$times${times:+, }GPU $((SECONDS - t0)) s"; t0=$SECONDS
 if [ "$mode" = "--gpu-only" ]; then
   :
 elif [ "${HAVE_FUZZ:-no}" = yes ]; then
@@ -113,6 +118,8 @@ else
     skipped=$((skipped + 1))
   done
 fi
+[ "$mode" != "--gpu-only" ] && times="$times, fuzz $((SECONDS - t0)) s"
+echo "time: $times"
 gskip=$(gpu_skipped); [ "$gskip" = 0 ] && gskip=
 rm -f "$log" "$glog"
 echo "$passed passed, $failed failed, $skipped skipped${gskip:+ ($gskip of them GPU checks: no GPU here; make test-gpu on one)}"
