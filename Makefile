@@ -120,7 +120,7 @@ TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset_main.c
 TOOL_SRC_train_bpe := tokenizer/train_bpe_main.c
 
 # The trainer: train/ depends on common/ and tokenizer/ only.
-TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c train/convert_main.c,$(wildcard train/*.c train/*/*.c))
+TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c train/convert_checkpoint_main.c,$(wildcard train/*.c train/*/*.c))
 # The communicator (train/parallel) uses MPI when mpicc is found; the trainer and the tests
 # that reach it link libmpi. The stamp rebuilds dist.o when MPI appears or goes.
 MPI_CFLAGS := $(if $(filter yes,$(HAVE_MPI)),-DWEBTEXT_MPI $(CONF_MPI_CFLAGS))
@@ -143,7 +143,7 @@ $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
 $(BUILD)/train/data/gptdata.o: ALL_CFLAGS += -ffp-contract=off
 TOOL_SRC_train := train/train_main.c
 TOOL_SRC_generate := train/generate_main.c
-TOOL_SRC_convert_checkpoint := train/convert_main.c
+TOOL_SRC_convert_checkpoint := train/convert_checkpoint_main.c
 
 # The CUDA backend (train/cuda/*.cu), when nvcc is found: the trainer gets
 # --device cuda. ASan builds are CPU-only (the sanitizers and the CUDA driver do

@@ -50,3 +50,10 @@ else
   done
   [ -z "$bad" ] && pass "docs_man_pages ($(echo $TOOLS | wc -w) pages render with man -l)" || fail docs_man_pages "$bad"
 fi
+# docs/layout.md has an entry for every folder of sources (the folders as test_layout.sh reads them)
+missing=""
+for d in $(cd "$ROOT" && find common preprocess tokenizer dedup train bench -type f \( -name '*.c' -o -name '*.h' -o -name '*.cc' \
+             -o -name '*.cu' -o -name '*.cuh' -o -name '*.cpp' \) -printf '%h\n' | sort -u); do
+  grep -qE "^$d/( |$)" "$ROOT/docs/layout.md" || missing="$missing $d/"
+done
+if [ -z "$missing" ]; then pass docs_layout_every_folder; else fail docs_layout_every_folder "no entry in docs/layout.md for:$missing"; fi

@@ -1,4 +1,4 @@
-/* convert_main.c - bin/convert_checkpoint: our checkpoints <-> Hugging Face GPT-2. */
+/* convert_checkpoint_main.c - bin/convert_checkpoint: our checkpoints <-> Hugging Face GPT-2. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
