@@ -329,8 +329,10 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 
 # Fuzz targets: clang + libFuzzer + ASan/UBSan. The library sources are compiled
 # once (coverage-instrumented objects in build/fuzz/obj/), each target links them.
-# preprocess/filters/cleanup.c (the cleanup stage) needs CLD2, C++ that only fuzz_langid links; the others do not reach it.
-FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC) preprocess/filters/cleanup.c,$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
+# preprocess/filters/cleanup.c (the cleanup stage) and preprocess/web/extract.c (extract's
+# records and batches, with --language) need CLD2, C++ that only fuzz_langid links; no other
+# target reaches them.
+FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC) preprocess/filters/cleanup.c preprocess/web/extract.c,$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -MP
 # BPE's merge loop compares ranks and hash slots, not input bytes: libFuzzer's
