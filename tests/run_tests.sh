@@ -25,31 +25,45 @@ tally() { # run a command and tally it
   local name=$1; shift
   "$@" > "$log" 2>&1; tally_log "$name" $? "$log"
 }
-# The end-to-end tests, on two cores or more, in two lanes side by side: the trainer's
-# (multi-rank, long) and the rest; then, alone, those that time network reads. Each
-# test's output is kept and printed in name order. E2E_JOBS=1: one after another.
-# Lanes as measured in CI (2 cores): release, the trainer's three 270 s against 350 s for
-# the rest; sanitizers, test_train_dist and test_train_precision alone take 457 s, so
-# test_train.sh (80 s) goes to the other lane there.
+# The end-to-end tests, on two cores or more, E2E_JOBS at a time (default: the cores) from
+# one queue, the longest first (their seconds as measured in CI on 2 cores, release and
+# sanitizer builds; a test not listed counts as short); then, alone, those that time
+# network reads. Each test's output is kept and printed in name order. E2E_JOBS=1: one
+# after another.
+e2e_cost() { # NAME: seconds in this tier, as measured
+  local r s
+  case $1 in
+    test_train_dist) r=134 s=237;; test_train_precision) r=103 s=226;; test_crash) r=95 s=56;;
+    test_faults) r=74 s=80;; test_quality) r=47 s=41;; test_train) r=42 s=63;; test_tokenizer) r=23 s=61;;
+    test_tokfamilies) r=22 s=83;; test_memory) r=19 s=1;; test_pathological) r=16 s=20;;
+    test_cld2_vendored) r=16 s=25;; test_shuffle) r=9 s=15;; test_convert) r=8 s=12;; test_cleanup) r=4 s=11;;
+    test_dedup) r=2 s=8;; *) r=1 s=1;;
+  esac
+  if [ "${TEST_TIER:-rel}" = san ]; then echo "$s"; else echo "$r"; fi
+}
 e2e_one() { # TEST DIR: run one end-to-end test into DIR/NAME.{log,rc,s}
   local t=$1 d=$2 n t0=$SECONDS; n=$(basename "$t" .sh)
   bash "$t" > "$d/$n.log" 2>&1; echo $? > "$d/$n.rc"; echo $((SECONDS - t0)) > "$d/$n.s"
 }
+e2e_worker() { # DIR: take tests from DIR/queue (under DIR/lock) until it is empty
+  local d=$1 t
+  while t=$(flock "$d/lock" sh -c 't=$(head -n 1 "$1"); sed -i 1d "$1"; echo "$t"' _ "$d/queue") && [ -n "$t" ]; do
+    e2e_one "$t" "$d"
+  done
+}
 e2e_tests() {
-  local d t n lane_a="" lane_b="" alone=""; d=$(mktemp -d)
+  local d t n alone="" jobs i; d=$(mktemp -d)
+  : > "$d/queue.unsorted"
   for t in tests/e2e/test_*.sh; do
     case "$(basename "$t")" in
-      test_train.sh) if [ "${TEST_TIER:-rel}" = san ]; then lane_b="$lane_b $t"; else lane_a="$lane_a $t"; fi;;
-      test_train*.sh) lane_a="$lane_a $t";;
       test_download.sh) alone="$alone $t";;
-      *) lane_b="$lane_b $t";;
+      *) echo "$(e2e_cost "$(basename "$t" .sh)") $t" >> "$d/queue.unsorted";;
     esac
   done
-  if [ "${E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}" -ge 2 ]; then
-    ( for t in $lane_a; do e2e_one "$t" "$d"; done ) &
-    ( for t in $lane_b; do e2e_one "$t" "$d"; done ) &
-    wait
-  else for t in $lane_a $lane_b; do e2e_one "$t" "$d"; done; fi
+  sort -k1,1nr -k2 "$d/queue.unsorted" | awk '{print $2}' > "$d/queue"; : > "$d/lock"
+  jobs=${E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}
+  for ((i = 0; i < jobs; i++)); do e2e_worker "$d" & done
+  wait
   for t in $alone; do e2e_one "$t" "$d"; done
   for t in tests/e2e/test_*.sh; do
     n=$(basename "$t" .sh); echo "== $t"

@@ -50,9 +50,11 @@ objs=$(find $(for t in common preprocess tokenizer dedup train; do echo "$BUILD/
 if [ -z "$objs" ]; then
   fail files_without_circle "no objects under $BUILD (make first)"
 else
-  for o in $objs; do n=${o#"$BUILD"/}; nm -g --defined-only "$o" 2>/dev/null | awk -v n="${n%.o}" 'NF == 3 {print $3, n}'; done |
+  # one nm for all the objects: "FILE: VALUE TYPE SYMBOL" (defined) or "FILE:  U SYMBOL" (used)
+  nm -A -g --defined-only $objs 2>/dev/null | awk -v b="$BUILD/" '{f = $1; sub(/:.*$/, "", f); sub("^" b, "", f); sub(/\.o$/, "", f); print $NF, f}' |
     sort -k1,1 > "$WORK/def"
-  for o in $objs; do n=${o#"$BUILD"/}; nm -u "$o" 2>/dev/null | awk -v n="${n%.o}" '{print $2, n}'; done | sort -k1,1 > "$WORK/use"
+  nm -A -u $objs 2>/dev/null | awk -v b="$BUILD/" '{f = $1; sub(/:.*$/, "", f); sub("^" b, "", f); sub(/\.o$/, "", f); print $NF, f}' |
+    sort -k1,1 > "$WORK/use"
   join "$WORK/use" "$WORK/def" | awk '$2 != $3 {print $2, $3}' | sort -u > "$WORK/fedges"
   if tsort "$WORK/fedges" > /dev/null 2> "$WORK/tsort.err"; then pass "files_without_circle ($(wc -l < "$WORK/fedges") uses between $(echo "$objs" | wc -l) objects)"
   else fail files_without_circle "$(grep -v 'input contains a loop' "$WORK/tsort.err" | sed 's/^tsort: //' | tr '\n' ' ')"; fi
