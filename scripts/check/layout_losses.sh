@@ -13,6 +13,7 @@ cd "$(dirname "$0")/../.."
 FIXD=${FIXD:-tests/fixtures/train_layouts} # FIXD=DIR: compare with (or --update) another directory, e.g. a run of the binaries before a change on this machine
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_mpi_yield_when_idle=1 # ranks give up the core while they wait (more ranks than cores here)
 BIN=${BIN:-bin}
 EXTRA=${EXTRA:-} # e.g. EXTRA="--device checked": the same layouts through the device-discipline table
 M="--num-layers 4 --hidden-size 32 --num-attention-heads 2 --seq-length 16 --micro-batch-size 2 --global-batch-size 16
