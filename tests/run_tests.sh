@@ -25,11 +25,12 @@ tally() { # run a command and tally it
   local name=$1; shift
   "$@" > "$log" 2>&1; tally_log "$name" $? "$log"
 }
-# The end-to-end tests, on two cores or more, E2E_JOBS at a time (default: the cores) from
-# one queue, the longest first (their seconds as measured in CI on 2 cores, release and
-# sanitizer builds; a test not listed counts as short); then, alone, those that time
-# network reads. Each test's output is kept and printed in name order. E2E_JOBS=1: one
-# after another.
+# The end-to-end tests, E2E_JOBS at a time (default: the cores): the trainer's (test_train*:
+# many ranks each, so never two of them at once) one after another on one worker, which then
+# helps with the rest; the rest from one queue, the longest first (their seconds as measured
+# in CI on 2 cores, release and sanitizer builds; a test not listed counts as short). Then,
+# alone, those that time network reads. Each test's output is kept and printed in name order.
+# E2E_JOBS=1: one after another.
 e2e_cost() { # NAME: seconds in this tier, as measured
   local r s
   case $1 in
@@ -52,22 +53,45 @@ e2e_worker() { # DIR: take tests from DIR/queue (under DIR/lock) until it is emp
   done
 }
 e2e_tests() {
-  local d t n alone="" jobs i; d=$(mktemp -d)
+  local d t n alone="" trainer="" jobs i; d=$(mktemp -d)
   : > "$d/queue.unsorted"
   for t in tests/e2e/test_*.sh; do
     case "$(basename "$t")" in
       test_download.sh) alone="$alone $t";;
+      test_train*.sh) trainer="$trainer $t";;
       *) echo "$(e2e_cost "$(basename "$t" .sh)") $t" >> "$d/queue.unsorted";;
     esac
   done
   sort -k1,1nr -k2 "$d/queue.unsorted" | awk '{print $2}' > "$d/queue"; : > "$d/lock"
   jobs=${E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}
-  for ((i = 0; i < jobs; i++)); do e2e_worker "$d" & done
-  wait
+  if [ "$jobs" -le 1 ]; then
+    for t in $trainer; do e2e_one "$t" "$d"; done
+    e2e_worker "$d"
+  else
+    ( for t in $trainer; do e2e_one "$t" "$d"; done; e2e_worker "$d" ) &
+    for ((i = 1; i < jobs; i++)); do e2e_worker "$d" & done
+    wait
+  fi
   for t in $alone; do e2e_one "$t" "$d"; done
   for t in tests/e2e/test_*.sh; do
     n=$(basename "$t" .sh); echo "== $t"
     tally_log "$t" "$(cat "$d/$n.rc" 2>/dev/null || echo 1)" "$d/$n.log"; echo "   ($t: $(cat "$d/$n.s" 2>/dev/null) s)"
+  done
+  rm -rf "$d"
+}
+# The unit tests, as many at a time as there are cores (each into its own log), printed and
+# counted in name order.
+unit_tests() {
+  local d t n jobs; d=$(mktemp -d); jobs=$(nproc 2>/dev/null || echo 1)
+  for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] && [ -f "$t" ] || continue
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do wait -n 2>/dev/null || true; done
+    n=$(basename "$t"); ( "$t" > "$d/$n.log" 2>&1; echo $? > "$d/$n.rc" ) &
+  done
+  wait
+  for t in "$BUILD"/tests/test_*; do
+    [ -x "$t" ] && [ -f "$t" ] || continue
+    n=$(basename "$t"); echo "== $t"; tally_log "$t" "$(cat "$d/$n.rc" 2>/dev/null || echo 1)" "$d/$n.log"
   done
   rm -rf "$d"
 }
@@ -88,7 +112,7 @@ t0=$SECONDS
 if [ "$mode" = "--gpu-only" ]; then
   gpu_tests > "$glog"; cat "$glog"
 elif [ "${1:-}" != "--fuzz-only" ]; then
-  for t in "$BUILD"/tests/test_*; do echo "== $t"; tally "$t" "$t"; done
+  unit_tests
   times="unit $((SECONDS - t0)) s"; t0=$SECONDS
   e2e_tests
   times="$times, end-to-end $((SECONDS - t0)) s"; t0=$SECONDS

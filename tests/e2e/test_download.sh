@@ -159,7 +159,7 @@ then pass "download_kill9_resume ($kills kills, $parts .part files salvaged, $(c
 else fail download_kill9_resume "exit $rc: $(tail -3 "$WORK/big.err"; head -c 1000 "$WORK/check3")"; fi
 
 # SIGTERM: stops cleanly (exit 130), the open file finished, no .part left; a rerun completes.
-for i in $(seq 1 3000); do echo "$A/slow/t$i"; done > "$WORK/term.urls"
+for i in $(seq 1 1000); do echo "$A/slow/t$i"; done > "$WORK/term.urls"
 "$D" -q -o "$WORK/term" --wait 0 --per-host 4 --no-robots "$WORK/term.urls" 2>/dev/null &
 pid=$!
 sleep 1

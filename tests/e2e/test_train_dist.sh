@@ -15,7 +15,12 @@ export OMP_NUM_THREADS=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 # ASan builds: MPI's own allocations at startup are not ours to free. Full unwinding, so
 # that stacks reach OpenMPI's frames (its plugins are unloaded before the leak report).
 export LSAN_OPTIONS="fast_unwind_on_malloc=0:suppressions=$ROOT/tests/lsan_mpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
-MPI="timeout 120 mpirun --oversubscribe"
+MPI="timeout 120 mpirun --oversubscribe" MPI_L="timeout 120 mpirun --oversubscribe"
+# The sanitizer tier checks for leaks on the runs marked $MPI_L, one for each code path the
+# layouts have (LeakSanitizer's check of an MPI run unwinds OpenMPI's thousands of allocations
+# slowly, to match the suppressions: 2.4 s of a 6-iteration 2-rank run against 1.5 s without);
+# every other run keeps AddressSanitizer's and UBSan's checks and goes without the leak check.
+if [ "${TEST_TIER:-rel}" = san ]; then MPI="timeout 120 env ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 mpirun --oversubscribe"; fi
 # The sanitizer tier (make test SAN=1) runs each layout's code on fewer iterations, and leaves
 # out the runs that repeat another run's code paths at another size (dp 4, pp 4, 8 processes,
 # some resharding pairs): the plain tier runs and checks all of them.
@@ -53,7 +58,7 @@ PY
 expect_exit single 0 "$BIN/train" $M --train-iters $IT --log-json "$WORK/s.jsonl"
 expect_exit dp2 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/dp2.jsonl"
 cp "$WORK/.out" "$WORK/dp2.out"
-expect_exit dp2_zero1 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/z1.jsonl" --use-distributed-optimizer
+expect_exit dp2_zero1 0 $MPI_L -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/z1.jsonl" --use-distributed-optimizer
 cp "$WORK/.out" "$WORK/z1.out"
 full expect_exit dp4_zero1 0 $MPI -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/dp4.jsonl" --zero-stage 1
 full cp "$WORK/.out" "$WORK/dp4.out"
@@ -66,7 +71,7 @@ full check dp4_zero1_losses_match_single compare "$WORK/s.jsonl" "$WORK/dp4.json
 # the row-parallel layers are made in another order (measured ~2e-7 on the gradient norm).
 expect_exit tp2 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/tp2.jsonl" --tensor-model-parallel-size 2
 cp "$WORK/.out" "$WORK/tp2.out"
-expect_exit tp2_dp2_zero1 0 $MPI -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/tp2dp2.jsonl" \
+expect_exit tp2_dp2_zero1 0 $MPI_L -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/tp2dp2.jsonl" \
   --tensor-model-parallel-size 2 --use-distributed-optimizer
 cp "$WORK/.out" "$WORK/tp2dp2.out"
 check tp2_losses_match_single compare "$WORK/s.jsonl" "$WORK/tp2.jsonl" 1e-6
@@ -76,7 +81,7 @@ grep -q '> parallel layout: world 4 = tensor 2 x pipeline 1 x data 2 (MPI); rank
   "$WORK/tp2dp2.out" && pass tp_rank_layout || fail tp_rank_layout "$(grep 'parallel layout' "$WORK/tp2dp2.out")"
 # Sequence parallelism (tp 2): LayerNorms and the residual stream on half of the tokens each,
 # all-gather / reduce-scatter in place of the all-reduces; with a pipeline too.
-expect_exit tp2_sp 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/sp.jsonl" --tensor-model-parallel-size 2 \
+expect_exit tp2_sp 0 $MPI_L -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/sp.jsonl" --tensor-model-parallel-size 2 \
   --sequence-parallel
 cp "$WORK/.out" "$WORK/sp.out"
 full expect_exit tp2_pp2_sp 0 $MPI -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/sppp.jsonl" \
@@ -135,14 +140,14 @@ M8="$M --num-layers 8 --micro-batch-size 1"
 expect_exit single_4_layers 0 "$BIN/train" $M4 --train-iters $IT --log-json "$WORK/s4.jsonl"
 expect_exit single_8_layers 0 "$BIN/train" $M8 --train-iters $IT8 --log-json "$WORK/s8.jsonl"
 expect_exit single_8_layers_m4 0 "$BIN/train" $M8 --train-iters $IT8 --log-json "$WORK/s8m4.jsonl" --global-batch-size 4
-expect_exit pp2_vpp2 0 $MPI -np 2 "$BIN/train" $M4 --train-iters $IT --log-json "$WORK/v2.jsonl" \
+expect_exit pp2_vpp2 0 $MPI_L -np 2 "$BIN/train" $M4 --train-iters $IT --log-json "$WORK/v2.jsonl" \
   --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
 cp "$WORK/.out" "$WORK/v2.out"
 full expect_exit pp4_vpp2 0 $MPI -np 4 "$BIN/train" $M8 --train-iters $IT8 --log-json "$WORK/p4v2.jsonl" \
   --pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 1
 expect_exit pp4_vpp2_all_warmup 0 $MPI -np 4 "$BIN/train" $M8 --train-iters $IT8 --log-json "$WORK/p4v2m4.jsonl" \
   --pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 1 --global-batch-size 4
-expect_exit tp2_pp2_dp2_vpp2 0 $MPI -np 8 "$BIN/train" $M8 --train-iters $IT8 --log-json "$WORK/tpdv.jsonl" \
+expect_exit tp2_pp2_dp2_vpp2 0 $MPI_L -np 8 "$BIN/train" $M8 --train-iters $IT8 --log-json "$WORK/tpdv.jsonl" \
   --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 2
 check pp2_vpp2_losses_match_single compare "$WORK/s4.jsonl" "$WORK/v2.jsonl" 1e-6
 compare "$WORK/s4.jsonl" "$WORK/v2.jsonl" 1e-6 | sed 's/^/ /'
@@ -248,11 +253,11 @@ sys.exit(0 if n2 == n1 - split(50304) + split(50432) // 2 else 1)" && pass tp_me
 # 1e-6), stage 3 equal to stage 2 bit for bit, with tensor and sequence parallelism too.
 expect_exit dp2_zero2 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/z2.jsonl" --zero-stage 2
 cp "$WORK/.out" "$WORK/z2.out"
-expect_exit dp2_zero3 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/z3.jsonl" --zero-stage 3
+expect_exit dp2_zero3 0 $MPI_L -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/z3.jsonl" --zero-stage 3
 cp "$WORK/.out" "$WORK/z3.out"
 full expect_exit dp4_zero3 0 $MPI -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/dp4z3.jsonl" --zero-stage 3
 full cp "$WORK/.out" "$WORK/dp4z3.out"
-expect_exit tp2_dp2_sp_zero3 0 $MPI -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/tdz3.jsonl" \
+expect_exit tp2_dp2_sp_zero3 0 $MPI_L -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/tdz3.jsonl" \
   --tensor-model-parallel-size 2 --sequence-parallel --zero-stage 3
 check dp2_zero2_losses_match_single compare "$WORK/s.jsonl" "$WORK/z2.jsonl" 1e-6
 compare "$WORK/s.jsonl" "$WORK/z2.jsonl" 1e-6 | sed 's/^/ /'
@@ -303,7 +308,7 @@ zcomm_ok "$WORK/z3.jsonl" "$WORK/z3.out" 2 6 | sed 's/^/ /'
 # its sync is NaN; ranks share one "GPU", so every group's communicator is the staged one that
 # ranks sharing a real GPU use). The numbers are the CPU table's, so bit for bit (tolerance 0).
 CK="--device checked"
-expect_exit checked_tp2_sp 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_sp.jsonl" \
+expect_exit checked_tp2_sp 0 $MPI_L -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_sp.jsonl" \
   --tensor-model-parallel-size 2 --sequence-parallel
 grep -q '^> communicators: tensor staged, pipeline staged, data staged' "$WORK/.out" && pass checked_staged_communicators ||
   fail checked_staged_communicators
@@ -312,7 +317,7 @@ expect_exit checked_pp2 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log
 expect_exit checked_pp2_vpp2 0 $MPI -np 2 "$BIN/train" $M4 $CK --train-iters $IT --log-json "$WORK/ck_v2.jsonl" \
   --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
 expect_exit checked_dp2_zero2 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_z2.jsonl" --zero-stage 2
-expect_exit checked_dp2_zero3 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_z3.jsonl" --zero-stage 3
+expect_exit checked_dp2_zero3 0 $MPI_L -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_z3.jsonl" --zero-stage 3
 full expect_exit checked_tp2_pp2_dp2_zero1 0 $MPI -np 8 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_tpd.jsonl" \
   --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --use-distributed-optimizer
 for pair in sp:sp pp2:pp2 v2:v2 z2:z2 z3:z3; do
@@ -342,7 +347,7 @@ expect_exit nccl_semantics_pp2 0 $MPI -np 2 "$BIN/train" $M $CKN --train-iters $
   --pipeline-model-parallel-size 2
 grep -q "^> communicators: .*pipeline staged with NCCL's semantics" "$WORK/.out" && pass nccl_semantics_reported ||
   fail nccl_semantics_reported
-expect_exit nccl_semantics_pp2_vpp2 0 $MPI -np 2 "$BIN/train" $M4 $CKN --train-iters $IT --log-json "$WORK/cn_v2.jsonl" \
+expect_exit nccl_semantics_pp2_vpp2 0 $MPI_L -np 2 "$BIN/train" $M4 $CKN --train-iters $IT --log-json "$WORK/cn_v2.jsonl" \
   --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
 expect_exit nccl_semantics_pp4_vpp2_all_warmup 0 $MPI -np 4 "$BIN/train" $M8 $CKN --train-iters $IT8 \
   --log-json "$WORK/cn_p4v2m4.jsonl" --pipeline-model-parallel-size 4 --num-layers-per-virtual-pipeline-stage 1 --global-batch-size 4
@@ -357,10 +362,10 @@ full check nccl_semantics_tpdv_same_bits_as_cpu compare "$WORK/tpdv.jsonl" "$WOR
 # --- checkpoints move between layouts: dp2 + ZeRO-1 -> one process, and back, continue as one run
 C="$M --train-iters 12 --eval-interval 100"
 expect_exit straight 0 "$BIN/train" $C --save "$WORK/ckS"
-expect_exit reshard_save_dp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckA" --exit-interval 6 --use-distributed-optimizer
+expect_exit reshard_save_dp2 0 $MPI_L -np 2 "$BIN/train" $C --save "$WORK/ckA" --exit-interval 6 --use-distributed-optimizer
 expect_exit reshard_load_single 0 "$BIN/train" $C --save "$WORK/ckA" --load "$WORK/ckA"
 expect_exit reshard_save_single 0 "$BIN/train" $C --save "$WORK/ckB" --exit-interval 6
-expect_exit reshard_load_dp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckB" --load "$WORK/ckB" --use-distributed-optimizer
+expect_exit reshard_load_dp2 0 $MPI_L -np 2 "$BIN/train" $C --save "$WORK/ckB" --load "$WORK/ckB" --use-distributed-optimizer
 check reshard_dp2_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckA/train_log.jsonl" 1e-6
 check reshard_single_to_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckB/train_log.jsonl" 1e-6
 [ "$(grep -c '"lm_loss"' "$WORK/ckB/train_log.jsonl")" = 12 ] && pass one_rank_logs || fail one_rank_logs
@@ -376,7 +381,7 @@ full expect_exit reshard_save_tpd 0 $MPI -np 8 "$BIN/train" $C --save "$WORK/ckE
   --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2 --zero-stage 1
 full expect_exit reshard_load_single_from_tpd 0 "$BIN/train" $C --save "$WORK/ckE" --load "$WORK/ckE"
 expect_exit reshard_save_single_for_pp 0 "$BIN/train" $C --save "$WORK/ckF" --exit-interval 6
-expect_exit reshard_load_pp2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckF" --load "$WORK/ckF" \
+expect_exit reshard_load_pp2 0 $MPI_L -np 2 "$BIN/train" $C --save "$WORK/ckF" --load "$WORK/ckF" \
   --pipeline-model-parallel-size 2
 full check reshard_tpd_to_single compare "$WORK/ckS/train_log.jsonl" "$WORK/ckE/train_log.jsonl" 1e-6
 check reshard_single_to_pp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/ckF/train_log.jsonl" 1e-6
@@ -393,7 +398,7 @@ full check reshard_single_to_tp2_dp2 compare "$WORK/ckS/train_log.jsonl" "$WORK/
 # checkpoint says what layout it was saved from).
 C4="$C --num-layers 4"
 expect_exit straight_4_layers 0 "$BIN/train" $C4 --save "$WORK/ckS4"
-expect_exit reshard_save_vpp 0 $MPI -np 2 "$BIN/train" $C4 --save "$WORK/ckV" --exit-interval 6 \
+expect_exit reshard_save_vpp 0 $MPI_L -np 2 "$BIN/train" $C4 --save "$WORK/ckV" --exit-interval 6 \
   --pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1
 expect_exit reshard_load_single_from_vpp 0 "$BIN/train" $C4 --save "$WORK/ckV" --load "$WORK/ckV"
 grep -q 'saved at tensor 1 x pipeline 2 (2 chunks per stage) x data 1, ZeRO stage 0; loaded into tensor 1 x pipeline 1 x data 1' \
@@ -405,7 +410,7 @@ check reshard_vpp_to_single compare "$WORK/ckS4/train_log.jsonl" "$WORK/ckV/trai
 check reshard_single_to_vpp compare "$WORK/ckS4/train_log.jsonl" "$WORK/ckW/train_log.jsonl" 1e-6
 # ... and out of and into ZeRO-3's sharded parameters: dp 2 + ZeRO-3 -> one process, one process ->
 # dp 2 + ZeRO-2.
-expect_exit reshard_save_zero3 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckG" --exit-interval 6 --zero-stage 3
+expect_exit reshard_save_zero3 0 $MPI_L -np 2 "$BIN/train" $C --save "$WORK/ckG" --exit-interval 6 --zero-stage 3
 expect_exit reshard_load_single_from_zero3 0 "$BIN/train" $C --save "$WORK/ckG" --load "$WORK/ckG"
 full expect_exit reshard_save_single_for_zero2 0 "$BIN/train" $C --save "$WORK/ckH" --exit-interval 6
 full expect_exit reshard_load_zero2 0 $MPI -np 2 "$BIN/train" $C --save "$WORK/ckH" --load "$WORK/ckH" --zero-stage 2
@@ -425,7 +430,7 @@ WEBTEXT_TRAIN_FAIL_AT=3:2 expect_exit rank_failure_tp_pp 5 $MPI -np 4 "$BIN/trai
 stderr_has rank_failure_tp_pp_message "rank 3: failure injected at iteration 2"
 
 # --- non-finite gradients on every rank: skipped together
-WEBTEXT_TRAIN_INJECT_NAN=3 expect_exit dp2_nan_skip 0 $MPI -np 2 "$BIN/train" $M --train-iters 5
+WEBTEXT_TRAIN_INJECT_NAN=3 expect_exit dp2_nan_skip 0 $MPI_L -np 2 "$BIN/train" $M --train-iters 5
 grep -q 'iteration  *3/ .*number of skipped iterations:   1' "$WORK/.out" && pass dp2_nan_reported || fail dp2_nan_reported
 
 # rank_pids N SAVEDIR: once the run saving into SAVEDIR has logged iteration 3 (so every rank
@@ -458,7 +463,7 @@ ranks=$(rank_pids 4 "$WORK/ckU"); last=${ranks##* }
 kill -TERM "$last"; wait $pid; rc=$?
 it=$(cat "$WORK/ckU/latest_checkpointed_iteration.txt" 2>/dev/null)
 if [ $rc = 0 ] && [ -n "$it" ] && [ "$it" -ge 3 ]; then pass sigterm_one_rank_tp_pp; else fail sigterm_one_rank_tp_pp "rc $rc, latest '$it', ranks '$ranks'"; fi
-expect_exit sigterm_tp_pp_resume_dp 0 $MPI -np 2 "$BIN/train" $M --train-iters $((it + 2)) --load "$WORK/ckU"
+expect_exit sigterm_tp_pp_resume_dp 0 $MPI_L -np 2 "$BIN/train" $M --train-iters $((it + 2)) --load "$WORK/ckU"
 
 # --- usage
 expect_exit gbs_not_multiple_of_dp 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --global-batch-size 6
