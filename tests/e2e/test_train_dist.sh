@@ -31,9 +31,14 @@ if [ "${TEST_TIER:-rel}" = san ]; then
 fi
 full() { if [ "$FULL" = 1 ]; then "$@"; fi; }
 D=$FIX/gptdata
+# The models are the smallest that run every code path: 2 layers of width 32, 16 tokens, and a
+# vocabulary of 1,100 (the dataset s: random documents, NullTokenizer): with GPT-2's 50,257 the
+# output layer was nine tenths of every run's time. Megatron pads it to 128 x tp rows: 1,152 at
+# tp 1, 1,280 at tp 2.
+NT="--tokenizer-type NullTokenizer --vocab-size 1099" VP1=1152 VP2=1280
 M="--num-layers 2 --hidden-size 32 --num-attention-heads 2 --seq-length 16 --micro-batch-size 2 --global-batch-size 8
    --lr 3e-3 --min-lr 3e-4 --lr-decay-style cosine --lr-warmup-iters 2 --weight-decay 0.1 --adam-beta2 0.95
-   --split 90,8,2 --data-cache-path $WORK --eval-interval $EI --eval-iters 2 --log-interval 1 --data-path $D/a"
+   --split 90,8,2 --data-cache-path $WORK --eval-interval $EI --eval-iters 2 --log-interval 1 --data-path $D/s $NT"
 
 # compare A B TOL: per iteration, lm_loss and grad_norm agree within TOL (relative); TOL 0: bit for bit.
 compare() {
@@ -120,9 +125,9 @@ fi
 # b x s x h floats sent on, plus the tied embedding's gradient all-reduced with the last stage
 # (2(2-1)/2 x 4 x Vp x h), plus two 8-byte reductions over the pipeline (loss, norm).
 pp_comm_ok() {
-  "$PY" - "$WORK/pp2.jsonl" <<'PY'
+  "$PY" - "$WORK/pp2.jsonl" "$VP1" <<'PY'
 import json, sys
-b, s, h, micro, Vp = 2, 16, 32, 4, 50304
+b, s, h, micro, Vp = 2, 16, 32, 4, int(sys.argv[2])
 want = micro * b * s * h * 4 + 4 * Vp * h + 16
 got = [r["comm_bytes"] for r in map(json.loads, open(sys.argv[1])) if "comm_bytes" in r]
 print(f"  {len(got)} iterations: {got[0]} bytes, formula {want}")
@@ -165,9 +170,9 @@ grep -q '> parallel layout: world 2 = tensor 1 x pipeline 2 x data 1 (MPI), inte
 # Its communication (first stage): every chunk's output goes on (v M messages), every chunk's input
 # gradient but the first chunk's goes back ((v - 1) M), b x s x h floats each: (2v - 1) M of them,
 # v times the plain pipeline's traffic less the one end, plus the tied embedding and two scalars.
-"$PY" - "$WORK/v2.jsonl" <<'PY' && pass comm_volume_vpp2 || fail comm_volume_vpp2
+"$PY" - "$WORK/v2.jsonl" "$VP1" <<'PY' && pass comm_volume_vpp2 || fail comm_volume_vpp2
 import json, sys
-b, s, h, micro, v, Vp = 2, 16, 32, 4, 2, 50304
+b, s, h, micro, v, Vp = 2, 16, 32, 4, 2, int(sys.argv[2])
 want = (2 * v - 1) * micro * b * s * h * 4 + 4 * Vp * h + 16
 got = [r["comm_bytes"] for r in map(json.loads, open(sys.argv[1])) if "comm_bytes" in r]
 print(f"  {len(got)} iterations: {got[0]} bytes, formula {want}")
@@ -242,10 +247,10 @@ check comm_volume_tp2_dp2 tp_comm_ok "$WORK/tp2dp2.jsonl" "$WORK/tp2dp2.out" 2 2
 tp_comm_ok "$WORK/tp2dp2.jsonl" "$WORK/tp2dp2.out" 2 2 | sed 's/^/ /'
 # Each tensor rank holds half of the split tensors: parameters per rank fall accordingly.
 n1=$(grep -o 'x [0-9]* parameters)' "$WORK/dp2.out" | grep -o '[0-9]*'); n2=$(grep -o 'x [0-9]* parameters)' "$WORK/tp2.out" | grep -o '[0-9]*')
-# (Megatron's vocabulary padding: 128 x tp, so 50304 rows at tp 1 and 50432 at tp 2)
+# (Megatron's vocabulary padding: 128 x tp, so VP1 rows at tp 1 and VP2 at tp 2)
 "$PY" -c "import sys; n1, n2 = $n1, $n2; C, L, T = 32, 2, 16
 split = lambda V: V * C + L * (3 * C * C + 3 * C + C * C + 4 * C * C + 4 * C + 4 * C * C)
-sys.exit(0 if n2 == n1 - split(50304) + split(50432) // 2 else 1)" && pass tp_memory_halves_split_tensors || fail tp_memory_halves_split_tensors "$n1 -> $n2"
+sys.exit(0 if n2 == n1 - split($VP1) + split($VP2) // 2 else 1)" && pass tp_memory_halves_split_tensors || fail tp_memory_halves_split_tensors "$n1 -> $n2"
 [ "$(grep -o '"comm_bytes":[0-9]*' "$WORK/s.jsonl" | sort -u)" = '"comm_bytes":0' ] && pass comm_single_none || fail comm_single_none
 
 # --- ZeRO stages 2 (gradients sharded too) and 3 (parameters too, gathered one unit at a time):
@@ -274,9 +279,9 @@ if [ "$FULL" = 1 ]; then
 fi
 # ... and the working buffers: the embedding unit, one layer and the final LayerNorm, padded;
 # gradients only for stage 2, parameters too for stage 3.
-"$PY" - "$WORK/z2.out" "$WORK/z3.out" <<'PY' && pass zero_working_buffers || fail zero_working_buffers
+"$PY" - "$WORK/z2.out" "$WORK/z3.out" "$VP1" <<'PY' && pass zero_working_buffers || fail zero_working_buffers
 import re, sys
-C, L, V, T, dp = 32, 2, 50304, 16, 2
+C, L, V, T, dp = 32, 2, int(sys.argv[3]), 16, 2
 pad = lambda n: -(-n // dp) * dp
 units = pad(V * C + T * C) + pad(12 * C * C + 13 * C) + pad(2 * C)
 w = [float(re.search(r"working buffers ([0-9.]+) MB", open(p).read()).group(1)) for p in sys.argv[1:3]]

@@ -3,7 +3,9 @@
 documents of 1-119 tokens), c (empty documents at the start, alone and in runs in the
 middle and at the end, between documents of one and of 2-4 sequences, as
 --split-sentences makes), oov (token ids 60000.., outside GPT-2's vocabulary, for
-the trainer's bad-input test).
+the trainer's bad-input test), s (a's documents with every id taken modulo 1099: a
+NullTokenizer --vocab-size 1099 dataset, so that the parallel layouts' tests train models
+whose output layer is 1,152 rows, not GPT-2's 50,304).
 
   tests/golden/make_gptdata_fixtures.py tests/fixtures/gptdata
 
@@ -28,6 +30,8 @@ def make_fixture(outdir):
             n = int(rng.integers(1, 120))
             docs.append([rng.integers(0, vocab, n).tolist()])
         write(os.path.join(outdir, name), docs)
+        if name == "a":
+            write(os.path.join(outdir, "s"), [[[t % 1099 for t in seq] for seq in doc] for doc in docs])
     # c: empty documents at the start, alone and in runs in the middle, and at the end,
     # between one-sequence documents and documents of 2-4 sequences (--split-sentences).
     rng_c = np.random.default_rng(11)
@@ -42,7 +46,7 @@ def make_fixture(outdir):
     write(os.path.join(outdir, "c"), docs)
     # oov: token ids 60000.. (outside GPT-2's 50257), for the trainer's bad-input test.
     write(os.path.join(outdir, "oov"), [[[60000 + i % 100 for i in range(40)]] for _ in range(50)])
-    print(f"wrote {outdir}/a, b, c and oov")
+    print(f"wrote {outdir}/a, b, c, oov and s")
 
 
 if __name__ == "__main__":
