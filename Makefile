@@ -373,7 +373,7 @@ TEST_FUZZ_SECONDS ?= 5
 test: test-run
 
 test-run: test-bins $(if $(filter 1,$(SAN)),,fuzz-bins)
-	@BIN=$(BIN) BUILD=$(BUILD) TEST_TIER=$(if $(filter 1,$(SAN)),san,rel) HAVE_FUZZ=$(if $(filter 1,$(SAN)),san,$(HAVE_FUZZ)) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
+	+@BIN=$(BIN) BUILD=$(BUILD) TEST_TIER=$(if $(filter 1,$(SAN)),san,rel) HAVE_FUZZ=$(if $(filter 1,$(SAN)),san,$(HAVE_FUZZ)) FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) tests/run_tests.sh
 
 # The GPU tests alone (they are also part of `make test`, which skips them
 # without a GPU): every CUDA kernel against its CPU reference, then training
@@ -389,14 +389,14 @@ bench-gpu: all
 
 # The full crash / fault / memory / pathological-input campaign (about an hour).
 reliability: tools
-	@bash scripts/check/reliability.sh
+	+@bash scripts/check/reliability.sh
 
 fuzz: fuzz-bins
 	@if [ "$(HAVE_FUZZ)" != yes ]; then echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-dev)"; exit 1; fi
 	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/check/fuzz_campaign.sh
 
 bench: all
-	@for b in bench/bench_*.sh; do [ "$$b" = bench/bench_gpu.sh ] && { echo "== $$b: skipped (make bench-gpu runs it on a GPU machine)"; continue; }; echo "== $$b"; BIN=$(BIN) bash $$b || exit 1; done
+	+@for b in bench/bench_*.sh; do [ "$$b" = bench/bench_gpu.sh ] && { echo "== $$b: skipped (make bench-gpu runs it on a GPU machine)"; continue; }; echo "== $$b"; BIN=$(BIN) bash $$b || exit 1; done
 
 # Install the tools, the GPT-2 vocabulary they default to and their --help texts.
 # Nothing refers back to the source tree: the tools find PREFIX/share/webtext-gpt

@@ -159,7 +159,7 @@ static int tt_scan(char *data, size_t len, const char *path, tt_tok **out, size_
     char *p = data, *end = data + len;
     int rc = 0;
     if (len >= UINT32_MAX) return err_set(ERR_FORMAT, "%s: a tiktoken file of 4 GB or more", path);
-    while (p < end && !rc) {
+    while (p < end) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
         char *le = nl ? nl : end;
         lineno++;
@@ -172,9 +172,11 @@ static int tt_scan(char *data, size_t len, const char *path, tt_tok **out, size_
             break;
         }
         uint64_t r = 0;
-        for (char *q = sp + 1; q < p + ll && !rc; q++) {
-            if (*q < '0' || *q > '9' || r > ((uint64_t)1 << 31))
+        for (char *q = sp + 1; q < p + ll; q++) {
+            if (*q < '0' || *q > '9' || r > ((uint64_t)1 << 31)) {
                 rc = err_set(ERR_FORMAT, "%s:%zu: the rank is not an integer below 2^31", path, lineno);
+                break;
+            }
             r = r * 10 + (uint64_t)(*q - '0');
         }
         if (rc) break;
