@@ -219,7 +219,7 @@ int gen_run(gpt_model *m, int32_t *ids, int n, int max_new, int eod, const gen_o
         int rc = gpt_forward(m, ids + start, NULL, 1, T, NULL);
         if (rc)
             return rc;
-        int tok = gen_pick(m->logits + (size_t)(T - 1) * Vp, V, o, &rng, NULL);
+        int tok = gen_pick((const float *)m->logits + (size_t)(T - 1) * Vp, V, o, &rng, NULL); /* an fp32 model */
         ids[n++] = tok;
         if (emit)
             emit(tok, ctx);

@@ -124,7 +124,7 @@ int main(int argc, char **argv)
         if (!rc && !(f = fault_fopen(logits_out, "wb")))
             rc = err_set(ERR_IO, "%s: %s", logits_out, strerror(errno));
         for (int i = 0; !rc && i < n; i++)
-            if (fault_fwrite(m.logits + (size_t)i * cfg.padded_vocab_size, sizeof(float), (size_t)cfg.vocab_size, f) !=
+            if (fault_fwrite((const float *)m.logits + (size_t)i * cfg.padded_vocab_size, sizeof(float), (size_t)cfg.vocab_size, f) !=
                 (size_t)cfg.vocab_size)
                 rc = err_set(ERR_IO, "%s: %s", logits_out, strerror(errno));
         if (f && fclose(f) != 0 && !rc)

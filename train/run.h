@@ -52,7 +52,7 @@ typedef struct {
     int L, mbs;              /* sequence length, micro-batch size */
     long long gbs, nmicro;   /* global batch; its micro-batches (over all data-parallel ranks) */
     int32_t *tok, *in, *tg;
-    float *xrecv, *grecv;   /* pipeline: activations from the previous stage, gradients from the next */
+    floatX *xrecv, *grecv;  /* pipeline: activations from the previous stage, gradients from the next */
     size_t stage_bytes;     /* pipeline: the activations a stage sends on per micro-batch (set by setup) */
     int vpp;                /* interleaved pipeline: model chunks per stage (1: none) */
     int V, Vp; /* vocabulary, padded (Megatron's padded_vocab_size) */

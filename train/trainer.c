@@ -66,7 +66,7 @@ static int last_virtual(const run *r) { return pp_last_virtual(&r->d, &r->m, r->
 
 /* Forward of micro-batch `slot` on this stage's chunk in use (input x_in unless
  * it is the first); adds the loss / div on the last. */
-static int stage_forward(run *r, int split, uint64_t first, int slot, const float *x_in, double div, double *loss)
+static int stage_forward(run *r, int split, uint64_t first, int slot, const floatX *x_in, double div, double *loss)
 {
     int mbs = (int)r->a->micro_batch_size, L = (int)r->a->seq_length;
     int rc = run_get_batch(r, split, first, mbs);
@@ -96,7 +96,7 @@ typedef struct {
     uint64_t base;
 } step_fwd;
 
-static int step_forward(void *ctx, long long b, int slot, const float *x_in, double div, double *loss)
+static int step_forward(void *ctx, long long b, int slot, const floatX *x_in, double div, double *loss)
 {
     step_fwd *f = ctx;
     return stage_forward(f->r, GPTDATA_TRAIN, micro_first(f->r, f->base, b), slot, x_in, div, loss);

@@ -364,16 +364,26 @@ static void print_banner(run *r, const char *dev_desc, const char *peak_desc, do
         printf("\n");
         double bp, bg, bm;
         ddp_bytes_per_param(&r->dp, &bp, &bg, &bm);
-        /* mixed precision: the compute copy of the weights beside the fp32 master weights
-         * (held in fp32 storage, rounded to bf16 / fp16, on every table so far) */
-        if (r->m.prec)
-            bp += 4.0;
+        /* mixed precision: the compute copy of the weights (bf16 / fp16, 2 bytes) beside
+         * the fp32 master weights; under ZeRO-3 the gathered units' copies instead (the
+         * embedding, a layer and the final LayerNorm at a time) */
+        double work = (double)r->dp.work_bytes;
+        if (r->m.prec && r->dp.zero == 3) {
+            int units[3] = {0, 1, r->m.nlayers + 1};
+            for (int k = 0; k < 3; k++) {
+                gpt_seg seg[GPT_UNIT_MAX_SEGS];
+                for (int i = 0, ns = gpt_unit_segs(&r->m, units[k], seg); i < ns; i++)
+                    work += (double)seg[i].n * (double)r->m.xb;
+            }
+        } else if (r->m.prec) {
+            bp += (double)r->m.xb;
+        }
         double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&r->m, mbs, L);
         if (!r->cuda)
             printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
                    "state %.1f MB, activations %.2f MB, working buffers %.1f MB; %.3f bytes per parameter (params %.3f + "
                    "grads %.3f + moments %.3f)\n",
-                   r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, (double)r->dp.work_bytes / 1e6,
+                   r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, work / 1e6,
                    bp + bg + bm, bp, bg, bm);
         /* Ring costs per rank and iteration (Megatron-LM and ZeRO papers): data parallel, an all-reduce of
          * the rank's N gradients, 2(d-1)/d x 4N (the sharded optimizer's reduce-scatter + all-gather cost
@@ -500,7 +510,7 @@ static int open_data(run *r)
     r->in = malloc((size_t)mbs * L * 4);
     r->tg = malloc((size_t)mbs * L * 4);
     /* the activations a pipeline stage sends on per micro-batch: [rows here, C] */
-    r->stage_bytes = gpt_stage_rows(&r->m, (size_t)mbs * (size_t)L) * (size_t)a->hidden_size * sizeof(float);
+    r->stage_bytes = gpt_stage_bytes(&r->m, (size_t)mbs * (size_t)L); /* in the storage precision */
     if (r->d.pp > 1) {
         r->xrecv = r->ops->mem.alloc(r->stage_bytes);
         r->grecv = r->ops->mem.alloc(r->stage_bytes);

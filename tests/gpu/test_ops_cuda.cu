@@ -62,6 +62,17 @@ struct itwin {
     ~itwin() { D->mem.free(d); }
 };
 
+/* An fp32 buffer as an argument of either type: the tables' floatX is fp32 until told
+ * otherwise (test_ops), so the same bytes serve float and floatX parameters. */
+struct anyp {
+    float *p;
+    operator float *() const { return p; }
+    operator floatX *() const { return (floatX *)p; }
+};
+static inline anyp X(float *p) { return anyp{p}; }
+static inline anyp X(const float *p) { return anyp{(float *)p}; }
+static inline int32_t *X(int32_t *p) { return p; }
+
 static void check(const char *what, const twin &t, double tol)
 {
     vec g = t.back();
@@ -93,31 +104,31 @@ static void test_ops(void)
     twin wte(randn((size_t)Vp * C, 0.1f)), wpe(randn((size_t)T * C, 0.1f));
     {
         twin out((size_t)BT * C);
-        H->encoder_forward(out.h.data(), in.h.data(), wte.h.data(), wpe.h.data(), B, T, C);
-        D->encoder_forward(out.d, in.d, wte.d, wpe.d, B, T, C);
+        H->encoder_forward(X(out.h.data()), X(in.h.data()), X(wte.h.data()), X(wpe.h.data()), B, T, C);
+        D->encoder_forward(X(out.d), X(in.d), X(wte.d), X(wpe.d), B, T, C);
         check("encoder_forward", out, 1e-6);
         twin vp((size_t)BT * C);
-        H->encoder_forward_vp(vp.h.data(), in.h.data(), wte.h.data() + 64 * C, 64, 100, BT, C);
-        D->encoder_forward_vp(vp.d, in.d, wte.d + 64 * C, 64, 100, BT, C);
+        H->encoder_forward_vp(X(vp.h.data()), X(in.h.data()), X(wte.h.data() + 64 * C), 64, 100, BT, C);
+        D->encoder_forward_vp(X(vp.d), X(in.d), X(wte.d + 64 * C), 64, 100, BT, C);
         check("encoder_forward_vp", vp, 1e-6);
         twin dout(randn((size_t)BT * C)), dwte(vec((size_t)100 * C, 0.5f)), dwpe(vec((size_t)T * C, 0.25f));
-        H->encoder_backward(dwte.h.data(), dwpe.h.data(), dout.h.data(), in.h.data(), B, T, C, 64, 100);
-        D->encoder_backward(dwte.d, dwpe.d, dout.d, in.d, B, T, C, 64, 100);
+        H->encoder_backward(X(dwte.h.data()), X(dwpe.h.data()), X(dout.h.data()), X(in.h.data()), B, T, C, 64, 100);
+        D->encoder_backward(X(dwte.d), X(dwpe.d), X(dout.d), X(in.d), B, T, C, 64, 100);
         check("encoder_backward dwte (rows 64..163)", dwte, 1e-5);
         check("encoder_backward dwpe", dwpe, 1e-5);
     }
     {
         twin x(randn((size_t)BT * C)), w(randn(C, 0.2f)), b(randn(C, 0.2f)), out((size_t)BT * C), mean(BT), rstd(BT);
-        H->layernorm_forward(out.h.data(), mean.h.data(), rstd.h.data(), x.h.data(), w.h.data(), b.h.data(), BT, C);
-        D->layernorm_forward(out.d, mean.d, rstd.d, x.d, w.d, b.d, BT, C);
+        H->layernorm_forward(X(out.h.data()), X(mean.h.data()), X(rstd.h.data()), X(x.h.data()), X(w.h.data()), X(b.h.data()), BT, C);
+        D->layernorm_forward(X(out.d), X(mean.d), X(rstd.d), X(x.d), X(w.d), X(b.d), BT, C);
         check("layernorm_forward", out, 1e-5);
         check("layernorm_forward rstd", rstd, 1e-5);
         twin dout(randn((size_t)BT * C)), dx(vec((size_t)BT * C, 0.5f)), dw(vec(C, 0.1f)), db(vec(C, 0.2f));
         vec hp(H->layernorm_part_floats(C));
         float *dp = (float *)D->mem.alloc(D->layernorm_part_floats(C) * 4);
-        H->layernorm_backward(dx.h.data(), dw.h.data(), db.h.data(), dout.h.data(), x.h.data(), w.h.data(),
+        H->layernorm_backward(X(dx.h.data()), X(dw.h.data()), X(db.h.data()), X(dout.h.data()), X(x.h.data()), X(w.h.data()),
                               mean.h.data(), rstd.h.data(), BT, C, hp.data());
-        D->layernorm_backward(dx.d, dw.d, db.d, dout.d, x.d, w.d, mean.d, rstd.d, BT, C, dp);
+        D->layernorm_backward(X(dx.d), X(dw.d), X(db.d), X(dout.d), X(x.d), X(w.d), X(mean.d), X(rstd.d), BT, C, X(dp));
         check("layernorm_backward dinp (+=)", dx, 1e-5);
         check("layernorm_backward dw (+=)", dw, 1e-5);
         check("layernorm_backward db (+=)", db, 1e-5);
@@ -127,13 +138,13 @@ static void test_ops(void)
         const int OC = 96;
         twin x(randn((size_t)BT * C)), w(randn((size_t)OC * C, 0.1f)), b(randn(OC, 0.1f));
         twin out(acc ? randn((size_t)BT * OC) : vec((size_t)BT * OC, NAN));
-        H->matmul_forward(out.h.data(), x.h.data(), w.h.data(), b.h.data(), BT, C, OC, acc);
-        D->matmul_forward(out.d, x.d, w.d, b.d, BT, C, OC, acc);
+        H->matmul_forward(X(out.h.data()), X(x.h.data()), X(w.h.data()), X(b.h.data()), BT, C, OC, acc);
+        D->matmul_forward(X(out.d), X(x.d), X(w.d), X(b.d), BT, C, OC, acc);
         check(acc ? "matmul_forward (accumulate)" : "matmul_forward", out, 1e-5);
         twin dout(randn((size_t)BT * OC)), dw(vec((size_t)OC * C, 0.5f)), db(vec(OC, 0.5f));
         twin dx(acc ? randn((size_t)BT * C) : vec((size_t)BT * C, NAN));
-        H->matmul_backward(dx.h.data(), dw.h.data(), db.h.data(), dout.h.data(), x.h.data(), w.h.data(), BT, C, OC, acc);
-        D->matmul_backward(dx.d, dw.d, db.d, dout.d, x.d, w.d, BT, C, OC, acc);
+        H->matmul_backward(X(dx.h.data()), X(dw.h.data()), X(db.h.data()), X(dout.h.data()), X(x.h.data()), X(w.h.data()), BT, C, OC, acc);
+        D->matmul_backward(X(dx.d), X(dw.d), X(db.d), X(dout.d), X(x.d), X(w.d), BT, C, OC, acc);
         check(acc ? "matmul_backward dinp (accumulate)" : "matmul_backward dinp", dx, 1e-5);
         check("matmul_backward dw (+=)", dw, 1e-5);
         check("matmul_backward dbias (+=)", db, 1e-5);
@@ -142,12 +153,12 @@ static void test_ops(void)
         twin qkv(randn((size_t)BT * 3 * C)), out((size_t)BT * C);
         vec hatt((size_t)B * NH * T * T), hs(H->attention_scratch_floats(T));
         float *datt = (float *)D->mem.alloc((size_t)B * NH * T * T * 4), *ds = (float *)D->mem.alloc(D->attention_scratch_floats(T) * 4);
-        H->attention_forward(out.h.data(), hatt.data(), qkv.h.data(), B, T, C, NH);
-        D->attention_forward(out.d, datt, qkv.d, B, T, C, NH);
+        H->attention_forward(X(out.h.data()), X(hatt.data()), X(qkv.h.data()), B, T, C, NH);
+        D->attention_forward(X(out.d), X(datt), X(qkv.d), B, T, C, NH);
         check("attention_forward", out, 1e-5);
         twin dout(randn((size_t)BT * C)), dqkv((size_t)BT * 3 * C);
-        H->attention_backward(dqkv.h.data(), hs.data(), dout.h.data(), qkv.h.data(), hatt.data(), out.h.data(), B, T, C, NH);
-        D->attention_backward(dqkv.d, ds, dout.d, qkv.d, datt, out.d, B, T, C, NH);
+        H->attention_backward(X(dqkv.h.data()), X(hs.data()), X(dout.h.data()), X(qkv.h.data()), X(hatt.data()), X(out.h.data()), B, T, C, NH);
+        D->attention_backward(X(dqkv.d), X(ds), X(dout.d), X(qkv.d), X(datt), X(out.d), B, T, C, NH);
         check("attention_backward", dqkv, 1e-5);
         D->mem.free(datt);
         D->mem.free(ds);
@@ -155,19 +166,19 @@ static void test_ops(void)
     {
         const size_t n = 5000;
         twin x(randn(n)), y(n), dy(randn(n)), dx(n);
-        H->gelu_forward(y.h.data(), x.h.data(), n);
-        D->gelu_forward(y.d, x.d, n);
+        H->gelu_forward(X(y.h.data()), X(x.h.data()), n);
+        D->gelu_forward(X(y.d), X(x.d), n);
         check("gelu_forward", y, 1e-5);
-        H->gelu_backward(dx.h.data(), x.h.data(), dy.h.data(), n);
-        D->gelu_backward(dx.d, x.d, dy.d, n);
+        H->gelu_backward(X(dx.h.data()), X(x.h.data()), X(dy.h.data()), n);
+        D->gelu_backward(X(dx.d), X(x.d), X(dy.d), n);
         check("gelu_backward", dx, 1e-5);
         twin res(randn((size_t)BT * C)), t(randn((size_t)BT * C)), b(randn(C)), o((size_t)BT * C);
-        H->residual_bias(o.h.data(), res.h.data(), t.h.data(), b.h.data(), BT, C);
-        D->residual_bias(o.d, res.d, t.d, b.d, BT, C);
+        H->residual_bias(X(o.h.data()), X(res.h.data()), X(t.h.data()), X(b.h.data()), BT, C);
+        D->residual_bias(X(o.d), X(res.d), X(t.d), X(b.d), BT, C);
         check("residual_bias", o, 1e-7);
         twin e(randn((size_t)BT / 2 * C));
-        H->add_positions(e.h.data(), wpe.h.data(), BT / 2, BT / 2, T, C);
-        D->add_positions(e.d, wpe.d, BT / 2, BT / 2, T, C);
+        H->add_positions(X(e.h.data()), X(wpe.h.data()), BT / 2, BT / 2, T, C);
+        D->add_positions(X(e.d), X(wpe.d), BT / 2, BT / 2, T, C);
         check("add_positions", e, 1e-7);
     }
     {
@@ -176,25 +187,25 @@ static void test_ops(void)
             tg[i] = (int32_t)(urand() * V);
         itwin tgt(tg);
         twin logits(randn((size_t)BT * Vp, 2.0f)), lse(BT), loss(BT);
-        H->crossentropy_forward(lse.h.data(), loss.h.data(), logits.h.data(), tgt.h.data(), BT, V, Vp);
-        D->crossentropy_forward(lse.d, loss.d, logits.d, tgt.d, BT, V, Vp);
+        H->crossentropy_forward(X(lse.h.data()), X(loss.h.data()), X(logits.h.data()), X(tgt.h.data()), BT, V, Vp);
+        D->crossentropy_forward(X(lse.d), X(loss.d), X(logits.d), X(tgt.d), BT, V, Vp);
         check("crossentropy_forward lse", lse, 1e-5);
         check("crossentropy_forward loss", loss, 1e-5);
         /* this rank's rows [128, 256): 72 real */
         const size_t v0 = 128, Vs = 128;
         twin part(randn((size_t)BT * Vs, 2.0f)), mx(BT), sum(BT), tl(BT), l2(BT), lo2(BT);
-        H->crossentropy_vp_max(mx.h.data(), part.h.data(), BT, V - (int)v0, Vs);
-        D->crossentropy_vp_max(mx.d, part.d, BT, V - (int)v0, Vs);
+        H->crossentropy_vp_max(X(mx.h.data()), X(part.h.data()), BT, V - (int)v0, Vs);
+        D->crossentropy_vp_max(X(mx.d), X(part.d), BT, V - (int)v0, Vs);
         check("crossentropy_vp_max", mx, 0);
-        H->crossentropy_vp_sum(sum.h.data(), tl.h.data(), part.h.data(), mx.h.data(), tgt.h.data(), BT, V - (int)v0, Vs, v0);
-        D->crossentropy_vp_sum(sum.d, tl.d, part.d, mx.d, tgt.d, BT, V - (int)v0, Vs, v0);
+        H->crossentropy_vp_sum(X(sum.h.data()), X(tl.h.data()), X(part.h.data()), X(mx.h.data()), X(tgt.h.data()), BT, V - (int)v0, Vs, v0);
+        D->crossentropy_vp_sum(X(sum.d), X(tl.d), X(part.d), X(mx.d), X(tgt.d), BT, V - (int)v0, Vs, v0);
         check("crossentropy_vp_sum", sum, 1e-5);
         check("crossentropy_vp_sum target logit", tl, 0);
-        H->crossentropy_vp_finish(l2.h.data(), lo2.h.data(), mx.h.data(), sum.h.data(), tl.h.data(), BT);
-        D->crossentropy_vp_finish(l2.d, lo2.d, mx.d, sum.d, tl.d, BT);
+        H->crossentropy_vp_finish(X(l2.h.data()), X(lo2.h.data()), X(mx.h.data()), X(sum.h.data()), X(tl.h.data()), BT);
+        D->crossentropy_vp_finish(X(l2.d), X(lo2.d), X(mx.d), X(sum.d), X(tl.d), BT);
         check("crossentropy_vp_finish", lo2, 1e-5);
-        H->crossentropy_backward(part.h.data(), l2.h.data(), tgt.h.data(), BT, V - (int)v0, Vs, v0, 0.01f);
-        D->crossentropy_backward(part.d, l2.d, tgt.d, BT, V - (int)v0, Vs, v0, 0.01f);
+        H->crossentropy_backward(X(part.h.data()), X(l2.h.data()), X(tgt.h.data()), BT, V - (int)v0, Vs, v0, 0.01f);
+        D->crossentropy_backward(X(part.d), X(l2.d), X(tgt.d), BT, V - (int)v0, Vs, v0, 0.01f);
         check("crossentropy_backward (vocab-parallel rows)", part, 1e-5);
     }
     {
@@ -238,66 +249,131 @@ static void test_ops(void)
     }
 }
 
-/* Mixed precision's compute on the CUDA table (compute_prec): operands rounded to
- * bf16 / fp16 as the model hands them, products on the tensor cores in fp32. The
- * matmuls are exact products summed in fp32 (the CPU's sum in another order: 1e-5);
- * attention keeps its probabilities in the narrow type on the GPU (flash or batched
- * GEMMs), so it is held to the precision's own step (bf16 2e-2, fp16 4e-3). */
-static vec rounded(vec v, int prec)
+/* Typed storage (bf16 / fp16): both tables told the precision; the floatX operands are
+ * the same bits on each (the CPU table's conversion on the host, uploaded), the fp32
+ * ones as above. Outputs are compared widened. The products are exact sums in fp32 in
+ * another order, rounded once to the storage type: an element whose sum lies at a
+ * rounding boundary may round the other way, one step of the type (bf16 2^-8, fp16
+ * 2^-11 relative), so the norm's tolerance is about a step (bf16 4e-3, fp16 5e-4); a
+ * wrong product is off by far more. Attention keeps its probabilities in the narrow
+ * type on the GPU (flash or batched GEMMs), so it is held to bf16 2e-2, fp16 4e-3. */
+struct xtwin { /* a floatX buffer on both tables */
+    size_t n;
+    std::vector<uint16_t> h;
+    void *d;
+    explicit xtwin(const vec &v) : n(v.size()), h(v.size()), d(D->mem.alloc(v.size() * 2 + 4))
+    {
+        H->to_prec((floatX *)h.data(), v.data(), n);
+        D->mem.upload(d, h.data(), n * 2);
+    }
+    explicit xtwin(size_t n_) : xtwin(vec(n_, NAN)) {}
+    ~xtwin() { D->mem.free(d); }
+    floatX *hx() { return (floatX *)h.data(); }
+    floatX *dx() const { return (floatX *)d; }
+    vec host() const
+    {
+        vec r(n);
+        H->from_prec(r.data(), (const floatX *)h.data(), n);
+        return r;
+    }
+    vec back() const
+    {
+        std::vector<uint16_t> b(n);
+        D->mem.download(b.data(), d, n * 2);
+        D->mem.sync();
+        vec r(n);
+        H->from_prec(r.data(), (const floatX *)b.data(), n);
+        return r;
+    }
+};
+static void check_x(const char *what, const xtwin &t, double tol)
 {
-    H->round_prec(v.data(), v.size(), prec);
-    return v;
+    twin w(t.host());
+    vec g = t.back();
+    D->mem.upload(w.d, g.data(), g.size() * 4);
+    check(what, w, tol);
 }
-static void test_narrow(int prec)
+static void test_typed(int prec)
 {
     const char *pn = prec == 1 ? "bf16" : "fp16";
     char what[96];
-    D->compute_prec(prec);
+    H->storage_prec(prec);
+    D->storage_prec(prec);
+    double mt = prec == 1 ? 4e-3 : 5e-4;
     for (int acc = 0; acc < 2; acc++) {
         const int BT = 32, C = 64, OC = 96;
-        twin x(rounded(randn((size_t)BT * C), prec)), w(rounded(randn((size_t)OC * C, 0.1f), prec)), b(randn(OC, 0.1f));
-        twin out(acc ? randn((size_t)BT * OC) : vec((size_t)BT * OC, NAN));
-        H->matmul_forward(out.h.data(), x.h.data(), w.h.data(), b.h.data(), BT, C, OC, acc);
-        D->matmul_forward(out.d, x.d, w.d, b.d, BT, C, OC, acc);
+        xtwin x(randn((size_t)BT * C)), w(randn((size_t)OC * C, 0.1f)), b(randn(OC, 0.1f));
+        xtwin out(acc ? randn((size_t)BT * OC) : vec((size_t)BT * OC, NAN));
+        H->matmul_forward(out.hx(), x.hx(), w.hx(), b.hx(), BT, C, OC, acc);
+        D->matmul_forward(out.dx(), x.dx(), w.dx(), b.dx(), BT, C, OC, acc);
         snprintf(what, sizeof what, "%s matmul_forward%s", pn, acc ? " (accumulate)" : "");
-        check(what, out, 1e-5);
-        twin dout(rounded(randn((size_t)BT * OC), prec)), dw(vec((size_t)OC * C, 0.5f)), db(vec(OC, 0.5f));
-        twin dx(acc ? randn((size_t)BT * C) : vec((size_t)BT * C, NAN));
-        H->matmul_backward(dx.h.data(), dw.h.data(), db.h.data(), dout.h.data(), x.h.data(), w.h.data(), BT, C, OC, acc);
-        D->matmul_backward(dx.d, dw.d, db.d, dout.d, x.d, w.d, BT, C, OC, acc);
+        check_x(what, out, mt);
+        xtwin dout(randn((size_t)BT * OC));
+        twin dw(vec((size_t)OC * C, 0.5f)), db(vec(OC, 0.5f));
+        xtwin dx(acc ? randn((size_t)BT * C) : vec((size_t)BT * C, NAN));
+        H->matmul_backward(dx.hx(), dw.h.data(), db.h.data(), dout.hx(), x.hx(), w.hx(), BT, C, OC, acc);
+        D->matmul_backward(dx.dx(), dw.d, db.d, dout.dx(), x.dx(), w.dx(), BT, C, OC, acc);
         snprintf(what, sizeof what, "%s matmul_backward dinp%s", pn, acc ? " (accumulate)" : "");
-        check(what, dx, 1e-5);
+        check_x(what, dx, mt);
         snprintf(what, sizeof what, "%s matmul_backward dw (+=)", pn);
         check(what, dw, 1e-5);
         snprintf(what, sizeof what, "%s matmul_backward dbias (+=)", pn);
         check(what, db, 1e-5);
     }
-    /* head size 16 (batched GEMMs) and 64 with T 64 (the flash kernels) */
+    {
+        const int BT = 32, C = 64;
+        xtwin x(randn((size_t)BT * C)), w(randn(C, 0.2f)), b(randn(C, 0.2f)), out((size_t)BT * C);
+        twin mean(BT), rstd(BT);
+        H->layernorm_forward(out.hx(), mean.h.data(), rstd.h.data(), x.hx(), w.hx(), b.hx(), BT, C);
+        D->layernorm_forward(out.dx(), mean.d, rstd.d, x.dx(), w.dx(), b.dx(), BT, C);
+        snprintf(what, sizeof what, "%s layernorm_forward", pn);
+        check_x(what, out, mt);
+        xtwin dout(randn((size_t)BT * C)), dxx(randn((size_t)BT * C));
+        twin dw(vec(C, 0.1f)), db(vec(C, 0.2f));
+        vec hp(H->layernorm_part_floats(C));
+        float *dp = (float *)D->mem.alloc(D->layernorm_part_floats(C) * 4);
+        H->layernorm_backward(dxx.hx(), dw.h.data(), db.h.data(), dout.hx(), x.hx(), w.hx(), mean.h.data(),
+                              rstd.h.data(), BT, C, hp.data());
+        D->layernorm_backward(dxx.dx(), dw.d, db.d, dout.dx(), x.dx(), w.dx(), mean.d, rstd.d, BT, C, dp);
+        snprintf(what, sizeof what, "%s layernorm_backward dinp (+=)", pn);
+        check_x(what, dxx, mt);
+        snprintf(what, sizeof what, "%s layernorm_backward dw (+=)", pn);
+        check(what, dw, 1e-4);
+        D->mem.free(dp);
+        const size_t n = 5000;
+        xtwin g(randn(n)), y(n), dy(randn(n));
+        H->gelu_forward(y.hx(), g.hx(), n);
+        D->gelu_forward(y.dx(), g.dx(), n);
+        snprintf(what, sizeof what, "%s gelu_forward", pn);
+        check_x(what, y, mt);
+        H->gelu_backward(dy.hx(), g.hx(), dy.hx(), n); /* in place, as the model runs it */
+        D->gelu_backward(dy.dx(), g.dx(), dy.dx(), n);
+        snprintf(what, sizeof what, "%s gelu_backward (in place)", pn);
+        check_x(what, dy, mt);
+    }
+    /* head size 16 (batched GEMMs) and 64 with T 64 (cuDNN or the flash kernels) */
     const int shapes[2][4] = {{2, 16, 64, 4}, {2, 64, 128, 2}};
     for (int si = 0; si < 2; si++) {
         const int B = shapes[si][0], T = shapes[si][1], C = shapes[si][2], NH = shapes[si][3], BT = B * T;
         double tol = prec == 1 ? 2e-2 : 4e-3;
-        twin qkv(rounded(randn((size_t)BT * 3 * C), prec)), out((size_t)BT * C);
+        xtwin qkv(randn((size_t)BT * 3 * C)), out((size_t)BT * C);
         vec hatt((size_t)B * NH * T * T), hs(H->attention_scratch_floats(T));
         float *datt = (float *)D->mem.alloc((size_t)B * NH * T * T * 4), *ds = (float *)D->mem.alloc(D->attention_scratch_floats(T) * 4);
-        H->attention_forward(out.h.data(), hatt.data(), qkv.h.data(), B, T, C, NH);
-        D->attention_forward(out.d, datt, qkv.d, B, T, C, NH);
+        H->attention_forward(out.hx(), hatt.data(), qkv.hx(), B, T, C, NH);
+        D->attention_forward(out.dx(), datt, qkv.dx(), B, T, C, NH);
         snprintf(what, sizeof what, "%s attention_forward (head size %d)", pn, C / NH);
-        check(what, out, tol);
-        /* the backward is given the forward's output as the model keeps it: rounded */
-        vec o = out.back();
-        H->round_prec(o.data(), o.size(), prec);
-        out.h = rounded(out.h, prec);
-        D->mem.upload(out.d, o.data(), o.size() * 4);
-        twin dout(rounded(randn((size_t)BT * C), prec)), dqkv((size_t)BT * 3 * C);
-        H->attention_backward(dqkv.h.data(), hs.data(), dout.h.data(), qkv.h.data(), hatt.data(), out.h.data(), B, T, C, NH);
-        D->attention_backward(dqkv.d, ds, dout.d, qkv.d, datt, out.d, B, T, C, NH);
+        check_x(what, out, tol);
+        /* the backward is given each table's own forward output, as the model keeps it */
+        xtwin dout(randn((size_t)BT * C)), dqkv((size_t)BT * 3 * C);
+        H->attention_backward(dqkv.hx(), hs.data(), dout.hx(), qkv.hx(), hatt.data(), out.hx(), B, T, C, NH);
+        D->attention_backward(dqkv.dx(), ds, dout.dx(), qkv.dx(), datt, out.dx(), B, T, C, NH);
         snprintf(what, sizeof what, "%s attention_backward (head size %d)", pn, C / NH);
-        check(what, dqkv, 2 * tol);
+        check_x(what, dqkv, 2 * tol);
         D->mem.free(datt);
         D->mem.free(ds);
     }
-    D->compute_prec(0);
+    H->storage_prec(0);
+    D->storage_prec(0);
 }
 
 /* One step of the model (gpt.c) on a table. */
@@ -384,8 +460,8 @@ int main(void)
         return 1;
     }
     test_ops();
-    test_narrow(1);
-    test_narrow(2);
+    test_typed(1);
+    test_typed(2);
     test_model(0);
     test_model(1);
     test_model(2);

@@ -3,7 +3,10 @@
  * compiler's own _Float16 conversion (IEEE round to nearest even), bf16 against
  * an independent rule (the two neighbours that keep 7 mantissa bits, the nearer,
  * ties to the even one), on special values and on 2 million random bit patterns;
- * and the CPU table's round_prec op. */
+ * the CPU table's round_prec op; and typed storage: the 2-byte patterns (every one
+ * of the 65,536 widens and narrows back to itself, NaNs aside), the table's
+ * to_prec / from_prec against the rounding, and a kernel on floatX operands against
+ * the fp32 kernel on the rounded values (the same bits). */
 #include "train/cpu/precision.h"
 #include "train/ops/ops.h"
 #include "tests/unit/check.h"
@@ -84,8 +87,64 @@ static void test_table_op(void)
     CHECK(memcmp(x, y, sizeof x) == 0);
 }
 
+static void test_storage_bits(void)
+{
+    long bad = 0;
+    for (uint32_t b = 0; b < 65536; b++) {
+        float fb = prec_bf16_float((uint16_t)b), fh = prec_fp16_float((uint16_t)b);
+        if (!isnan(fb) && prec_bf16_bits(fb) != b && bad++ < 3)
+            printf("  bf16 %04x -> %a -> %04x\n", b, fb, prec_bf16_bits(fb));
+        if (!isnan(fh) && prec_fp16_bits(fh) != b && bad++ < 3)
+            printf("  fp16 %04x -> %a -> %04x\n", b, fh, prec_fp16_bits(fh));
+        if (!isnan(fb) && !same(prec_round_bf16(fb), fb)) /* a bf16 value is its own rounding */
+            bad++;
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
+static void test_storage_table(void)
+{
+    enum { N = 4096 };
+    static float x[N], back[N];
+    static uint16_t s16[N];
+    uint64_t r = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i < N; i++) {
+        r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+        x[i] = ldexpf((float)((r >> 40) & 0xffffff) / 16777216.0f - 0.5f, (int)((r >> 8) % 40) - 20);
+    }
+    x[0] = 70000.0f; /* past fp16's range */
+    for (int prec = GPT_PREC_BF16; prec <= GPT_PREC_FP16; prec++) {
+        gpt_ops_cpu.storage_prec(prec);
+        gpt_ops_cpu.to_prec((floatX *)s16, x, N);
+        gpt_ops_cpu.from_prec(back, (const floatX *)s16, N);
+        long bad = 0;
+        for (int i = 0; i < N; i++)
+            bad += !same(back[i], prec_round(x[i], prec));
+        CHECK_EQ_INT(bad, 0);
+        /* gelu on floatX operands = the fp32 kernel on the rounded input, rounded */
+        static uint16_t out16[N];
+        static float xr[N], ref[N], got[N];
+        for (int i = 0; i < N; i++)
+            xr[i] = prec_round(x[i] * 1e-3f, prec), x[i] *= 1e-3f;
+        gpt_ops_cpu.to_prec((floatX *)s16, x, N);
+        gpt_ops_cpu.gelu_forward((floatX *)out16, (const floatX *)s16, N);
+        gpt_ops_cpu.from_prec(got, (const floatX *)out16, N);
+        gpt_ops_cpu.storage_prec(GPT_PREC_FP32);
+        gpt_ops_cpu.gelu_forward((floatX *)ref, (const floatX *)xr, N);
+        bad = 0;
+        for (int i = 0; i < N; i++) {
+            bad += !same(got[i], prec_round(ref[i], prec));
+            x[i] *= 1e3f;
+        }
+        CHECK_EQ_INT(bad, 0);
+    }
+    gpt_ops_cpu.storage_prec(GPT_PREC_FP32);
+}
+
 int main(void)
 {
+    RUN(test_storage_bits);
+    RUN(test_storage_table);
     RUN(test_special);
     RUN(test_random);
     RUN(test_table_op);

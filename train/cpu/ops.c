@@ -1,15 +1,119 @@
 /* ops.c - the CPU reference operation table (train/ops/ops.h): train/cpu/kernels.c
  * on host memory, and the loops the model had between the kernels, unchanged,
- * so that numbers are bit for bit what they were. */
+ * so that numbers are bit for bit what they were.
+ *
+ * Typed storage: in fp32 the kernels run on the buffers themselves. In bf16 or
+ * fp16 each kernel's floatX operands are widened (exactly) into fp32 scratch, the
+ * fp32 kernel runs, and its floatX outputs are rounded back (to nearest even, as
+ * the GPU's conversions): the same arithmetic as a GPU kernel that loads the narrow
+ * type and computes in fp32, and bit for bit what the fp32-storage model computed
+ * when it rounded every such buffer after its kernel. */
 #include "train/cpu/precision.h"
 #include "train/ops/ops.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "train/cpu/kernels.h"
 
+/* ---- typed storage: the precision, conversions, fp32 views of floatX operands ---- */
+static int g_prec; /* GPT_PREC_* */
+static void cpu_storage_prec(int prec) { g_prec = prec == GPT_PREC_BF16 || prec == GPT_PREC_FP16 ? prec : 0; }
+
+static void cpu_to_prec(floatX *dst, const float *src, size_t n)
+{
+    if (g_prec == GPT_PREC_BF16) {
+        uint16_t *d = (uint16_t *)dst;
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            d[i] = prec_bf16_bits(src[i]);
+    } else if (g_prec == GPT_PREC_FP16) {
+        uint16_t *d = (uint16_t *)dst;
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            d[i] = prec_fp16_bits(src[i]);
+    } else if (n && (const void *)dst != (const void *)src) {
+        memcpy(dst, src, n * sizeof(float));
+    }
+}
+
+static void cpu_from_prec(float *dst, const floatX *src, size_t n)
+{
+    const uint16_t *s = (const uint16_t *)src;
+    if (g_prec == GPT_PREC_BF16) {
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            dst[i] = prec_bf16_float(s[i]);
+    } else if (g_prec == GPT_PREC_FP16) {
+#pragma omp parallel for schedule(static)
+        for (size_t i = 0; i < n; i++)
+            dst[i] = prec_fp16_float(s[i]);
+    } else if (n && (const void *)dst != (const void *)src) {
+        memcpy(dst, src, n * sizeof(float));
+    }
+}
+
+/* One element (the encoder's gathers, whose tables' sizes the kernel is not told). */
+static inline float ldx(const floatX *p, size_t i)
+{
+    const uint16_t *s = (const uint16_t *)p;
+    return g_prec == GPT_PREC_BF16 ? prec_bf16_float(s[i]) : g_prec == GPT_PREC_FP16 ? prec_fp16_float(s[i])
+                                                                                     : ((const float *)p)[i];
+}
+static inline void stx(floatX *p, size_t i, float v)
+{
+    if (g_prec == GPT_PREC_BF16)
+        ((uint16_t *)p)[i] = prec_bf16_bits(v);
+    else if (g_prec == GPT_PREC_FP16)
+        ((uint16_t *)p)[i] = prec_fp16_bits(v);
+    else
+        ((float *)p)[i] = v;
+}
+
+/* fp32 scratch for the widened operands of one call: slot k grows to the largest n
+ * (the model calls the table from one thread). */
+enum { S_OUT, S_IN, S_W, S_B, S_X, S_N };
+static float *g_scr[S_N];
+static size_t g_scr_n[S_N];
+static float *scratch(int k, size_t n)
+{
+    if (n > g_scr_n[k]) {
+        free(g_scr[k]);
+        g_scr[k] = malloc(n * sizeof(float));
+        if (!g_scr[k]) {
+            fprintf(stderr, "train: out of memory for %zu floats of the CPU table's scratch\n", n);
+            abort();
+        }
+        g_scr_n[k] = n;
+    }
+    return g_scr[k];
+}
+/* An operand read by the kernel: the buffer itself in fp32, else widened into slot k. */
+static const float *R_(int k, const floatX *x, size_t n)
+{
+    if (!g_prec || !x)
+        return (const float *)x;
+    float *s = scratch(k, n);
+    cpu_from_prec(s, x, n);
+    return s;
+}
+/* An output: the buffer itself in fp32, else slot k (widened first when the kernel
+ * also reads it); out_done rounds it back. */
+static float *W_(int k, floatX *x, size_t n, int read)
+{
+    if (!g_prec || !x)
+        return (float *)x;
+    return read ? (float *)R_(k, x, n) : scratch(k, n);
+}
+static void out_done(floatX *x, const float *f, size_t n)
+{
+    if (g_prec && x)
+        cpu_to_prec(x, f, n);
+}
+
+/* ---- memory ---- */
 static void *cpu_alloc(size_t bytes) { return calloc(1, bytes ? bytes : 1); }
 static void cpu_free(void *p) { free(p); }
 static void cpu_copy(void *dst, const void *src, size_t bytes)
@@ -30,32 +134,140 @@ static void cpu_device_uuid(unsigned char uuid[16]) { memset(uuid, 0, 16); }
 static size_t cpu_layernorm_part_floats(int C) { return (size_t)cpu_threads() * 2 * (size_t)C; }
 static size_t cpu_attention_scratch_floats(int T) { return (size_t)cpu_threads() * (size_t)T * (size_t)T; }
 
-static void cpu_attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv,
-                                   const float *att, const float *out, int B, int T, int C, int NH)
+/* ---- the model's kernels on floatX operands ---- */
+static void cpu_encoder_forward(floatX *out, const int32_t *inp, const floatX *wte, const floatX *wpe, int B, int T,
+                                int C)
 {
-    (void)out; /* the probabilities suffice */
-    attention_backward(dqkv, scratch, dout, qkv, att, B, T, C, NH);
+    if (!g_prec) {
+        encoder_forward((float *)out, inp, (const float *)wte, (const float *)wpe, B, T, C);
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (int bt = 0; bt < B * T; bt++)
+        for (int i = 0; i < C; i++)
+            stx(out, (size_t)bt * C + i, ldx(wte, (size_t)inp[bt] * C + i) + ldx(wpe, (size_t)(bt % T) * C + i));
 }
 
-static void cpu_residual_bias(float *out, const float *res, const float *t, const float *bias, int rows, int OC)
+static void cpu_encoder_forward_vp(floatX *out, const int32_t *inp, const floatX *wte, size_t v0, size_t Vl, int BT,
+                                   int C)
 {
+    if (!g_prec) {
+        encoder_forward_vp((float *)out, inp, (const float *)wte, v0, Vl, BT, C);
+        return;
+    }
+#pragma omp parallel for schedule(static)
+    for (int bt = 0; bt < BT; bt++) {
+        size_t row = (size_t)inp[bt] - v0;
+        for (int i = 0; i < C; i++)
+            stx(out, (size_t)bt * C + i, row < Vl ? ldx(wte, row * C + i) : 0.0f);
+    }
+}
+
+static void cpu_encoder_backward(float *dwte, float *dwpe, const floatX *dout, const int32_t *inp, int B, int T, int C,
+                                 size_t v0, size_t Vl)
+{
+    encoder_backward(dwte, dwpe, R_(S_IN, dout, (size_t)B * T * C), inp, B, T, C, v0, Vl);
+}
+
+static void cpu_layernorm_forward(floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w,
+                                  const floatX *b, int N, int C)
+{
+    size_t n = (size_t)N * C;
+    float *o = W_(S_OUT, out, n, 0);
+    layernorm_forward(o, mean, rstd, R_(S_IN, inp, n), R_(S_W, w, (size_t)C), R_(S_B, b, (size_t)C), N, C);
+    out_done(out, o, n);
+}
+
+static void cpu_layernorm_backward(floatX *dinp, float *dw, float *db, const floatX *dout, const floatX *inp,
+                                   const floatX *w, const float *mean, const float *rstd, int N, int C, float *part)
+{
+    size_t n = (size_t)N * C;
+    float *d = W_(S_OUT, dinp, n, 1);
+    layernorm_backward_part(d, dw, db, R_(S_X, dout, n), R_(S_IN, inp, n), R_(S_W, w, (size_t)C), mean, rstd, N, C,
+                            part);
+    out_done(dinp, d, n);
+}
+
+static void cpu_matmul_forward(floatX *out, const floatX *inp, const floatX *w, const floatX *bias, int N, int C,
+                               int OC, int accumulate)
+{
+    size_t n = (size_t)N * OC;
+    float *o = W_(S_OUT, out, n, accumulate);
+    matmul_forward(o, R_(S_IN, inp, (size_t)N * C), R_(S_W, w, (size_t)OC * C), R_(S_B, bias, (size_t)OC), N, C, OC,
+                   accumulate);
+    out_done(out, o, n);
+}
+
+static void cpu_matmul_backward(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
+                                const floatX *w, int N, int C, int OC, int accumulate_dinp)
+{
+    size_t n = (size_t)N * C;
+    float *d = W_(S_OUT, dinp, n, accumulate_dinp);
+    matmul_backward(d, dw, dbias, R_(S_X, dout, (size_t)N * OC), R_(S_IN, inp, n), R_(S_W, w, (size_t)OC * C), N, C,
+                    OC, accumulate_dinp);
+    out_done(dinp, d, n);
+}
+
+static void cpu_attention_forward(floatX *out, float *att, const floatX *qkv, int B, int T, int C, int NH)
+{
+    size_t n = (size_t)B * T * C;
+    float *o = W_(S_OUT, out, n, 0);
+    attention_forward(o, att, R_(S_IN, qkv, 3 * n), B, T, C, NH);
+    out_done(out, o, n);
+}
+
+static void cpu_attention_backward(floatX *dqkv, float *scratch_, const floatX *dout, const floatX *qkv,
+                                   const float *att, const floatX *out, int B, int T, int C, int NH)
+{
+    (void)out; /* the probabilities suffice */
+    size_t n = (size_t)B * T * C;
+    float *d = W_(S_OUT, dqkv, 3 * n, 0);
+    attention_backward(d, scratch_, R_(S_X, dout, n), R_(S_IN, qkv, 3 * n), att, B, T, C, NH);
+    out_done(dqkv, d, 3 * n);
+}
+
+static void cpu_gelu_forward(floatX *out, const floatX *inp, size_t n)
+{
+    float *o = W_(S_OUT, out, n, 0);
+    gelu_forward(o, R_(S_IN, inp, n), n);
+    out_done(out, o, n);
+}
+
+static void cpu_gelu_backward(floatX *dinp, const floatX *inp, const floatX *dout, size_t n)
+{
+    /* in place (dinp == dout): the widened dout is the output's scratch too */
+    float *d = dinp == dout ? W_(S_OUT, dinp, n, 1) : W_(S_OUT, dinp, n, 0);
+    gelu_backward(d, R_(S_IN, inp, n), dinp == dout ? d : R_(S_X, dout, n), n);
+    out_done(dinp, d, n);
+}
+
+static void cpu_residual_bias(floatX *out_, const floatX *res_, const floatX *t_, const floatX *bias_, int rows, int OC)
+{
+    size_t n = (size_t)rows * OC;
+    float *out = W_(S_OUT, out_, n, 0);
+    const float *res = R_(S_IN, res_, n), *t = R_(S_X, t_, n), *bias = R_(S_B, bias_, (size_t)OC);
 #pragma omp parallel for schedule(static)
     for (int r = 0; r < rows; r++)
         for (int o = 0; o < OC; o++)
             out[(size_t)r * OC + o] = res[(size_t)r * OC + o] + t[(size_t)r * OC + o] + bias[o];
+    out_done(out_, out, n);
 }
 
-static void cpu_add_positions(float *x, const float *wpe, size_t r0, size_t R, int T, int C)
+static void cpu_add_positions(floatX *x_, const floatX *wpe_, size_t r0, size_t R, int T, int C)
 {
+    float *x = W_(S_OUT, x_, R * C, 1);
+    const float *wpe = R_(S_W, wpe_, (size_t)T * C);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < R; i++)
         for (int j = 0; j < C; j++)
             x[i * C + j] += wpe[((r0 + i) % (size_t)T) * C + j];
+    out_done(x_, x, R * C);
 }
 
-static void cpu_crossentropy_forward(float *lse, float *loss, const float *logits, const int32_t *targets, size_t BT,
+static void cpu_crossentropy_forward(float *lse, float *loss, const floatX *logits_, const int32_t *targets, size_t BT,
                                      int nv, size_t Vs)
 {
+    const float *logits = R_(S_IN, logits_, BT * Vs);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++) {
         const float *x = logits + i * Vs;
@@ -66,16 +278,18 @@ static void cpu_crossentropy_forward(float *lse, float *loss, const float *logit
     }
 }
 
-static void cpu_crossentropy_vp_max(float *max, const float *logits, size_t BT, int nv, size_t Vs)
+static void cpu_crossentropy_vp_max(float *max, const floatX *logits_, size_t BT, int nv, size_t Vs)
 {
+    const float *logits = R_(S_IN, logits_, BT * Vs);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++)
         max[i] = nv ? row_max(logits + i * Vs, nv) : -INFINITY;
 }
 
-static void cpu_crossentropy_vp_sum(float *sum, float *tl, const float *logits, const float *max,
+static void cpu_crossentropy_vp_sum(float *sum, float *tl, const floatX *logits_, const float *max,
                                     const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0)
 {
+    const float *logits = R_(S_IN, logits_, BT * Vs);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++) {
         const float *x = logits + i * Vs;
@@ -96,9 +310,10 @@ static void cpu_crossentropy_vp_finish(float *lse, float *loss, const float *max
     }
 }
 
-static void cpu_crossentropy_backward(float *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
+static void cpu_crossentropy_backward(floatX *logits_, const float *lse, const int32_t *targets, size_t BT, int nv,
                                       size_t Vs, size_t v0, float dl)
 {
+    float *logits = W_(S_OUT, logits_, BT * Vs, 1);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++) {
         float *x = logits + i * Vs, l = lse[i];
@@ -110,6 +325,7 @@ static void cpu_crossentropy_backward(float *logits, const float *lse, const int
         if (row < Vs)
             x[row] -= dl;
     }
+    out_done(logits_, logits, BT * Vs);
 }
 
 static void cpu_sum_f64(double *out, const float *x, size_t n)
@@ -210,19 +426,22 @@ const gpt_ops gpt_ops_cpu = {
             .host_free = cpu_free,
             .device_uuid = cpu_device_uuid,
         },
-    .encoder_forward = encoder_forward,
-    .encoder_forward_vp = encoder_forward_vp,
-    .encoder_backward = encoder_backward,
-    .layernorm_forward = layernorm_forward,
-    .layernorm_backward = layernorm_backward_part,
+    .storage_prec = cpu_storage_prec,
+    .to_prec = cpu_to_prec,
+    .from_prec = cpu_from_prec,
+    .encoder_forward = cpu_encoder_forward,
+    .encoder_forward_vp = cpu_encoder_forward_vp,
+    .encoder_backward = cpu_encoder_backward,
+    .layernorm_forward = cpu_layernorm_forward,
+    .layernorm_backward = cpu_layernorm_backward,
     .layernorm_part_floats = cpu_layernorm_part_floats,
-    .matmul_forward = matmul_forward,
-    .matmul_backward = matmul_backward,
-    .attention_forward = attention_forward,
+    .matmul_forward = cpu_matmul_forward,
+    .matmul_backward = cpu_matmul_backward,
+    .attention_forward = cpu_attention_forward,
     .attention_backward = cpu_attention_backward,
     .attention_scratch_floats = cpu_attention_scratch_floats,
-    .gelu_forward = gelu_forward,
-    .gelu_backward = gelu_backward,
+    .gelu_forward = cpu_gelu_forward,
+    .gelu_backward = cpu_gelu_backward,
     .residual_bias = cpu_residual_bias,
     .add_positions = cpu_add_positions,
     .crossentropy_forward = cpu_crossentropy_forward,

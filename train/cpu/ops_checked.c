@@ -207,86 +207,92 @@ static void ck_device_uuid(unsigned char uuid[16]) { memcpy(uuid, "webtext-check
 #define CF(p) ((const float *)U(__func__, (p)))
 #define CI(p) ((const int32_t *)U(__func__, (p)))
 
-static void ck_encoder_forward(float *out, const int32_t *inp, const float *wte, const float *wpe, int B, int T_,
+#define X(p) ((floatX *)U(__func__, (p)))
+#define CX(p) ((const floatX *)U(__func__, (p)))
+
+static void ck_storage_prec(int prec) { C.storage_prec(prec); }
+static void ck_to_prec(floatX *dst, const float *src, size_t n) { C.to_prec(X(dst), CF(src), n); }
+static void ck_from_prec(float *dst, const floatX *src, size_t n) { C.from_prec(F(dst), CX(src), n); }
+static void ck_encoder_forward(floatX *out, const int32_t *inp, const floatX *wte, const floatX *wpe, int B, int T_,
                                int Ch)
 {
-    C.encoder_forward(F(out), CI(inp), CF(wte), CF(wpe), B, T_, Ch);
+    C.encoder_forward(X(out), CI(inp), CX(wte), CX(wpe), B, T_, Ch);
 }
-static void ck_encoder_forward_vp(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT,
+static void ck_encoder_forward_vp(floatX *out, const int32_t *inp, const floatX *wte, size_t v0, size_t Vl, int BT,
                                   int Ch)
 {
-    C.encoder_forward_vp(F(out), CI(inp), CF(wte), v0, Vl, BT, Ch);
+    C.encoder_forward_vp(X(out), CI(inp), CX(wte), v0, Vl, BT, Ch);
 }
-static void ck_encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T_,
+static void ck_encoder_backward(float *dwte, float *dwpe, const floatX *dout, const int32_t *inp, int B, int T_,
                                 int Ch, size_t v0, size_t Vl)
 {
-    C.encoder_backward(F(dwte), F(dwpe), CF(dout), CI(inp), B, T_, Ch, v0, Vl);
+    C.encoder_backward(F(dwte), F(dwpe), CX(dout), CI(inp), B, T_, Ch, v0, Vl);
 }
-static void ck_layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,
-                                 const float *b, int N, int Ch)
+static void ck_layernorm_forward(floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w,
+                                 const floatX *b, int N, int Ch)
 {
-    C.layernorm_forward(F(out), F(mean), F(rstd), CF(inp), CF(w), CF(b), N, Ch);
+    C.layernorm_forward(X(out), F(mean), F(rstd), CX(inp), CX(w), CX(b), N, Ch);
 }
-static void ck_layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp,
-                                  const float *w, const float *mean, const float *rstd, int N, int Ch, float *part)
+static void ck_layernorm_backward(floatX *dinp, float *dw, float *db, const floatX *dout, const floatX *inp,
+                                  const floatX *w, const float *mean, const float *rstd, int N, int Ch, float *part)
 {
-    C.layernorm_backward(F(dinp), F(dw), F(db), CF(dout), CF(inp), CF(w), CF(mean), CF(rstd), N, Ch, F(part));
+    C.layernorm_backward(X(dinp), F(dw), F(db), CX(dout), CX(inp), CX(w), CF(mean), CF(rstd), N, Ch, F(part));
 }
-static void ck_matmul_forward(float *out, const float *inp, const float *w, const float *bias, int N, int Ch, int OC,
-                              int acc)
+static void ck_matmul_forward(floatX *out, const floatX *inp, const floatX *w, const floatX *bias, int N, int Ch,
+                              int OC, int acc)
 {
-    C.matmul_forward(F(out), CF(inp), CF(w), CF(bias), N, Ch, OC, acc);
+    C.matmul_forward(X(out), CX(inp), CX(w), CX(bias), N, Ch, OC, acc);
 }
-static void ck_matmul_backward(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
-                               const float *w, int N, int Ch, int OC, int acc)
+static void ck_matmul_backward(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
+                               const floatX *w, int N, int Ch, int OC, int acc)
 {
-    C.matmul_backward(F(dinp), F(dw), F(dbias), CF(dout), CF(inp), CF(w), N, Ch, OC, acc);
+    C.matmul_backward(X(dinp), F(dw), F(dbias), CX(dout), CX(inp), CX(w), N, Ch, OC, acc);
 }
-static void ck_attention_forward(float *out, float *att, const float *qkv, int B, int T_, int Ch, int NH)
+static void ck_attention_forward(floatX *out, float *att, const floatX *qkv, int B, int T_, int Ch, int NH)
 {
-    C.attention_forward(F(out), F(att), CF(qkv), B, T_, Ch, NH);
+    C.attention_forward(X(out), F(att), CX(qkv), B, T_, Ch, NH);
 }
-static void ck_attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att,
-                                  const float *out, int B, int T_, int Ch, int NH)
+static void ck_attention_backward(floatX *dqkv, float *scratch, const floatX *dout, const floatX *qkv,
+                                  const float *att, const floatX *out, int B, int T_, int Ch, int NH)
 {
-    C.attention_backward(F(dqkv), F(scratch), CF(dout), CF(qkv), CF(att), CF(out), B, T_, Ch, NH);
+    C.attention_backward(X(dqkv), F(scratch), CX(dout), CX(qkv), CF(att), CX(out), B, T_, Ch, NH);
 }
-static void ck_gelu_forward(float *out, const float *inp, size_t n) { C.gelu_forward(F(out), CF(inp), n); }
-static void ck_gelu_backward(float *dinp, const float *inp, const float *dout, size_t n)
+static void ck_gelu_forward(floatX *out, const floatX *inp, size_t n) { C.gelu_forward(X(out), CX(inp), n); }
+static void ck_gelu_backward(floatX *dinp, const floatX *inp, const floatX *dout, size_t n)
 {
-    C.gelu_backward(F(dinp), CF(inp), CF(dout), n);
+    C.gelu_backward(X(dinp), CX(inp), CX(dout), n);
 }
-static void ck_residual_bias(float *out, const float *res, const float *t, const float *bias, int rows, int OC)
+static void ck_residual_bias(floatX *out, const floatX *res, const floatX *t, const floatX *bias, int rows, int OC)
 {
-    C.residual_bias(F(out), CF(res), CF(t), CF(bias), rows, OC);
+    C.residual_bias(X(out), CX(res), CX(t), CX(bias), rows, OC);
 }
-static void ck_add_positions(float *x, const float *wpe, size_t r0, size_t R, int T_, int Ch)
+static void ck_add_positions(floatX *x, const floatX *wpe, size_t r0, size_t R, int T_, int Ch)
 {
-    C.add_positions(F(x), CF(wpe), r0, R, T_, Ch);
+    C.add_positions(X(x), CX(wpe), r0, R, T_, Ch);
 }
-static void ck_crossentropy_forward(float *lse, float *loss, const float *logits, const int32_t *targets, size_t BT,
+static void ck_crossentropy_forward(float *lse, float *loss, const floatX *logits, const int32_t *targets, size_t BT,
                                     int nv, size_t Vs)
 {
-    C.crossentropy_forward(F(lse), F(loss), CF(logits), CI(targets), BT, nv, Vs);
+    C.crossentropy_forward(F(lse), F(loss), CX(logits), CI(targets), BT, nv, Vs);
 }
-static void ck_crossentropy_vp_max(float *max, const float *logits, size_t BT, int nv, size_t Vs)
+static void ck_crossentropy_vp_max(float *max, const floatX *logits, size_t BT, int nv, size_t Vs)
 {
-    C.crossentropy_vp_max(F(max), CF(logits), BT, nv, Vs);
+    C.crossentropy_vp_max(F(max), CX(logits), BT, nv, Vs);
 }
-static void ck_crossentropy_vp_sum(float *sum, float *tl, const float *logits, const float *max,
+static void ck_crossentropy_vp_sum(float *sum, float *tl, const floatX *logits, const float *max,
                                    const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0)
 {
-    C.crossentropy_vp_sum(F(sum), F(tl), CF(logits), CF(max), CI(targets), BT, nv, Vs, v0);
+    C.crossentropy_vp_sum(F(sum), F(tl), CX(logits), CF(max), CI(targets), BT, nv, Vs, v0);
 }
 static void ck_crossentropy_vp_finish(float *lse, float *loss, const float *max, const float *sum, const float *tl,
                                       size_t BT)
 {
     C.crossentropy_vp_finish(F(lse), F(loss), CF(max), CF(sum), CF(tl), BT);
 }
-static void ck_crossentropy_backward(float *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
+static void ck_crossentropy_backward(floatX *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
                                      size_t Vs, size_t v0, float dl)
 {
-    C.crossentropy_backward(F(logits), CF(lse), CI(targets), BT, nv, Vs, v0, dl);
+    C.crossentropy_backward(X(logits), CF(lse), CI(targets), BT, nv, Vs, v0, dl);
 }
 static void ck_sum_f64(double *out, const float *x, size_t n) { C.sum_f64((double *)U(__func__, out), CF(x), n); }
 static void ck_sumsq_f64(double *out, const float *x, size_t n, size_t blk)
@@ -321,6 +327,9 @@ const gpt_ops gpt_ops_checked = {
             .host_free = ck_host_free,
             .device_uuid = ck_device_uuid,
         },
+    .storage_prec = ck_storage_prec,
+    .to_prec = ck_to_prec,
+    .from_prec = ck_from_prec,
     .encoder_forward = ck_encoder_forward,
     .encoder_forward_vp = ck_encoder_forward_vp,
     .encoder_backward = ck_encoder_backward,

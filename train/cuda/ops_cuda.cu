@@ -6,16 +6,16 @@
  * cross-entropy's parts, sums, AdamW). Everything is ordered on the legacy
  * default stream, as the communicators' NCCL calls are.
  *
- * Storage is fp32. Under --bf16 / --fp16 the model rounds weights, activations
- * and their gradients as the CPU tables do (round_prec), and the table runs the
- * products and attention on narrow copies of those operands on the tensor cores
- * (compute_prec; exact, since the values are rounded already), fp32 out; attention
- * through cuDNN's fused kernel where it takes the shape (WEBTEXT_NO_CUDNN_TABLE=1: not),
- * else our flash kernels, else batched GEMMs.
- * Checked on an H100 (scripts/gpu/gpu_suite.sh, tests/gpu/test_ops_cuda.cu): every
- * layout in fp32, bf16 and fp16 against one process. Speed: the single-GPU model
- * of gpt_cuda.cu (bf16 storage, cuDNN attention, fused kernels) stays the default
- * for one rank and plain data parallelism; see docs/parallel.md. */
+ * Typed storage (train/ops/ops.h's floatX): under --bf16 / --fp16 the model's compute
+ * weights, activations and their gradients are __nv_bfloat16 / __half buffers and
+ * every kernel is instantiated for the type (BY_TYPE below), as gpt_cuda.cu runs
+ * them; master weights, weight gradients and AdamW's state are fp32.
+ * The fp32-storage version of this table was checked on an H100 (every layout in
+ * fp32, bf16 and fp16 against one process); the typed version has been compiled and
+ * its CPU reference run bit for bit against the fp32-storage model, and waits for its
+ * GPU run (scripts/gpu/gpu_suite.sh, tests/gpu/test_ops_cuda.cu's test_typed). Speed:
+ * the single-GPU model of gpt_cuda.cu stays the default for one rank and plain data
+ * parallelism until that run shows this table as fast; see docs/parallel.md. */
 extern "C" {
 #include "common/err.h"
 #include "train/ops/ops.h"
@@ -87,60 +87,32 @@ static attn_scratch<float> att_for(size_t n)
     return w;
 }
 
-/* ---- mixed precision's compute: bf16 / fp16 operands on the tensor cores ----
- * Under --bf16 / --fp16 the parallel model hands the products operands that are
- * already rounded to the compute precision (weights, activations and their
- * gradients: train/model/gpt.c's RP). Converting them to bf16 / fp16 is then
- * exact, and a product of the narrow operands accumulated in fp32 is the same
- * arithmetic as the CPU table's fp32 product of the rounded values, in another
- * summation order. So the matmuls and attention run on the tensor cores with
- * fp32 outputs (which the model rounds next), through narrow scratch operands
- * that grow to the largest product and are reused. */
+/* ---- typed storage: the precision, and each operation instantiated per type ----
+ * The model's floatX buffers hold T = float, __nv_bfloat16 or __half (storage_prec),
+ * so the kernels of this folder run on them as the single-GPU model runs them: the
+ * products on the tensor cores with fp32 accumulation and a T output (cuBLASLt's
+ * bias epilogue), LayerNorm and GELU loading T and computing in fp32, attention
+ * through cuDNN's fused kernel where it takes the shape (WEBTEXT_NO_CUDNN_TABLE=1:
+ * not), else the flash kernels, else batched GEMMs; no conversion passes. */
 static int g_prec; /* GPT_PREC_*: 0 fp32, 1 bf16, 2 fp16 */
-enum { NS_A, NS_B, NS_C, NS_D, NS_N };
-static void *g_ns[NS_N];
-static size_t g_ns_n[NS_N];
-static void cu_compute_prec(int prec) { g_prec = prec == 1 || prec == 2 ? prec : 0; }
+static void cu_storage_prec(int prec) { g_prec = prec == 1 || prec == 2 ? prec : 0; }
+/* fn<T>(args...) for the storage type */
+#define BY_TYPE(fn, ...)                          \
+    do {                                          \
+        if (g_prec == 1)                          \
+            fn<__nv_bfloat16>(__VA_ARGS__);       \
+        else if (g_prec == 2)                     \
+            fn<__half>(__VA_ARGS__);              \
+        else                                      \
+            fn<float>(__VA_ARGS__);               \
+    } while (0)
+#define TX(p) ((T *)(void *)(p))
+#define CTX(p) ((const T *)(const void *)(p))
 
-template <typename T> __global__ void to_narrow_kernel(T *y, const float *x, size_t n)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        y[i] = fromf<T>(x[i]);
-}
-template <typename T> __global__ void from_narrow_kernel(float *y, const T *x, size_t n)
-{
-    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        y[i] = tof(x[i]);
-}
-static unsigned grid_for(size_t n)
-{
-    size_t b = cdiv(n, 256);
-    return (unsigned)(b > 65535 * 4 ? 65535 * 4 : b ? b : 1);
-}
-/* Slot k's scratch of n narrow values (2 bytes each), x converted into it when given. */
-template <typename T> static T *narrow(int k, const float *x, size_t n)
-{
-    ready();
-    if (n > g_ns_n[k]) {
-        if (g_ns[k])
-            CUDA_CHECK(cudaFree(g_ns[k]));
-        CUDA_CHECK(cudaMalloc(&g_ns[k], n * sizeof(T)));
-        g_ns_n[k] = n;
-    }
-    T *y = (T *)g_ns[k];
-    if (x && n) {
-        to_narrow_kernel<T><<<grid_for(n), 256>>>(y, x, n);
-        CUDA_LAUNCHED();
-    }
-    return y;
-}
-template <typename T> static void widen(float *y, const T *x, size_t n)
-{
-    if (!n)
-        return;
-    from_narrow_kernel<T><<<grid_for(n), 256>>>(y, x, n);
-    CUDA_LAUNCHED();
-}
+template <typename T> static void to_prec_t(floatX *dst, const float *src, size_t n) { convert(TX(dst), src, n, 0); }
+template <typename T> static void from_prec_t(float *dst, const floatX *src, size_t n) { convert(dst, CTX(src), n, 0); }
+static void cu_to_prec(floatX *dst, const float *src, size_t n) { BY_TYPE(to_prec_t, dst, src, n); }
+static void cu_from_prec(float *dst, const floatX *src, size_t n) { BY_TYPE(from_prec_t, dst, src, n); }
 
 /* ---- memory: the bytes this process's table holds, for the memory report ---- */
 static std::map<void *, size_t> g_sizes;
@@ -214,38 +186,52 @@ static void cu_device_uuid(unsigned char uuid[16])
 }
 
 /* ---- kernels of this folder ---- */
-static void cu_encoder_forward(float *out, const int32_t *inp, const float *wte, const float *wpe, int B, int T, int C)
+template <typename T>
+static void enc_fwd_t(floatX *out, const int32_t *inp, const floatX *wte, const floatX *wpe, int B, int T_, int C)
 {
-    encoder_forward<float>(out, inp, wte, wpe, B, T, C, 0);
+    encoder_forward<T>(TX(out), inp, CTX(wte), CTX(wpe), B, T_, C, 0);
+}
+static void cu_encoder_forward(floatX *out, const int32_t *inp, const floatX *wte, const floatX *wpe, int B, int T,
+                               int C)
+{
+    BY_TYPE(enc_fwd_t, out, inp, wte, wpe, B, T, C);
 }
 
-__global__ void encoder_vp_kernel(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C)
+template <typename T>
+__global__ void encoder_vp_kernel(T *out, const int32_t *inp, const T *wte, size_t v0, size_t Vl, int BT, int C)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= (size_t)BT * C)
         return;
     size_t row = i / C, c = i % C, tok = (size_t)inp[row] - v0;
-    out[i] = tok < Vl ? wte[tok * C + c] : 0.0f;
+    out[i] = tok < Vl ? wte[tok * C + c] : fromf<T>(0.0f);
 }
-static void cu_encoder_forward_vp(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C)
+template <typename T>
+static void enc_vp_t(floatX *out, const int32_t *inp, const floatX *wte, size_t v0, size_t Vl, int BT, int C)
 {
-    encoder_vp_kernel<<<cdiv((size_t)BT * C, 256), 256>>>(out, inp, wte, v0, Vl, BT, C);
+    encoder_vp_kernel<T><<<cdiv((size_t)BT * C, 256), 256>>>(TX(out), inp, CTX(wte), v0, Vl, BT, C);
     CUDA_LAUNCHED();
+}
+static void cu_encoder_forward_vp(floatX *out, const int32_t *inp, const floatX *wte, size_t v0, size_t Vl, int BT,
+                                  int C)
+{
+    BY_TYPE(enc_vp_t, out, inp, wte, v0, Vl, BT, C);
 }
 
 /* dwpe[t, c] += sum over b of dout[b, t, c] (in b order); dwte rows of this rank's
  * tokens += dout rows (atomics: the order of a token's rows is not fixed). */
-__global__ void encoder_bwd_wpe_kernel(float *dwpe, const float *dout, int B, int T, int C)
+template <typename T> __global__ void encoder_bwd_wpe_kernel(float *dwpe, const T *dout, int B, int Tn, int C)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= (size_t)T * C)
+    if (i >= (size_t)Tn * C)
         return;
     float s = 0;
     for (int b = 0; b < B; b++)
-        s += dout[(size_t)b * T * C + i];
+        s += tof(dout[(size_t)b * Tn * C + i]);
     dwpe[i] += s;
 }
-__global__ void encoder_bwd_wte_kernel(float *dwte, const float *dout, const int32_t *inp, int BT, int C, size_t v0,
+template <typename T>
+__global__ void encoder_bwd_wte_kernel(float *dwte, const T *dout, const int32_t *inp, int BT, int C, size_t v0,
                                        size_t Vl)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
@@ -253,127 +239,107 @@ __global__ void encoder_bwd_wte_kernel(float *dwte, const float *dout, const int
         return;
     size_t row = i / C, c = i % C, tok = (size_t)inp[row] - v0;
     if (tok < Vl)
-        atomicAdd(dwte + tok * C + c, dout[i]);
+        atomicAdd(dwte + tok * C + c, tof(dout[i]));
 }
-static void cu_encoder_backward(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T, int C,
-                                size_t v0, size_t Vl)
+template <typename T>
+static void enc_bwd_t(float *dwte, float *dwpe, const floatX *dout, const int32_t *inp, int B, int Tn, int C, size_t v0,
+                      size_t Vl)
 {
     if (dwpe) {
-        encoder_bwd_wpe_kernel<<<cdiv((size_t)T * C, 256), 256>>>(dwpe, dout, B, T, C);
+        encoder_bwd_wpe_kernel<T><<<cdiv((size_t)Tn * C, 256), 256>>>(dwpe, CTX(dout), B, Tn, C);
         CUDA_LAUNCHED();
     }
-    encoder_bwd_wte_kernel<<<cdiv((size_t)B * T * C, 256), 256>>>(dwte, dout, inp, B * T, C, v0, Vl);
+    encoder_bwd_wte_kernel<T><<<cdiv((size_t)B * Tn * C, 256), 256>>>(dwte, CTX(dout), inp, B * Tn, C, v0, Vl);
     CUDA_LAUNCHED();
 }
-
-static void cu_layernorm_forward(float *out, float *mean, float *rstd, const float *inp, const float *w,
-                                 const float *b, int N, int C)
+static void cu_encoder_backward(float *dwte, float *dwpe, const floatX *dout, const int32_t *inp, int B, int T, int C,
+                                size_t v0, size_t Vl)
 {
-    layernorm_forward<float>(out, mean, rstd, inp, w, b, N, C, 0);
+    BY_TYPE(enc_bwd_t, dwte, dwpe, dout, inp, B, T, C, v0, Vl);
 }
-static void cu_layernorm_backward(float *dinp, float *dw, float *db, const float *dout, const float *inp,
-                                  const float *w, const float *mean, const float *rstd, int N, int C, float *part)
+
+template <typename T>
+static void ln_fwd_t(floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w, const floatX *b, int N,
+                     int C)
 {
-    layernorm_backward<float>(dinp, dw, db, dout, inp, w, mean, rstd, N, C, part, 0);
+    layernorm_forward<T>(TX(out), mean, rstd, CTX(inp), CTX(w), CTX(b), N, C, 0);
+}
+static void cu_layernorm_forward(floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w,
+                                 const floatX *b, int N, int C)
+{
+    BY_TYPE(ln_fwd_t, out, mean, rstd, inp, w, b, N, C);
+}
+template <typename T>
+static void ln_bwd_t(floatX *dinp, float *dw, float *db, const floatX *dout, const floatX *inp, const floatX *w,
+                     const float *mean, const float *rstd, int N, int C, float *part)
+{
+    layernorm_backward<T>(TX(dinp), dw, db, CTX(dout), CTX(inp), CTX(w), mean, rstd, N, C, part, 0);
+}
+static void cu_layernorm_backward(floatX *dinp, float *dw, float *db, const floatX *dout, const floatX *inp,
+                                  const floatX *w, const float *mean, const float *rstd, int N, int C, float *part)
+{
+    BY_TYPE(ln_bwd_t, dinp, dw, db, dout, inp, w, mean, rstd, N, C, part);
 }
 static size_t cu_layernorm_part_floats(int C) { return (size_t)COLSUM_CHUNKS * 2 * (size_t)C; }
 
-__global__ void add_bias_rows_kernel(float *out, const float *bias, int N, int OC)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < (size_t)N * OC)
-        out[i] += bias[i % OC];
-}
-/* out (+)= inp @ w^T (+ bias) with narrow operands, fp32 out. */
+/* out (+)= inp @ w^T (+ bias): matmul.cuh's (cuBLASLt, the bias in the epilogue), or with
+ * accumulate the same product with beta 1 (read, added in fp32, stored once). */
 template <typename T>
-static void matmul_forward_narrow(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
-                                  int accumulate)
+static void mm_fwd_t(floatX *out, const floatX *inp, const floatX *w, const floatX *bias, int N, int C, int OC,
+                     int accumulate)
 {
-    cudaDataType_t dt = cuda_type<T>::t;
-    const T *wn = narrow<T>(NS_A, w, (size_t)OC * C), *in = narrow<T>(NS_B, inp, (size_t)N * C);
-    float beta = accumulate ? 1.0f : 0.0f;
-    if (bias && lt_matmul(&g_mm, out, CUDA_R_32F, wn, in, dt, OC, N, C, true, false, C, C, OC, beta,
-                          CUBLASLT_EPILOGUE_BIAS, bias, NULL, 0))
+    if (!accumulate) {
+        matmul_forward<T>(&g_mm, TX(out), CTX(inp), CTX(w), CTX(bias), N, C, OC, (T *)NULL);
         return;
-    if (!lt_matmul(&g_mm, out, CUDA_R_32F, wn, in, dt, OC, N, C, true, false, C, C, OC, beta, CUBLASLT_EPILOGUE_DEFAULT,
-                   NULL, NULL, 0))
-        blas_matmul(&g_mm, out, CUDA_R_32F, wn, in, dt, OC, N, C, true, false, C, C, OC, beta);
+    }
+    cudaDataType_t dt = cuda_type<T>::t;
+    if (!lt_matmul(&g_mm, out, dt, w, inp, dt, OC, N, C, true, false, C, C, OC, 1.0f, CUBLASLT_EPILOGUE_DEFAULT, NULL,
+                   NULL, 0))
+        blas_matmul(&g_mm, out, dt, w, inp, dt, OC, N, C, true, false, C, C, OC, 1.0f);
     if (bias) {
-        add_bias_rows_kernel<<<cdiv((size_t)N * OC, 256), 256>>>(out, bias, N, OC);
+        add_bias_kernel<T><<<cdiv((size_t)N * OC, 256), 256>>>(TX(out), CTX(bias), N, OC);
         CUDA_LAUNCHED();
     }
 }
-static void cu_matmul_forward(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
+static void cu_matmul_forward(floatX *out, const floatX *inp, const floatX *w, const floatX *bias, int N, int C, int OC,
                               int accumulate)
 {
     ready();
-    if (g_prec == 1)
-        return matmul_forward_narrow<__nv_bfloat16>(out, inp, w, bias, N, C, OC, accumulate);
-    if (g_prec == 2)
-        return matmul_forward_narrow<__half>(out, inp, w, bias, N, C, OC, accumulate);
-    if (!accumulate) {
-        matmul_forward<float>(&g_mm, out, inp, w, bias, N, C, OC, NULL);
-        return;
-    }
-    /* out += inp @ w^T (+ bias) */
-    if (!lt_matmul(&g_mm, out, CUDA_R_32F, w, inp, CUDA_R_32F, OC, N, C, true, false, C, C, OC, 1.0f,
-                   CUBLASLT_EPILOGUE_DEFAULT, NULL, NULL, 0))
-        blas_matmul(&g_mm, out, CUDA_R_32F, w, inp, CUDA_R_32F, OC, N, C, true, false, C, C, OC, 1.0f);
-    if (bias) {
-        add_bias_rows_kernel<<<cdiv((size_t)N * OC, 256), 256>>>(out, bias, N, OC);
-        CUDA_LAUNCHED();
-    }
+    BY_TYPE(mm_fwd_t, out, inp, w, bias, N, C, OC, accumulate);
 }
-/* dinp (+)= dout @ w in fp32; dw += dout^T @ inp and dbias += column sums of dout
- * (matmul.cuh's fp32 accumulation), from narrow operands. */
+/* dinp (+)= dout @ w; dw += dout^T @ inp and dbias += column sums of dout in fp32. */
 template <typename T>
-static void matmul_backward_narrow(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
-                                   const float *w, int N, int C, int OC, int accumulate_dinp)
+static void mm_bwd_t(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp, const floatX *w,
+                     int N, int C, int OC, int accumulate_dinp)
 {
-    cudaDataType_t dt = cuda_type<T>::t;
-    const T *dn = narrow<T>(NS_C, dout, (size_t)N * OC);
-    if (dinp) {
-        const T *wn = narrow<T>(NS_A, w, (size_t)OC * C);
-        float beta = accumulate_dinp ? 1.0f : 0.0f;
-        if (!lt_matmul(&g_mm, dinp, CUDA_R_32F, wn, dn, dt, C, N, OC, false, false, C, OC, C, beta,
+    if (dinp && accumulate_dinp) {
+        cudaDataType_t dt = cuda_type<T>::t;
+        if (!lt_matmul(&g_mm, dinp, dt, w, dout, dt, C, N, OC, false, false, C, OC, C, 1.0f,
                        CUBLASLT_EPILOGUE_DEFAULT, NULL, NULL, 0))
-            blas_matmul(&g_mm, dinp, CUDA_R_32F, wn, dn, dt, C, N, OC, false, false, C, OC, C, beta);
+            blas_matmul(&g_mm, dinp, dt, w, dout, dt, C, N, OC, false, false, C, OC, C, 1.0f);
+        dinp = NULL;
     }
-    const T *in = narrow<T>(NS_B, inp, (size_t)N * C);
-    matmul_backward<T>(&g_mm, (T *)NULL, dw, dbias, dn, in, (const T *)NULL, N, C, OC, (const T *)NULL);
+    matmul_backward<T>(&g_mm, TX(dinp), dw, dbias, CTX(dout), CTX(inp), CTX(w), N, C, OC, (const T *)NULL);
 }
-static void cu_matmul_backward(float *dinp, float *dw, float *dbias, const float *dout, const float *inp,
-                               const float *w, int N, int C, int OC, int accumulate_dinp)
+static void cu_matmul_backward(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
+                               const floatX *w, int N, int C, int OC, int accumulate_dinp)
 {
     part_for((size_t)OC);
-    if (g_prec == 1)
-        return matmul_backward_narrow<__nv_bfloat16>(dinp, dw, dbias, dout, inp, w, N, C, OC, accumulate_dinp);
-    if (g_prec == 2)
-        return matmul_backward_narrow<__half>(dinp, dw, dbias, dout, inp, w, N, C, OC, accumulate_dinp);
-    if (!accumulate_dinp || !dinp) {
-        matmul_backward<float>(&g_mm, dinp, dw, dbias, dout, inp, w, N, C, OC, NULL);
-        return;
-    }
-    if (!lt_matmul(&g_mm, dinp, CUDA_R_32F, w, dout, CUDA_R_32F, C, N, OC, false, false, C, OC, C, 1.0f,
-                   CUBLASLT_EPILOGUE_DEFAULT, NULL, NULL, 0))
-        blas_matmul(&g_mm, dinp, CUDA_R_32F, w, dout, CUDA_R_32F, C, N, OC, false, false, C, OC, C, 1.0f);
-    matmul_backward<float>(&g_mm, NULL, dw, dbias, dout, inp, w, N, C, OC, NULL);
+    BY_TYPE(mm_bwd_t, dinp, dw, dbias, dout, inp, w, N, C, OC, accumulate_dinp);
 }
 
-/* att: the table keeps the log-sum-exps [B, NH, T] there (the CPU its probabilities). */
-/* Attention with narrow operands: the flash kernels where they apply (head size 64,
- * T a multiple of 64), else the batched GEMMs on narrow T x T scratch; the output
- * and the input gradient widened to fp32 for the model to round. */
+/* att: the table keeps the log-sum-exps [B, NH, T] there (the CPU its probabilities).
+ * cuDNN's fused attention where it takes the shape (it compiles a graph per shape,
+ * once), else the flash kernels (head size 64, T a multiple of 64), else the batched
+ * GEMMs on T x T scratch. */
 static float *g_dd; /* the flash backward's [B, NH, T] */
 static size_t g_dd_n;
-template <typename T> static attn_scratch<T> att_narrow(size_t n)
+template <typename T> static attn_scratch<T> att_t(size_t n)
 {
-    attn_scratch<float> f = att_for((n + 1) / 2); /* two T x T buffers of 2-byte values */
+    attn_scratch<float> f = att_for((n * sizeof(T) + sizeof(float) - 1) / sizeof(float));
     attn_scratch<T> w = {(T *)f.s1, (T *)f.s1 + n, NULL};
     return w;
 }
-/* cuDNN's fused attention where it takes the shape (it compiles a graph per shape, once):
- * the single-GPU model's default, and the fastest of the three. */
 template <typename T> static int use_cudnn(int B, int Tn, int NH, int hs)
 {
 #ifdef WEBTEXT_CUDNN
@@ -390,105 +356,132 @@ template <typename T> static int use_cudnn(int B, int Tn, int NH, int hs)
     return 0;
 #endif
 }
-template <typename T>
-static void attention_forward_narrow(float *out, float *lse, const float *qkv, int B, int Tn, int C, int NH)
+template <> int use_cudnn<float>(int, int, int, int) { return 0; } /* cuDNN's fused attention is 16-bit */
+/* The flash kernels where they apply (16-bit types only); false: not run. */
+static float *flash_dd(size_t n)
 {
-    const T *qn = narrow<T>(NS_A, qkv, (size_t)B * Tn * 3 * C);
-    T *on = narrow<T>(NS_D, NULL, (size_t)B * Tn * C);
-#ifdef WEBTEXT_CUDNN
-    if (use_cudnn<T>(B, Tn, NH, C / NH))
-        cudnn_attention_forward(cudnn_dtype<T>(), on, lse, qn, B, Tn, NH, C / NH, 0);
-    else
-#endif
-    if (flash::usable<T>(Tn, C, NH))
-        flash::forward(on, lse, qn, B, Tn, C, NH, 0);
-    else
-        attention_forward<T>(&g_mm, on, lse, qn, att_narrow<T>((size_t)B * NH * Tn * Tn), B, Tn, C, NH);
-    widen(out, on, (size_t)B * Tn * C);
+    if (n > g_dd_n) {
+        if (g_dd)
+            CUDA_CHECK(cudaFree(g_dd));
+        CUDA_CHECK(cudaMalloc(&g_dd, n * sizeof(float)));
+        g_dd_n = n;
+    }
+    return g_dd;
 }
+template <typename T> struct flash_of {
+    static bool fwd(T *out, float *lse, const T *qkv, int B, int Tn, int C, int NH)
+    {
+        if (!flash::usable<T>(Tn, C, NH))
+            return false;
+        flash::forward(out, lse, qkv, B, Tn, C, NH, 0);
+        return true;
+    }
+    static bool bwd(T *dqkv, const T *dout, const T *out, const T *qkv, const float *lse, int B, int Tn, int C, int NH)
+    {
+        if (!flash::usable<T>(Tn, C, NH))
+            return false;
+        flash::backward(dqkv, dout, out, qkv, lse, flash_dd((size_t)B * NH * Tn), B, Tn, C, NH, 0);
+        return true;
+    }
+};
+template <> struct flash_of<float> {
+    static bool fwd(float *, float *, const float *, int, int, int, int) { return false; }
+    static bool bwd(float *, const float *, const float *, const float *, const float *, int, int, int, int)
+    {
+        return false;
+    }
+};
 template <typename T>
-static void attention_backward_narrow(float *dqkv, const float *dout, const float *qkv, const float *lse,
-                                      const float *out, int B, int Tn, int C, int NH)
+static void att_fwd_t(floatX *out_, float *lse, const floatX *qkv_, int B, int Tn, int C, int NH)
 {
-    const T *qn = narrow<T>(NS_A, qkv, (size_t)B * Tn * 3 * C);
-    const T *dn = narrow<T>(NS_C, dout, (size_t)B * Tn * C);
-    const T *yn = narrow<T>(NS_D, out, (size_t)B * Tn * C);
-    T *dq = narrow<T>(NS_B, NULL, (size_t)B * Tn * 3 * C);
+    T *out = TX(out_);
+    const T *qkv = CTX(qkv_);
 #ifdef WEBTEXT_CUDNN
     if (use_cudnn<T>(B, Tn, NH, C / NH)) {
-        cudnn_attention_backward(cudnn_dtype<T>(), dq, dn, qn, yn, lse, B, Tn, NH, C / NH, 0);
-        widen(dqkv, dq, (size_t)B * Tn * 3 * C);
+        cudnn_attention_forward(cudnn_dtype<T>(), out, lse, qkv, B, Tn, NH, C / NH, 0);
         return;
     }
 #endif
-    if (flash::usable<T>(Tn, C, NH)) {
-        size_t n = (size_t)B * NH * Tn;
-        if (n > g_dd_n) {
-            if (g_dd)
-                CUDA_CHECK(cudaFree(g_dd));
-            CUDA_CHECK(cudaMalloc(&g_dd, n * sizeof(float)));
-            g_dd_n = n;
-        }
-        flash::backward(dq, dn, yn, qn, lse, g_dd, B, Tn, C, NH, 0);
-    } else {
-        attention_backward<T>(&g_mm, dq, dn, yn, qn, lse, att_narrow<T>((size_t)B * NH * Tn * Tn), B, Tn, C, NH);
-    }
-    widen(dqkv, dq, (size_t)B * Tn * 3 * C);
+    if (!flash_of<T>::fwd(out, lse, qkv, B, Tn, C, NH))
+        attention_forward<T>(&g_mm, out, lse, qkv, att_t<T>((size_t)B * NH * Tn * Tn), B, Tn, C, NH);
 }
-static void cu_attention_forward(float *out, float *att, const float *qkv, int B, int T, int C, int NH)
+template <typename T>
+static void att_bwd_t(floatX *dqkv_, const floatX *dout_, const floatX *qkv_, const float *lse, const floatX *out_, int B,
+                      int Tn, int C, int NH)
+{
+    T *dqkv = TX(dqkv_);
+    const T *dout = CTX(dout_), *qkv = CTX(qkv_), *out = CTX(out_);
+#ifdef WEBTEXT_CUDNN
+    if (use_cudnn<T>(B, Tn, NH, C / NH)) {
+        cudnn_attention_backward(cudnn_dtype<T>(), dqkv, dout, qkv, out, lse, B, Tn, NH, C / NH, 0);
+        return;
+    }
+#endif
+    if (!flash_of<T>::bwd(dqkv, dout, out, qkv, lse, B, Tn, C, NH))
+        attention_backward<T>(&g_mm, dqkv, dout, out, qkv, lse, att_t<T>((size_t)B * NH * Tn * Tn), B, Tn, C, NH);
+}
+static void cu_attention_forward(floatX *out, float *att, const floatX *qkv, int B, int T, int C, int NH)
 {
     ready();
-    if (g_prec == 1)
-        return attention_forward_narrow<__nv_bfloat16>(out, att, qkv, B, T, C, NH);
-    if (g_prec == 2)
-        return attention_forward_narrow<__half>(out, att, qkv, B, T, C, NH);
-    attn_scratch<float> w = att_for((size_t)B * NH * T * T);
-    attention_forward<float>(&g_mm, out, att, qkv, w, B, T, C, NH);
+    BY_TYPE(att_fwd_t, out, att, qkv, B, T, C, NH);
 }
-static void cu_attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att,
-                                  const float *out, int B, int T, int C, int NH)
+static void cu_attention_backward(floatX *dqkv, float *scratch, const floatX *dout, const floatX *qkv, const float *att,
+                                  const floatX *out, int B, int T, int C, int NH)
 {
     (void)scratch;
-    if (g_prec == 1)
-        return attention_backward_narrow<__nv_bfloat16>(dqkv, dout, qkv, att, out, B, T, C, NH);
-    if (g_prec == 2)
-        return attention_backward_narrow<__half>(dqkv, dout, qkv, att, out, B, T, C, NH);
-    attn_scratch<float> w = att_for((size_t)B * NH * T * T);
-    attention_backward<float>(&g_mm, dqkv, dout, out, qkv, att, w, B, T, C, NH);
+    BY_TYPE(att_bwd_t, dqkv, dout, qkv, att, out, B, T, C, NH);
 }
 static size_t cu_attention_scratch_floats(int T)
 {
     (void)T;
     return 1;
 }
-static void cu_gelu_forward(float *out, const float *inp, size_t n) { gelu_forward<float>(out, inp, n, 0); }
-static void cu_gelu_backward(float *dinp, const float *inp, const float *dout, size_t n)
+template <typename T> static void gelu_fwd_t(floatX *out, const floatX *inp, size_t n)
 {
-    gelu_backward<float>(dinp, inp, dout, n, 0);
+    gelu_forward<T>(TX(out), CTX(inp), n, 0);
+}
+template <typename T> static void gelu_bwd_t(floatX *dinp, const floatX *inp, const floatX *dout, size_t n)
+{
+    gelu_backward<T>(TX(dinp), CTX(inp), CTX(dout), n, 0);
+}
+static void cu_gelu_forward(floatX *out, const floatX *inp, size_t n) { BY_TYPE(gelu_fwd_t, out, inp, n); }
+static void cu_gelu_backward(floatX *dinp, const floatX *inp, const floatX *dout, size_t n)
+{
+    BY_TYPE(gelu_bwd_t, dinp, inp, dout, n);
 }
 
 /* ---- the small operations ---- */
-__global__ void residual_bias_kernel(float *out, const float *res, const float *t, const float *bias, int rows, int OC)
+template <typename T>
+__global__ void residual_bias_kernel(T *out, const T *res, const T *t, const T *bias, int rows, int OC)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < (size_t)rows * OC)
-        out[i] = res[i] + t[i] + bias[i % OC];
+        out[i] = fromf<T>(tof(res[i]) + tof(t[i]) + tof(bias[i % OC]));
 }
-static void cu_residual_bias(float *out, const float *res, const float *t, const float *bias, int rows, int OC)
+template <typename T>
+static void resb_t(floatX *out, const floatX *res, const floatX *t, const floatX *bias, int rows, int OC)
 {
-    residual_bias_kernel<<<cdiv((size_t)rows * OC, 256), 256>>>(out, res, t, bias, rows, OC);
+    residual_bias_kernel<T><<<cdiv((size_t)rows * OC, 256), 256>>>(TX(out), CTX(res), CTX(t), CTX(bias), rows, OC);
     CUDA_LAUNCHED();
 }
-__global__ void add_positions_kernel(float *x, const float *wpe, size_t r0, size_t R, int T, int C)
+static void cu_residual_bias(floatX *out, const floatX *res, const floatX *t, const floatX *bias, int rows, int OC)
+{
+    BY_TYPE(resb_t, out, res, t, bias, rows, OC);
+}
+template <typename T> __global__ void add_positions_kernel(T *x, const T *wpe, size_t r0, size_t R, int Tn, int C)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < R * C)
-        x[i] += wpe[((r0 + i / C) % (size_t)T) * C + i % C];
+        x[i] = fromf<T>(tof(x[i]) + tof(wpe[((r0 + i / C) % (size_t)Tn) * C + i % C]));
 }
-static void cu_add_positions(float *x, const float *wpe, size_t r0, size_t R, int T, int C)
+template <typename T> static void pos_t(floatX *x, const floatX *wpe, size_t r0, size_t R, int Tn, int C)
 {
-    add_positions_kernel<<<cdiv(R * C, 256), 256>>>(x, wpe, r0, R, T, C);
+    add_positions_kernel<T><<<cdiv(R * C, 256), 256>>>(TX(x), CTX(wpe), r0, R, Tn, C);
     CUDA_LAUNCHED();
+}
+static void cu_add_positions(floatX *x, const floatX *wpe, size_t r0, size_t R, int T, int C)
+{
+    BY_TYPE(pos_t, x, wpe, r0, R, T, C);
 }
 
 /* A block's reduction (256 threads), by op. */
@@ -515,15 +508,16 @@ struct sum_op {
 
 /* One block per row: the max over the nv real logits, the sum of exponentials
  * past it and the target's logit (rows [v0, v0 + Vs) of the vocabulary here). */
-__global__ void ce_parts_kernel(float *max, float *sum, float *tl, const float *logits, const float *gmax,
+template <typename T>
+__global__ void ce_parts_kernel(float *max, float *sum, float *tl, const T *logits, const float *gmax,
                                 const int32_t *targets, int nv, size_t Vs, size_t v0)
 {
     size_t i = blockIdx.x;
-    const float *x = logits + i * Vs;
+    const T *x = logits + i * Vs;
     float m = -INFINITY;
     if (!gmax) {
         for (int v = threadIdx.x; v < nv; v += blockDim.x)
-            m = fmaxf(m, x[v]);
+            m = fmaxf(m, tof(x[v]));
         m = block_reduce(m, max_op());
         if (max && threadIdx.x == 0)
             max[i] = m;
@@ -534,13 +528,20 @@ __global__ void ce_parts_kernel(float *max, float *sum, float *tl, const float *
         return;
     float s = 0;
     for (int v = threadIdx.x; v < nv; v += blockDim.x)
-        s += expf(x[v] - m);
+        s += expf(tof(x[v]) - m);
     s = block_reduce(s, sum_op());
     if (threadIdx.x == 0) {
         sum[i] = nv ? s : 0.0f;
         size_t row = (size_t)targets[i] - v0;
-        tl[i] = row < Vs ? x[row] : 0.0f;
+        tl[i] = row < Vs ? tof(x[row]) : 0.0f;
     }
+}
+template <typename T>
+static void ce_parts_t(float *max, float *sum, float *tl, const floatX *logits, const float *gmax,
+                       const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0)
+{
+    ce_parts_kernel<T><<<(unsigned)BT, 256>>>(max, sum, tl, CTX(logits), gmax, targets, nv, Vs, v0);
+    CUDA_LAUNCHED();
 }
 __global__ void ce_finish_kernel(float *lse, float *loss, const float *max, const float *sum, const float *tl,
                                  size_t BT)
@@ -565,25 +566,23 @@ static float *ce_scratch(size_t n)
     }
     return g_ce;
 }
-static void cu_crossentropy_forward(float *lse, float *loss, const float *logits, const int32_t *targets, size_t BT,
+static void cu_crossentropy_forward(float *lse, float *loss, const floatX *logits, const int32_t *targets, size_t BT,
                                     int nv, size_t Vs)
 {
     float *s = ce_scratch(BT);
-    ce_parts_kernel<<<(unsigned)BT, 256>>>(s, s + BT, s + 2 * BT, logits, NULL, targets, nv, Vs, 0);
-    CUDA_LAUNCHED();
+    BY_TYPE(ce_parts_t, s, s + BT, s + 2 * BT, logits, (const float *)NULL, targets, BT, nv, Vs, (size_t)0);
     ce_finish_kernel<<<cdiv(BT, 256), 256>>>(lse, loss, s, s + BT, s + 2 * BT, BT);
     CUDA_LAUNCHED();
 }
-static void cu_crossentropy_vp_max(float *max, const float *logits, size_t BT, int nv, size_t Vs)
+static void cu_crossentropy_vp_max(float *max, const floatX *logits, size_t BT, int nv, size_t Vs)
 {
-    ce_parts_kernel<<<(unsigned)BT, 256>>>(max, NULL, NULL, logits, NULL, NULL, nv, Vs, 0);
-    CUDA_LAUNCHED();
+    BY_TYPE(ce_parts_t, max, (float *)NULL, (float *)NULL, logits, (const float *)NULL, (const int32_t *)NULL, BT, nv,
+            Vs, (size_t)0);
 }
-static void cu_crossentropy_vp_sum(float *sum, float *tl, const float *logits, const float *max,
+static void cu_crossentropy_vp_sum(float *sum, float *tl, const floatX *logits, const float *max,
                                    const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0)
 {
-    ce_parts_kernel<<<(unsigned)BT, 256>>>(NULL, sum, tl, logits, max, targets, nv, Vs, v0);
-    CUDA_LAUNCHED();
+    BY_TYPE(ce_parts_t, (float *)NULL, sum, tl, logits, max, targets, BT, nv, Vs, v0);
 }
 static void cu_crossentropy_vp_finish(float *lse, float *loss, const float *max, const float *sum, const float *tl,
                                       size_t BT)
@@ -591,23 +590,32 @@ static void cu_crossentropy_vp_finish(float *lse, float *loss, const float *max,
     ce_finish_kernel<<<cdiv(BT, 256), 256>>>(lse, loss, max, sum, tl, BT);
     CUDA_LAUNCHED();
 }
-__global__ void ce_backward_kernel(float *logits, const float *lse, const int32_t *targets, int nv, size_t Vs,
-                                   size_t v0, float dl)
+template <typename T>
+__global__ void ce_backward_kernel(T *logits, const float *lse, const int32_t *targets, int nv, size_t Vs, size_t v0,
+                                   float dl)
 {
     size_t i = blockIdx.x;
-    float *x = logits + i * Vs, l = lse[i];
-    for (size_t v = threadIdx.x; v < Vs; v += blockDim.x)
-        x[v] = v < (size_t)nv ? expf(x[v] - l) * dl : 0.0f;
-    __syncthreads();
+    T *x = logits + i * Vs;
+    float l = lse[i];
     size_t row = (size_t)targets[i] - v0;
-    if (threadIdx.x == 0 && row < Vs)
-        x[row] -= dl;
+    for (size_t v = threadIdx.x; v < Vs; v += blockDim.x) {
+        float d = v < (size_t)nv ? expf(tof(x[v]) - l) * dl : 0.0f;
+        if (v == row)
+            d -= dl; /* the target's -dl before the one rounding (the CPU's order) */
+        x[v] = fromf<T>(d);
+    }
 }
-static void cu_crossentropy_backward(float *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
+template <typename T>
+static void ce_bwd_t(floatX *logits, const float *lse, const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0,
+                     float dl)
+{
+    ce_backward_kernel<T><<<(unsigned)BT, 256>>>(TX(logits), lse, targets, nv, Vs, v0, dl);
+    CUDA_LAUNCHED();
+}
+static void cu_crossentropy_backward(floatX *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
                                      size_t Vs, size_t v0, float dl)
 {
-    ce_backward_kernel<<<(unsigned)BT, 256>>>(logits, lse, targets, nv, Vs, v0, dl);
-    CUDA_LAUNCHED();
+    BY_TYPE(ce_bwd_t, logits, lse, targets, BT, nv, Vs, v0, dl);
 }
 
 /* One block, a fixed order: the same result every run. */
@@ -689,11 +697,11 @@ static void cu_adamw(float *p, const float *g, float *m, float *v, size_t n, flo
 extern "C" const gpt_ops gpt_ops_cuda = {
     "cuda", 1, 1,
     {cu_alloc, cu_free, cu_copy, cu_zero, cu_upload, cu_download, cu_sync, cu_host_alloc, cu_host_free, cu_device_uuid},
-    cu_encoder_forward, cu_encoder_forward_vp, cu_encoder_backward, cu_layernorm_forward, cu_layernorm_backward,
+    cu_storage_prec, cu_to_prec, cu_from_prec, cu_encoder_forward, cu_encoder_forward_vp, cu_encoder_backward, cu_layernorm_forward, cu_layernorm_backward,
     cu_layernorm_part_floats, cu_matmul_forward, cu_matmul_backward, cu_attention_forward, cu_attention_backward,
     cu_attention_scratch_floats, cu_gelu_forward, cu_gelu_backward, cu_residual_bias, cu_add_positions,
     cu_crossentropy_forward, cu_crossentropy_vp_max, cu_crossentropy_vp_sum, cu_crossentropy_vp_finish,
-    cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_round_prec, cu_adamw, cu_compute_prec,
+    cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_round_prec, cu_adamw,
 };
 
 /* The GPUs this process sees (0 and *n = 0 when none). */

@@ -110,7 +110,7 @@ int pp_forward_backward_1f1b(pp_sched *p, long long M, double *loss)
  * sends wait for their receives, runs it as MPI does. The received tensors wait
  * in a queue per model chunk until their forward or backward. */
 typedef struct {
-    float **b;
+    floatX **b;
     long long head, n, cap;
 } ilv_fifo;
 
@@ -123,7 +123,7 @@ typedef struct {
     double lscale;
     float scale;
     ilv_fifo *in, *grad; /* [vpp]: inputs and output gradients received, per chunk */
-    float **pool;     /* free transfer buffers (the model's memory) */
+    floatX **pool;     /* free transfer buffers (the model's memory) */
     int npool, cappool;
 } ilv_state;
 
@@ -132,7 +132,7 @@ static long long pymod(long long a, long long b) { return ((a % b) + b) % b; }
 static int chunk_fwd(const ilv_state *q, long long k) { return (int)(pymod(k, (long long)q->S * q->v) / q->S); }
 static int chunk_bwd(const ilv_state *q, long long k) { return q->v - 1 - chunk_fwd(q, k); }
 
-static float *buf_get(ilv_state *q)
+static floatX *buf_get(ilv_state *q)
 {
     if (q->npool)
         return q->pool[--q->npool];
@@ -140,13 +140,13 @@ static float *buf_get(ilv_state *q)
     return o->mem.alloc(q->p->act_bytes);
 }
 
-static int buf_put(ilv_state *q, float *b)
+static int buf_put(ilv_state *q, floatX *b)
 {
     if (!b)
         return 0;
     if (q->npool == q->cappool) {
         int cap = q->cappool ? 2 * q->cappool : 16;
-        float **np = realloc(q->pool, (size_t)cap * sizeof *np);
+        floatX **np = realloc(q->pool, (size_t)cap * sizeof *np);
         if (!np)
             return err_set(ERR_NOMEM, "out of memory");
         q->pool = np;
@@ -156,7 +156,7 @@ static int buf_put(ilv_state *q, float *b)
     return 0;
 }
 
-static int fifo_push(ilv_fifo *f, float *b)
+static int fifo_push(ilv_fifo *f, floatX *b)
 {
     if (f->head + f->n == f->cap) {
         if (f->head) {
@@ -165,7 +165,7 @@ static int fifo_push(ilv_fifo *f, float *b)
         }
         if (f->n == f->cap) {
             long long cap = f->cap ? 2 * f->cap : 8;
-            float **nb = realloc(f->b, (size_t)cap * sizeof *nb);
+            floatX **nb = realloc(f->b, (size_t)cap * sizeof *nb);
             if (!nb)
                 return err_set(ERR_NOMEM, "out of memory");
             f->b = nb;
@@ -176,7 +176,7 @@ static int fifo_push(ilv_fifo *f, float *b)
     return 0;
 }
 
-static float *fifo_pop(ilv_fifo *f)
+static floatX *fifo_pop(ilv_fifo *f)
 {
     if (!f->n)
         return NULL;
@@ -186,14 +186,14 @@ static float *fifo_pop(ilv_fifo *f)
 
 /* The forward of virtual micro-batch k; *out: what goes to the next stage (NULL on
  * the last virtual stage). */
-static int ilv_forward(ilv_state *q, long long k, double *loss, const float **out)
+static int ilv_forward(ilv_state *q, long long k, double *loss, const floatX **out)
 {
     pp_sched *p = q->p;
     int c = chunk_fwd(q, k), rc;
     long long b = (k / ((long long)q->S * q->v)) * q->S + k % q->S;
     if ((rc = gpt_use_chunk(p->m, c)))
         return rc;
-    float *x = NULL;
+    floatX *x = NULL;
     if (!pp_first_virtual(p->d, p->m) && !(x = fifo_pop(&q->in[c])))
         return err_set(ERR_INTERNAL, "interleaved pipeline: no input for chunk %d, micro-batch %lld", c, b);
     int slot = 0;
@@ -211,14 +211,14 @@ static int ilv_forward(ilv_state *q, long long k, double *loss, const float **ou
 
 /* The backward of virtual micro-batch k; *out: the input gradient for the previous
  * stage (NULL on the first virtual stage). */
-static int ilv_backward(ilv_state *q, long long k, const float **out)
+static int ilv_backward(ilv_state *q, long long k, const floatX **out)
 {
     pp_sched *p = q->p;
     int c = chunk_bwd(q, k), rc;
     long long b = (k / ((long long)q->S * q->v)) * q->S + k % q->S;
     if ((rc = gpt_use_chunk(p->m, c)))
         return rc;
-    float *g = NULL;
+    floatX *g = NULL;
     if (!pp_last_virtual(p->d, p->m, q->v) && !(g = fifo_pop(&q->grad[c])))
         return err_set(ERR_INTERNAL, "interleaved pipeline: no gradient for chunk %d, micro-batch %lld", c, b);
     int slot = q->slot[(long long)c * q->M + b];
@@ -235,14 +235,14 @@ static int ilv_backward(ilv_state *q, long long k, const float **out)
  * later forward of chunk fc from the previous stage and the output gradient of a
  * later backward of chunk bc from the next. Activations first, then gradients,
  * on every rank, so two ranks post the messages between them in one order. */
-static int ilv_exchange(ilv_state *q, const float *fwd_out, const float *bwd_out, int recv_prev, int fc, int recv_next,
+static int ilv_exchange(ilv_state *q, const floatX *fwd_out, const floatX *bwd_out, int recv_prev, int fc, int recv_next,
                         int bc)
 {
     pp_sched *p = q->p;
     int S = q->S, prev = (q->s + S - 1) % S, next = (q->s + 1) % S, n = 0;
     size_t nb = p->act_bytes;
     dist_p2p_op ops[4];
-    float *xin = NULL, *gin = NULL;
+    floatX *xin = NULL, *gin = NULL;
     if (fwd_out)
         ops[n++] = (dist_p2p_op){fwd_out, NULL, nb, next};
     if (recv_prev) {
@@ -273,7 +273,7 @@ static int ilv_run(ilv_state *q, double *loss)
     long long warm = all_warm ? total : (long long)(S - q->s - 1) * 2 + (long long)(v - 1) * S;
     warm = warm < total ? warm : total;
     long long rem = total - warm;
-    const float *fo = NULL, *bo = NULL;
+    const floatX *fo = NULL, *bo = NULL;
     /* the first input */
     if (!first)
         rc = ilv_exchange(q, NULL, NULL, 1, 0, 0, 0);

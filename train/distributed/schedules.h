@@ -35,9 +35,9 @@ typedef struct {
     pcomm *emb;         /* the embedding group's (first and last stages) */
     int vpp;            /* model chunks per stage (1: no interleaving) */
     size_t act_bytes;   /* one micro-batch's activations between stages */
-    float *xrecv;       /* activations from the previous stage (the model's memory) */
-    float *grecv;       /* gradients from the next stage (the model's memory) */
-    int (*forward)(void *ctx, long long b, int slot, const float *x_in, double div, double *loss);
+    floatX *xrecv;       /* activations from the previous stage (the model's memory) */
+    floatX *grecv;       /* gradients from the next stage (the model's memory) */
+    int (*forward)(void *ctx, long long b, int slot, const floatX *x_in, double div, double *loss);
     void *ctx;
     double loss_scale;  /* fp16's loss scale, multiplied into the backward's start (0: 1) */
 } pp_sched;

@@ -99,8 +99,9 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     m->layer0 = m->pp_rank * m->nlayers;
     m->vpp = vpp;
     m->ops = p && p->ops ? p->ops : &gpt_ops_cpu;
-    if (m->ops->compute_prec)
-        m->ops->compute_prec(m->prec);
+    m->xb = prec_bytes(m->prec); /* the table is told the precision before each forward and backward */
+    for (int k = 0; k < 3; k++)
+        m->zx_unit[k] = -1;
     size_t Vp = (size_t)cfg->padded_vocab_size, C = (size_t)cfg->channels, L = (size_t)m->nlayers;
     size_t maxT = (size_t)cfg->max_seq_len;
     size_t s[GPT_NUM_TENSORS] = {Vp * C, maxT * C, L * C, L * C, L * 3 * C * C, L * 3 * C, L * C * C, L * C,
@@ -148,8 +149,8 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
         m->dev.adam_v = m->adam_v;
     }
     if (m->prec) {
-        /* Mixed precision: the compute copy of the weights, rounded (gpt_params_changed) */
-        m->wlow = ops_alloc_floats(m->ops, off);
+        /* Mixed precision: the compute copy of the weights, converted (gpt_params_changed) */
+        m->wlow = m->ops->mem.alloc(off * m->xb);
         if (!m->wlow) {
             gpt_free(m);
             return err_set(ERR_NOMEM, "out of %s memory for %zu parameters", m->ops->name, off);
@@ -191,13 +192,12 @@ void gpt_params_changed(gpt_model *m)
     m->wlow_stale = 1;
 }
 
-/* The compute weights: the master weights rounded, once after every change. */
+/* The compute weights: the master weights converted, once after every change. */
 static void refresh_compute_weights(gpt_model *m)
 {
     if (!m->prec || !m->wlow_stale || !m->dev.params)
         return;
-    m->ops->mem.copy(m->wlow, m->dev.params, m->num_params * sizeof(float));
-    RP(m, m->wlow, m->num_params);
+    m->ops->to_prec(m->wlow, m->dev.params, m->num_params);
     m->wlow_stale = 0;
 }
 
@@ -213,8 +213,11 @@ void gpt_drop(gpt_model *m, int what)
 {
     if (what & GPT_DROP_GRADS)
         drop_pair(m, &m->grads, &m->dev.grads);
-    if (what & GPT_DROP_PARAMS)
+    if (what & GPT_DROP_PARAMS) {
         drop_pair(m, &m->params, &m->dev.params);
+        m->ops->mem.free(m->wlow); /* ZeRO-3 computes with the units it gathers (m->zx) */
+        m->wlow = NULL;
+    }
     if (what & GPT_DROP_MOMENTS) {
         drop_pair(m, &m->adam_m, &m->dev.adam_m);
         drop_pair(m, &m->adam_v, &m->dev.adam_v);
@@ -282,12 +285,12 @@ static void acts_free(const gpt_ops *ops, gpt_acts *a)
 {
     if (!a)
         return;
-    float **f[] = {&a->encoded, &a->ln1, &a->ln1_mean, &a->ln1_rstd, &a->qkv, &a->atty, &a->att, &a->res2,
-                   &a->ln2, &a->ln2_mean, &a->ln2_rstd, &a->fch, &a->fch_gelu, &a->res3, &a->lnf, &a->lnf_mean,
-                   &a->lnf_rstd, &a->logits, &a->lse, &a->losses, &a->dres, &a->dbuf1, &a->dbuf2, &a->dqkv,
-                   &a->datt, &a->ln_part, &a->tpbuf, &a->tpcol, &a->splocal};
+    void *f[] = {a->encoded, a->ln1, a->ln1_mean, a->ln1_rstd, a->qkv, a->atty, a->att, a->res2,
+                 a->ln2, a->ln2_mean, a->ln2_rstd, a->fch, a->fch_gelu, a->res3, a->lnf, a->lnf_mean,
+                 a->lnf_rstd, a->logits, a->lse, a->losses, a->dres, a->dbuf1, a->dbuf2, a->dqkv,
+                 a->datt, a->ln_part, a->tpbuf, a->tpcol, a->splocal, a->tpf};
     for (size_t i = 0; i < sizeof f / sizeof *f; i++)
-        ops->mem.free(*f[i]);
+        ops->mem.free(f[i]);
     ops->mem.free(a->total);
     ops->mem.free(a->inputs);
     ops->mem.free(a->targets);
@@ -307,16 +310,19 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
     const gpt_ops *o = m->ops;
     a->cap_bt = bt;
     a->cap_att = att;
-#define A(field, n) (a->field = ops_alloc_floats(o, (n)), a->field != NULL)
-    int ok = A(encoded, r * C) && A(ln1, Lr * bt * C) && A(ln1_mean, L * r) && A(ln1_rstd, L * r) &&
-             A(qkv, L * bt * 3 * Cl) && A(atty, L * bt * Cl) && A(att, L * att * d.NHl) && A(res2, L * r * C) &&
-             A(ln2, Lr * bt * C) && A(ln2_mean, L * r) && A(ln2_rstd, L * r) && A(fch, L * bt * C4l) &&
-             A(fch_gelu, Lr * bt * C4l) && A(res3, L * r * C) && A(lnf, bt * C) && A(lnf_mean, r) &&
-             A(lnf_rstd, r) && A(logits, bt * d.Vl) && A(lse, bt) && A(losses, bt) && A(dres, r * C) &&
-             A(dbuf1, bt * 4 * C) && A(dbuf2, bt * C4l) && A(dqkv, bt * 3 * Cl) &&
+#define A(field, n) (a->field = ops_alloc_floats(o, (n)), a->field != NULL)                   /* fp32 */
+#define AX(field, n) (a->field = o->mem.alloc((n) * m->xb), a->field != NULL) /* floatX */
+    int ok = AX(encoded, r * C) && AX(ln1, Lr * bt * C) && A(ln1_mean, L * r) && A(ln1_rstd, L * r) &&
+             AX(qkv, L * bt * 3 * Cl) && AX(atty, L * bt * Cl) && A(att, L * att * d.NHl) && AX(res2, L * r * C) &&
+             AX(ln2, Lr * bt * C) && A(ln2_mean, L * r) && A(ln2_rstd, L * r) && AX(fch, L * bt * C4l) &&
+             AX(fch_gelu, Lr * bt * C4l) && AX(res3, L * r * C) && AX(lnf, bt * C) && A(lnf_mean, r) &&
+             A(lnf_rstd, r) && AX(logits, bt * d.Vl) && A(lse, bt) && A(losses, bt) && AX(dres, r * C) &&
+             AX(dbuf1, bt * 4 * C) && AX(dbuf2, bt * C4l) && AX(dqkv, bt * 3 * Cl) &&
              A(datt, o->attention_scratch_floats(T)) && A(ln_part, o->layernorm_part_floats((int)C)) &&
-             (m->tp > 1 || m->prec ? A(tpbuf, bt * C) : 1) && (m->tp > 1 ? A(tpcol, 3 * bt) : 1) && (m->sp ? A(splocal, r * C) : 1);
+             (m->tp > 1 || m->prec ? AX(tpbuf, bt * C) : 1) && (m->tp > 1 ? A(tpcol, 3 * bt) : 1) &&
+             (m->sp ? AX(splocal, r * C) : 1) && (m->tp > 1 && m->prec ? A(tpf, 2 * bt * C) : 1);
 #undef A
+#undef AX
     a->inputs = o->mem.alloc(bt * sizeof(int32_t));
     a->targets = o->mem.alloc(bt * sizeof(int32_t));
     a->total = o->mem.alloc(sizeof(double));
@@ -353,6 +359,8 @@ void gpt_free(gpt_model *m)
     }
     o->mem.free(m->red);
     o->mem.free(m->wlow);
+    for (int k = 0; k < 3; k++)
+        o->mem.free(m->zx[k]);
     if (m->tp_own) {
         comm_free(m->tp_own);
         free(m->tp_own);
@@ -390,21 +398,29 @@ int gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int
     return gpt_forward_stage(m, inputs, targets, NULL, B, T, loss);
 }
 
-const float *gpt_stage_output(const gpt_model *m)
+const floatX *gpt_stage_output(const gpt_model *m)
 {
-    return m->acts->res3 + (size_t)(chunk_layers(m) - 1) * gpt_stage_rows(m, (size_t)m->B * m->T) * m->cfg.channels;
+    return XI(m, m->acts->res3,
+              (size_t)(chunk_layers(m) - 1) * gpt_stage_rows(m, (size_t)m->B * m->T) * m->cfg.channels);
 }
 
-const float *gpt_stage_input_grad(const gpt_model *m)
+size_t gpt_stage_bytes(const gpt_model *m, size_t bt)
+{
+    return gpt_stage_rows(m, bt) * (size_t)m->cfg.channels * m->xb;
+}
+
+const floatX *gpt_stage_input_grad(const gpt_model *m)
 {
     return m->acts->dres;
 }
 
-static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T);
+static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const floatX *x_in, int B,
+                         int T);
 
-int gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T,
+int gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const floatX *x_in, int B, int T,
                       float *loss)
 {
+    m->ops->storage_prec(m->prec); /* what the table's floatX is (a process may hold other models: host copies) */
     int rc = forward_stage(m, inputs, targets, x_in, B, T);
     for (int u = 0; m->hooks && u < gpt_num_units(m); u++)
         unit_release(m, u); /* stage 3: the embedding and the final LayerNorm (also on an early return) */
@@ -414,7 +430,8 @@ int gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *target
 }
 
 /* Sets m->mean_loss (the last stage with targets; -1 without, 0 on the other stages). */
-static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T)
+static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const floatX *x_in, int B,
+                         int T)
 {
     const gpt_config *c = &m->cfg;
     int C = c->channels, L = chunk_layers(m), lo = m->chunk * L, Vp = c->padded_vocab_size, V = c->vocab_size;
@@ -452,13 +469,13 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
     if (first)
         unit_gather(m, 0); /* stage 3: the embedding, kept for the logits */
     if (!first) {
-        o->mem.copy(a->encoded, x_in, R * C * sizeof(float)); /* the previous stage's output */
+        o->mem.copy(a->encoded, x_in, R * C * m->xb); /* the previous stage's output */
     } else if (!tpar) {
         o->encoder_forward(a->encoded, a->inputs, P(m, GPT_WTE, 0), P(m, GPT_WPE, 0), B, T, C);
     } else {
         /* VocabParallelEmbedding: one rank holds each token's row; then + wpe, as without tp.
          * Sequence parallel: each rank keeps its rows of the sum. */
-        float *e = m->sp ? a->tpbuf : a->encoded;
+        floatX *e = m->sp ? a->tpbuf : a->encoded;
         o->encoder_forward_vp(e, a->inputs, P(m, GPT_WTE, 0), d.v0, d.Vl, (int)BT, C);
         if (m->sp)
             tp_scatter(m, e, a->encoded, R * C);
@@ -466,34 +483,31 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
             tp_sum(m, a->encoded, BT * C);
         o->add_positions(a->encoded, P(m, GPT_WPE, 0), r0, R, T, C);
     }
-    RP(m, a->encoded, R * C); /* the embedding's sum (a received stage input: already rounded) */
     if (!last)
         unit_release(m, 0);
     size_t attsz = (size_t)B * NHl * T * T;
     for (int l = 0; l < L; l++) {
         unit_gather(m, 1 + lo + l);
-        const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
+        const floatX *res = l == 0 ? a->encoded : XI(m, a->res3, (size_t)(l - 1) * R * C);
         size_t lr = m->recompute ? 0 : (size_t)l; /* the kept LayerNorm / GELU outputs' layer */
-        float *ln1 = a->ln1 + lr * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
-        float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + lr * BT * C;
-        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + lr * BT * C4l, *res3 = a->res3 + l * R * C;
+        floatX *ln1 = XI(m, a->ln1, lr * BT * C), *qkv = XI(m, a->qkv, l * BT * 3 * Cl);
+        floatX *atty = XI(m, a->atty, l * BT * Cl), *res2 = XI(m, a->res2, l * R * C);
+        floatX *ln2 = XI(m, a->ln2, lr * BT * C), *fch = XI(m, a->fch, l * BT * C4l);
+        floatX *fchg = XI(m, a->fch_gelu, lr * BT * C4l), *res3 = XI(m, a->res3, l * R * C);
+        float *att = a->att + l * attsz;
         layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, lo + l),
                      P(m, GPT_LN1B, lo + l), (int)BT, C);
         /* ColumnParallelLinear: this rank's heads' q, k, v */
         o->matmul_forward(qkv, ln1, P(m, GPT_QKVW, lo + l), P(m, GPT_QKVB, lo + l), (int)BT, C, (int)(3 * Cl), 0);
-        RP(m, qkv, BT * 3 * Cl);
         /* softmax in fp32 (its probabilities or statistics kept in fp32, as fused attention) */
         o->attention_forward(atty, att, qkv, B, T, (int)Cl, NHl);
-        RP(m, atty, BT * Cl);
         /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear) */
         row_parallel(m, res2, res, atty, P(m, GPT_ATTPROJW, lo + l),
                      P(m, GPT_ATTPROJB, lo + l), (int)BT, (int)Cl, C);
         layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, lo + l),
                      P(m, GPT_LN2B, lo + l), (int)BT, C);
         o->matmul_forward(fch, ln2, P(m, GPT_FCW, lo + l), P(m, GPT_FCB, lo + l), (int)BT, C, (int)C4l, 0);
-        RP(m, fch, BT * C4l);
         o->gelu_forward(fchg, fch, BT * C4l);
-        RP(m, fchg, BT * C4l);
         row_parallel(m, res3, res2, fchg, P(m, GPT_FCPROJW, lo + l),
                      P(m, GPT_FCPROJB, lo + l), (int)BT, (int)C4l, C);
         unit_release(m, 1 + lo + l);
@@ -504,13 +518,13 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
     }
     unit_gather(m, m->nlayers + 1);
     unit_gather(m, 0);
-    layernorm_sp(m, a->lnf, a->lnf_mean, a->lnf_rstd, a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0),
+    layernorm_sp(m, a->lnf, a->lnf_mean, a->lnf_rstd, XI(m, a->res3, (size_t)(L - 1) * R * C), P(m, GPT_LNFW, 0),
                  P(m, GPT_LNFB, 0), (int)BT, C);
     size_t Vl = d.Vl, v0 = d.v0;
     /* Logits of this rank's vocabulary rows; those at or past V are padding. */
     int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
+    /* logits in the storage precision; the cross-entropy in fp32 */
     o->matmul_forward(a->logits, a->lnf, P(m, GPT_WTE, 0), NULL, (int)BT, C, (int)Vl, 0);
-    RP(m, a->logits, BT * Vl); /* logits in the compute precision; the cross-entropy in fp32 */
     m->logits = a->logits;
     if (!targets) {
         m->mean_loss = -1;
@@ -528,7 +542,7 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
             return err_set(ERR_INTERNAL, "tensor-parallel max: %s", err_msg());
         }
         o->crossentropy_vp_sum(sum, tl, a->logits, gmax, a->targets, BT, nv, Vl, v0);
-        tp_sum(m, sum, 2 * BT);
+        tp_check(m, comm_allreduce(m->tp_comm, sum, 2 * BT, COMM_SUM), "all-reduce");
         o->crossentropy_vp_finish(a->lse, a->losses, gmax, sum, tl, BT);
     }
     /* The reduction order is fixed for a thread count (static schedule on the CPU). */
@@ -545,7 +559,7 @@ void gpt_backward(gpt_model *m, float loss_scale)
     gpt_backward_stage(m, loss_scale, NULL);
 }
 
-void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
+void gpt_backward_stage(gpt_model *m, float loss_scale, const floatX *dout)
 {
     const gpt_config *c = &m->cfg;
     gpt_acts *a = m->acts;
@@ -560,16 +574,16 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
     float dl = loss_scale / (float)BT;
     (void)NH;
     (void)Vp;
-    float *dres = a->dres; /* this rank's R rows of the residual stream's gradient */
+    floatX *dres = a->dres; /* this rank's R rows of the residual stream's gradient */
     size_t R = gpt_stage_rows(m, BT);
     int sp = m->sp;
     const gpt_ops *o = m->ops;
+    o->storage_prec(m->prec);
     if (!last) {
-        o->mem.copy(dres, dout, R * C * sizeof(float)); /* from the next stage */
+        o->mem.copy(dres, dout, R * C * m->xb); /* from the next stage */
     } else {
         /* dlogits = (softmax - onehot) * dl, in place of this rank's logits; 0 for padding. */
         o->crossentropy_backward(a->logits, a->lse, a->targets, BT, nv, Vl, v0, dl);
-        RP(m, a->logits, BT * Vl);
         /* logits = lnf @ wte^T; with tensor parallelism each rank's rows give part of dlnf */
         unit_gather(m, 0);
         unit_gather(m, m->nlayers + 1);
@@ -577,22 +591,23 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
         unit_grads(m, m->nlayers + 1);
         o->matmul_backward(a->dbuf1, G(m, GPT_WTE, 0), NULL, a->logits, a->lnf, P(m, GPT_WTE, 0), (int)BT, C,
                            (int)Vl, 0);
-        const float *dln = column_input_grad(m, a->dbuf1, R, BT, C);
-        o->mem.zero(dres, R * C * sizeof(float));
+        const floatX *dln = column_input_grad(m, a->dbuf1, R, BT, C);
+        o->mem.zero(dres, R * C * m->xb);
         o->layernorm_backward(dres, G(m, GPT_LNFW, 0), G(m, GPT_LNFB, 0), dln,
-                                a->res3 + (size_t)(L - 1) * R * C, P(m, GPT_LNFW, 0), a->lnf_mean, a->lnf_rstd,
+                                XI(m, a->res3, (size_t)(L - 1) * R * C), P(m, GPT_LNFW, 0), a->lnf_mean, a->lnf_rstd,
                                 (int)R, C, a->ln_part);
-        RP(m, dres, R * C);
         unit_grads_done(m, m->nlayers + 1);
         unit_release(m, m->nlayers + 1);
         unit_release(m, 0); /* the encoder's backward needs no parameters */
     }
     for (int l = L - 1; l >= 0; l--) {
-        const float *res = l == 0 ? a->encoded : a->res3 + (size_t)(l - 1) * R * C;
+        const floatX *res = l == 0 ? a->encoded : XI(m, a->res3, (size_t)(l - 1) * R * C);
         size_t lr = m->recompute ? 0 : (size_t)l;
-        float *ln1 = a->ln1 + lr * BT * C, *qkv = a->qkv + l * BT * 3 * Cl, *atty = a->atty + l * BT * Cl;
-        float *att = a->att + l * attsz, *res2 = a->res2 + l * R * C, *ln2 = a->ln2 + lr * BT * C;
-        float *fch = a->fch + l * BT * C4l, *fchg = a->fch_gelu + lr * BT * C4l;
+        floatX *ln1 = XI(m, a->ln1, lr * BT * C), *qkv = XI(m, a->qkv, l * BT * 3 * Cl);
+        floatX *atty = XI(m, a->atty, l * BT * Cl), *res2 = XI(m, a->res2, l * R * C);
+        floatX *ln2 = XI(m, a->ln2, lr * BT * C), *fch = XI(m, a->fch, l * BT * C4l);
+        floatX *fchg = XI(m, a->fch_gelu, lr * BT * C4l);
+        float *att = a->att + l * attsz;
         unit_gather(m, 1 + lo + l);
         unit_grads(m, 1 + lo + l);
         if (m->recompute) {
@@ -604,51 +619,44 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout)
             layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, lo + l),
                          P(m, GPT_LN2B, lo + l), (int)BT, C);
             o->gelu_forward(fchg, fch, BT * C4l);
-            RP(m, fchg, BT * C4l);
         }
-        float *d4 = a->dbuf2;    /* [BT, 4C/tp] */
-        float *dsmall = a->dbuf1; /* [BT, C] */
+        floatX *d4 = a->dbuf2;    /* [BT, 4C/tp] */
+        floatX *dsmall = a->dbuf1; /* [BT, C] */
         /* MLP: res3 = res2 + gelu(ln2 @ fcw^T + fcb) @ fcprojw^T + fcprojb. The row-parallel
          * fcproj needs no communication backward; the column-parallel fc's input gradient
          * is a sum over the tensor group. */
         /* Sequence parallel: the row-parallel layers' backward needs every row of dres. */
-        const float *dfull = dres;
+        const floatX *dfull = dres;
         if (sp) {
             tp_gather(m, dres, a->tpbuf, R * C);
             dfull = a->tpbuf;
         }
         o->matmul_backward(d4, G(m, GPT_FCPROJW, lo + l), G(m, GPT_FCPROJB, lo + l), dfull, fchg,
                            P(m, GPT_FCPROJW, lo + l), (int)BT, (int)C4l, C, 0);
-        RP(m, d4, BT * C4l);
         o->gelu_backward(d4, fch, d4, BT * C4l);
-        RP(m, d4, BT * C4l);
         o->matmul_backward(dsmall, G(m, GPT_FCW, lo + l), G(m, GPT_FCB, lo + l), d4, ln2,
                         P(m, GPT_FCW, lo + l), (int)BT, C, (int)C4l, 0);
-        const float *dln2 = column_input_grad(m, dsmall, R, BT, C);
+        const floatX *dln2 = column_input_grad(m, dsmall, R, BT, C);
         o->layernorm_backward(dres, G(m, GPT_LN2W, lo + l), G(m, GPT_LN2B, lo + l), dln2, res2,
                                 P(m, GPT_LN2W, lo + l), a->ln2_mean + l * R, a->ln2_rstd + l * R, (int)R,
-                                C, a->ln_part);
-        RP(m, dres, R * C); /* the residual stream's gradient in the compute precision */
+                                C, a->ln_part); /* the residual stream's gradient, in the storage precision */
         /* attention: res2 = res + attn(ln1) @ attprojw^T + attprojb */
         if (sp)
             tp_gather(m, dres, a->tpbuf, R * C);
         o->matmul_backward(dsmall, G(m, GPT_ATTPROJW, lo + l), G(m, GPT_ATTPROJB, lo + l), dfull, atty,
                            P(m, GPT_ATTPROJW, lo + l), (int)BT, (int)Cl, C, 0);
-        RP(m, dsmall, BT * Cl);
         o->attention_backward(a->dqkv, a->datt, dsmall, qkv, att, atty, B, T, (int)Cl, NHl);
-        RP(m, a->dqkv, BT * 3 * Cl);
         o->matmul_backward(dsmall, G(m, GPT_QKVW, lo + l), G(m, GPT_QKVB, lo + l),
                         a->dqkv, ln1, P(m, GPT_QKVW, lo + l), (int)BT, C, (int)(3 * Cl), 0);
-        const float *dln1 = column_input_grad(m, dsmall, R, BT, C);
+        const floatX *dln1 = column_input_grad(m, dsmall, R, BT, C);
         o->layernorm_backward(dres, G(m, GPT_LN1W, lo + l), G(m, GPT_LN1B, lo + l), dln1, res,
                                 P(m, GPT_LN1W, lo + l), a->ln1_mean + l * R, a->ln1_rstd + l * R, (int)R,
                                 C, a->ln_part);
-        RP(m, dres, R * C);
         unit_grads_done(m, 1 + lo + l);
         unit_release(m, 1 + lo + l);
     }
     if (first) {
-        const float *dfull = dres;
+        const floatX *dfull = dres;
         if (sp) {
             tp_gather(m, dres, a->tpbuf, R * C);
             dfull = a->tpbuf;
@@ -752,18 +760,18 @@ void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params,
 
 size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
 {
-    /* The buffers of acts_alloc, for B*T tokens. */
+    /* The buffers of acts_alloc, for B*T tokens: floatX ones, then fp32 ones. */
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)chunk_layers(m);
     size_t att = bt * T, Lr = m->recompute ? 1 : L;
     size_t r = gpt_stage_rows(m, bt); /* residual rows held here */
-    size_t floats = r * C + Lr * bt * C * 2 + L * r * 4 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * att * d.NHl +
-                    L * r * C + L * bt * d.C4l + Lr * bt * d.C4l + L * r * C + bt * C + 2 * r + bt * d.Vl + bt + r * C +
-                    bt * 4 * C + bt * d.C4l + bt * 3 * d.Cl + m->ops->attention_scratch_floats(T) +
-                    m->ops->layernorm_part_floats((int)C) + bt +
-                    (m->tp > 1 ? bt * C + 3 * bt : 0) + (m->sp ? r * C : 0);
-    return floats * sizeof(float) + 2 * bt * sizeof(int32_t);
+    size_t x = r * C + Lr * bt * C * 2 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * r * C + L * bt * d.C4l +
+               Lr * bt * d.C4l + L * r * C + bt * C + bt * d.Vl + r * C + bt * 4 * C + bt * d.C4l + bt * 3 * d.Cl +
+               (m->tp > 1 || m->prec ? bt * C : 0) + (m->sp ? r * C : 0);
+    size_t f = L * r * 4 + L * att * d.NHl + 2 * r + 2 * bt + m->ops->attention_scratch_floats(T) +
+               m->ops->layernorm_part_floats((int)C) + (m->tp > 1 ? 3 * bt : 0) + (m->tp > 1 && m->prec ? 2 * bt * C : 0);
+    return x * m->xb + f * sizeof(float) + 2 * bt * sizeof(int32_t);
 }
 
 double gpt_flops_per_token(const gpt_model *m, int T)

@@ -58,6 +58,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "train/ops/ops.h"
+
 struct dist_ctx;
 struct dist_group;
 struct gpt_ops;
@@ -101,7 +103,7 @@ typedef struct {
     double *red; /* [GPT_NUM_TENSORS] reductions on the backend */
     int B, T;       /* shape of the last forward */
     gpt_acts *acts; /* activations, sized for the largest B*T seen */
-    float *logits;  /* [B, T, Vp] after gpt_forward (overwritten by gpt_backward) */
+    floatX *logits; /* [B, T, Vp] after gpt_forward (overwritten by gpt_backward), in the storage precision */
     float mean_loss;/* of the last gpt_forward with targets, else -1 */
     /* tensor parallelism: tp ranks (1: none), this rank, its communicator;
      * sp: sequence parallelism */
@@ -109,14 +111,16 @@ typedef struct {
     /* recompute: keep one layer's LayerNorm and GELU outputs and recompute them in
      * the backward (llm.c's recompute; the CUDA backend's --recompute-activations) */
     int recompute;
-    /* mixed precision (train/cpu/precision.h: GPT_PREC_FP32, _BF16, _FP16): weights
-     * computed with, activations and their gradients rounded to it; the master
-     * weights (params), AdamW's moments and the weight gradients stay fp32, as in
-     * Megatron (main_grad, the distributed optimizer's fp32 shards). wlow: the
-     * compute weights, refreshed from the master weights before the next forward
-     * once gpt_params_changed (or gpt_upload) says they moved. */
+    /* mixed precision (train/cpu/precision.h: GPT_PREC_FP32, _BF16, _FP16): the
+     * storage type of the compute weights, the activations and their gradients
+     * (the table's floatX, xb bytes each: train/ops/ops.h); the master weights
+     * (params), AdamW's moments and the weight gradients stay fp32, as in Megatron
+     * (main_grad, the distributed optimizer's fp32 shards). wlow: the compute
+     * weights, converted from the master weights before the next forward once
+     * gpt_params_changed (or gpt_upload) says they moved. */
     int prec;
-    float *wlow;
+    size_t xb;
+    floatX *wlow;
     int wlow_stale;
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
@@ -135,6 +139,9 @@ typedef struct {
      * parameter and gradient buffers, each tensor's offset in its unit's buffer */
     const struct gpt_unit_hooks *hooks;
     float **zp, **zg;
+    floatX *zx[3]; /* with mixed precision, ZeRO-3's gathered units converted: the embedding, a layer, the final LN */
+    size_t zx_n[3];
+    int zx_unit[3]; /* the unit each holds, -1: none */
     size_t useg[GPT_NUM_TENSORS];
 } gpt_model;
 
@@ -208,14 +215,16 @@ int gpt_use_chunk(gpt_model *m, int c);
  * start from x_in [B, T, C]; the last computes the loss into *loss (0 on the
  * other stages). Returns 0 or an ERR_* code as gpt_forward. gpt_stage_output:
  * the activations to send on. */
-int gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const float *x_in, int B, int T,
+int gpt_forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *targets, const floatX *x_in, int B, int T,
                       float *loss);
-const float *gpt_stage_output(const gpt_model *m);
+const floatX *gpt_stage_output(const gpt_model *m);
+/* Bytes of a stage's output or input gradient for B*T tokens (in the storage precision). */
+size_t gpt_stage_bytes(const gpt_model *m, size_t bt);
 /* One stage's backward of the slot's forward: the last stage starts from the
  * loss, the others from dout [B, T, C]; gpt_stage_input_grad: the gradient of
  * the stage's input, to send back. */
-void gpt_backward_stage(gpt_model *m, float loss_scale, const float *dout);
-const float *gpt_stage_input_grad(const gpt_model *m);
+void gpt_backward_stage(gpt_model *m, float loss_scale, const floatX *dout);
+const floatX *gpt_stage_input_grad(const gpt_model *m);
 /* Sum of squares of grads g for parameters [lo, hi) of this rank, replicated
  * tensors weighted 1/tp (so that the tensor group's sum counts them once) and
  * the last stage's copy of the tied wte weighted 0 (the first stage counts it). */

@@ -89,12 +89,8 @@ static inline tp_dims dims_of(const gpt_model *m)
     return d;
 }
 
-/* Mixed precision: x[0..n) rounded to the compute precision (nothing in fp32). */
-static inline void RP(const gpt_model *m, float *x, size_t n)
-{
-    if (m->prec)
-        m->ops->round_prec(x, n, m->prec);
-}
+/* Element i of a floatX buffer (the storage precision's size). */
+static inline floatX *XI(const gpt_model *m, const floatX *p, size_t i) { return x_at(p, i, m->xb); }
 
 static inline int unit_of(const gpt_model *m, int t, int l)
 {
@@ -109,11 +105,19 @@ static inline size_t slice_len(const gpt_model *m, int t)
 
 /* Parameters and gradients of tensor t's slice for layer l (0 for the others):
  * in the flat arrays, or in the unit's buffer under the hooks. */
-static inline float *P(const gpt_model *m, int t, int l)
+static inline floatX *P(const gpt_model *m, int t, int l)
 {
-    if (m->hooks && m->hooks->gather)
-        return m->zp[unit_of(m, t, l)] + m->useg[t];
-    return (m->prec ? m->wlow : m->dev.params) + m->offsets[t] + (size_t)l * slice_len(m, t);
+    if (m->hooks && m->hooks->gather) {
+        int u = unit_of(m, t, l);
+        if (!m->prec)
+            return (floatX *)(m->zp[u] + m->useg[t]);
+        for (int k = 0; k < 3; k++)
+            if (m->zx_unit[k] == u)
+                return XI(m, m->zx[k], m->useg[t]);
+        return NULL; /* not gathered: a fault, never a silent read */
+    }
+    const floatX *w = m->prec ? m->wlow : (const floatX *)m->dev.params;
+    return XI(m, w, m->offsets[t] + (size_t)l * slice_len(m, t));
 }
 
 static inline float *G(const gpt_model *m, int t, int l)
@@ -123,34 +127,40 @@ static inline float *G(const gpt_model *m, int t, int l)
     return m->dev.grads + m->offsets[t] + (size_t)l * slice_len(m, t);
 }
 
+/* Activations: floatX (the storage precision) but for LayerNorm's statistics, attention's
+ * probabilities or log-sum-exps, the losses and the scratch, which are fp32. */
 struct gpt_acts {
     size_t cap_bt, cap_att; /* capacity in B*T and B*T*T */
-    float *encoded, *ln1, *ln1_mean, *ln1_rstd, *qkv, *atty, *att, *res2, *ln2, *ln2_mean, *ln2_rstd;
-    float *fch, *fch_gelu, *res3, *lnf, *lnf_mean, *lnf_rstd, *logits, *lse, *losses;
+    floatX *encoded, *ln1, *qkv, *atty, *res2, *ln2, *fch, *fch_gelu, *res3, *lnf, *logits;
+    float *ln1_mean, *ln1_rstd, *att, *ln2_mean, *ln2_rstd, *lnf_mean, *lnf_rstd, *lse, *losses;
     double *total; /* [1] the sum of losses */
     int32_t *inputs, *targets;
     /* backward scratch */
-    float *dres, *dbuf1, *dbuf2, *dqkv, *datt, *ln_part;
+    floatX *dres, *dbuf1, *dbuf2, *dqkv;
+    float *datt, *ln_part;
     /* tensor parallel: a row-parallel output [bt, C]; per-token max, sum, target logit [3, bt];
-     * sequence parallel: this rank's rows [bt/tp, C] of a LayerNorm output or gradient */
-    float *tpbuf, *tpcol, *splocal;
+     * sequence parallel: this rank's rows [bt/tp, C] of a LayerNorm output or gradient;
+     * mixed precision with tp > 1: fp32 scratch [2, bt, C] for the collectives, which sum
+     * in fp32 and round once (tensor_parallel.c) */
+    floatX *tpbuf, *splocal;
+    float *tpcol, *tpf;
 };
 
 /* tensor_parallel.c: the tensor group's collectives (a failure ends every
  * rank); tp_sum in place over n; tp_scatter this rank's block of n of the sums
  * of send [tp * n]; tp_gather every rank's n into out [tp * n]. */
 void tp_check(gpt_model *m, int rc, const char *what);
-void tp_sum(gpt_model *m, float *buf, size_t n);
-void tp_scatter(gpt_model *m, const float *send, float *recv, size_t n);
-void tp_gather(gpt_model *m, const float *send, float *out, size_t n);
+void tp_sum(gpt_model *m, floatX *buf, size_t n);
+void tp_scatter(gpt_model *m, const floatX *send, floatX *recv, size_t n);
+void tp_gather(gpt_model *m, const floatX *send, floatX *out, size_t n);
 /* RowParallelLinear with the residual: out[N, OC] = res + inp @ w^T + bias. */
-void row_parallel(gpt_model *m, float *out, const float *res, const float *inp, const float *w, const float *bias,
-                  int N, int K, int OC);
+void row_parallel(gpt_model *m, floatX *out, const floatX *res, const floatX *inp, const floatX *w,
+                  const floatX *bias, int N, int K, int OC);
 /* LayerNorm of this rank's rows, gathered with sequence parallelism. */
-void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
-                  int n, int C);
+void layernorm_sp(gpt_model *m, floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w,
+                  const floatX *b, int n, int C);
 /* The input gradient of a column-parallel layer, summed over the tensor group. */
-const float *column_input_grad(gpt_model *m, float *partial, size_t rows, size_t bt, int C);
+const floatX *column_input_grad(gpt_model *m, floatX *partial, size_t rows, size_t bt, int C);
 
 /* zero_units.c: unit u's parameters gathered / released, its gradient buffer
  * taken / handed back (no-ops without hooks). */

@@ -23,26 +23,51 @@ void tp_check(gpt_model *m, int rc, const char *what)
     }
 }
 
-void tp_sum(gpt_model *m, float *buf, size_t n)
+/* The collectives on floatX buffers. In fp32 they run on the buffers; in bf16 / fp16
+ * through the fp32 scratch tpf [2, bt, C]: widened, summed in fp32, rounded once (what
+ * the fp32-storage model did; a collective in the narrow type itself, as Megatron's,
+ * would round after every addition of the ring and move half the bytes). */
+void tp_sum(gpt_model *m, floatX *buf, size_t n)
 {
-    tp_check(m, comm_allreduce(m->tp_comm, buf, n, COMM_SUM), "all-reduce");
+    if (!m->prec) {
+        tp_check(m, comm_allreduce(m->tp_comm, (float *)buf, n, COMM_SUM), "all-reduce");
+        return;
+    }
+    float *f = m->acts->tpf;
+    m->ops->from_prec(f, buf, n);
+    tp_check(m, comm_allreduce(m->tp_comm, f, n, COMM_SUM), "all-reduce");
+    m->ops->to_prec(buf, f, n);
 }
 
-void tp_scatter(gpt_model *m, const float *send, float *recv, size_t n)
+void tp_scatter(gpt_model *m, const floatX *send, floatX *recv, size_t n)
 {
-    tp_check(m, comm_reduce_scatter(m->tp_comm, send, recv, n), "reduce-scatter");
+    if (!m->prec) {
+        tp_check(m, comm_reduce_scatter(m->tp_comm, (const float *)send, (float *)recv, n), "reduce-scatter");
+        return;
+    }
+    float *f = m->acts->tpf, *fr = f + n * (size_t)m->tp;
+    m->ops->from_prec(f, send, n * (size_t)m->tp);
+    tp_check(m, comm_reduce_scatter(m->tp_comm, f, fr, n), "reduce-scatter");
+    m->ops->to_prec(recv, fr, n);
 }
 
-void tp_gather(gpt_model *m, const float *send, float *out, size_t n)
+void tp_gather(gpt_model *m, const floatX *send, floatX *out, size_t n)
 {
-    tp_check(m, comm_allgather(m->tp_comm, send, out, n), "all-gather");
+    if (!m->prec) {
+        tp_check(m, comm_allgather(m->tp_comm, (const float *)send, (float *)out, n), "all-gather");
+        return;
+    }
+    float *f = m->acts->tpf, *fs = f + n * (size_t)m->tp;
+    m->ops->from_prec(fs, send, n);
+    tp_check(m, comm_allgather(m->tp_comm, fs, f, n), "all-gather");
+    m->ops->to_prec(out, f, n * (size_t)m->tp);
 }
 
 /* out[N, OC] = res + inp[N, K] @ w[OC, K]^T + bias, where inp and w are this
  * rank's K columns (RowParallelLinear): the product is summed over the tensor
  * group before the (replicated) bias and the residual are added. */
-void row_parallel(gpt_model *m, float *out, const float *res, const float *inp, const float *w,
-                         const float *bias, int N, int K, int OC)
+void row_parallel(gpt_model *m, floatX *out, const floatX *res, const floatX *inp, const floatX *w,
+                  const floatX *bias, int N, int K, int OC)
 {
     size_t n = (size_t)N * OC;
     const gpt_ops *o = m->ops;
@@ -52,57 +77,46 @@ void row_parallel(gpt_model *m, float *out, const float *res, const float *inp, 
         return;
     }
     /* Mixed precision rounds the product (the GEMM's bf16/fp16 output), the sum over the
-     * tensor group (exchanged in the compute precision) and the residual sum, with one
-     * or with several ranks alike. */
-    float *t = m->acts->tpbuf;
+     * tensor group and the residual sum, with one or with several ranks alike. */
+    floatX *t = m->acts->tpbuf;
     o->matmul_forward(t, inp, w, NULL, N, K, OC, 0);
-    RP(m, t, n);
     int rows = N;
     if (m->sp) {
         /* Sequence parallel: each rank keeps the sums of its own rows only. */
         rows = N / m->tp;
         tp_scatter(m, t, m->acts->splocal, (size_t)rows * OC);
         t = m->acts->splocal;
-        RP(m, t, (size_t)rows * OC);
     } else if (m->tp > 1) {
         tp_sum(m, t, n);
-        RP(m, t, n);
     }
     o->residual_bias(out, res, t, bias, rows, OC);
-    RP(m, out, (size_t)rows * OC);
 }
 
 /* LayerNorm of this rank's rows; with sequence parallelism they are then
  * gathered so that out holds all n rows (for a column-parallel layer). */
-void layernorm_sp(gpt_model *m, float *out, float *mean, float *rstd, const float *inp, const float *w,
-                         const float *b, int n, int C)
+void layernorm_sp(gpt_model *m, floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w,
+                  const floatX *b, int n, int C)
 {
-    if (!m->sp) {
+    if (!m->sp) { /* statistics fp32, the output in the storage precision */
         m->ops->layernorm_forward(out, mean, rstd, inp, w, b, n, C);
-        RP(m, out, (size_t)n * C); /* statistics stay fp32, the output is in the compute precision */
         return;
     }
     size_t rows = (size_t)n / (size_t)m->tp;
     m->ops->layernorm_forward(m->acts->splocal, mean, rstd, inp, w, b, (int)rows, C);
-    RP(m, m->acts->splocal, rows * (size_t)C);
     tp_gather(m, m->acts->splocal, out, rows * (size_t)C);
 }
 
 /* The input gradient of a column-parallel layer (partial [bt, C] on each rank)
  * is a sum over the tensor group: all of it, or with sequence parallelism this
  * rank's `rows`. Returns where the sum is. */
-const float *column_input_grad(gpt_model *m, float *partial, size_t rows, size_t bt, int C)
+const floatX *column_input_grad(gpt_model *m, floatX *partial, size_t rows, size_t bt, int C)
 {
-    RP(m, partial, bt * (size_t)C); /* the GEMM's output in the compute precision */
     if (m->sp) {
         tp_scatter(m, partial, m->acts->splocal, rows * (size_t)C);
-        RP(m, m->acts->splocal, rows * (size_t)C);
         return m->acts->splocal;
     }
-    if (m->tp > 1) {
+    if (m->tp > 1)
         tp_sum(m, partial, bt * (size_t)C);
-        RP(m, partial, bt * (size_t)C);
-    }
     return partial;
 }
 

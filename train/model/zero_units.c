@@ -59,18 +59,38 @@ int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h)
     return 0;
 }
 
+/* Mixed precision: the slot of m->zx that unit u's compute copy uses (the embedding
+ * and the final LayerNorm stay gathered while the layers pass one at a time). */
+static int zx_slot(const gpt_model *m, int u) { return u == 0 ? 0 : u > m->nlayers ? 2 : 1; }
+
 void unit_gather(gpt_model *m, int u)
 {
-    if (m->hooks && m->hooks->gather && !m->zp[u]) {
-        m->zp[u] = m->hooks->gather(m->hooks->ctx, u);
-        if (m->prec) { /* ZeRO-3: the gathered master weights, rounded to compute with */
-            gpt_seg seg[GPT_UNIT_MAX_SEGS];
-            size_t n = 0;
-            for (int i = 0, k = gpt_unit_segs(m, u, seg); i < k; i++)
-                n += seg[i].n;
-            RP(m, m->zp[u], n);
+    if (!m->hooks || !m->hooks->gather || m->zp[u])
+        return;
+    m->zp[u] = m->hooks->gather(m->hooks->ctx, u);
+    if (!m->prec)
+        return;
+    /* ZeRO-3: the gathered master weights, converted to compute with */
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    size_t n = 0;
+    for (int i = 0, k = gpt_unit_segs(m, u, seg); i < k; i++)
+        n += seg[i].n;
+    int k = zx_slot(m, u);
+    if (m->zx_unit[k] >= 0) {
+        fprintf(stderr, "train: ZeRO-3: unit %d gathered while unit %d holds its compute slot\n", u, m->zx_unit[k]);
+        abort(); /* the model's order of gathers and releases is broken: a bug, not an input */
+    }
+    if (n > m->zx_n[k]) {
+        m->ops->mem.free(m->zx[k]);
+        m->zx[k] = m->ops->mem.alloc(n * m->xb);
+        m->zx_n[k] = m->zx[k] ? n : 0;
+        if (!m->zx[k]) {
+            fprintf(stderr, "train: out of %s memory for a gathered unit (%zu parameters)\n", m->ops->name, n);
+            dist_abort(m->tp_d, EXIT_NOMEM);
         }
     }
+    m->ops->to_prec(m->zx[k], m->zp[u], n);
+    m->zx_unit[k] = u;
 }
 
 void unit_release(gpt_model *m, int u)
@@ -78,6 +98,8 @@ void unit_release(gpt_model *m, int u)
     if (m->hooks && m->hooks->gather && m->zp[u]) {
         m->hooks->release(m->hooks->ctx, u);
         m->zp[u] = NULL;
+        if (m->zx_unit[zx_slot(m, u)] == u)
+            m->zx_unit[zx_slot(m, u)] = -1;
     }
 }
 

@@ -37,6 +37,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/* A value in the table's storage precision (see storage_prec below): an incomplete
+ * type, so that an fp32 buffer cannot be passed for it by mistake; index with x_at. */
+typedef struct floatX floatX;
+static inline size_t prec_bytes(int prec) { return prec ? 2 : 4; }
+static inline floatX *x_at(const floatX *p, size_t i, size_t xbytes)
+{
+    return p ? (floatX *)((char *)(uintptr_t)p + i * xbytes) : NULL;
+}
+
 /* ==== memory ==== (ggml's buffer interface beside its backend's: where buffers
  * live and how bytes cross between host and device) */
 typedef struct gpt_mem_ops {
@@ -63,50 +72,68 @@ typedef struct gpt_ops {
     gpt_mem_ops mem;
 
     /* ==== compute ==== */
+    /* Typed storage. floatX (llm.c's name for the compute type, here chosen at run time)
+     * is a value in the storage precision told once by storage_prec: fp32 (4 bytes),
+     * bf16 or fp16 (2 bytes; precision.h's bit patterns, the GPU's __nv_bfloat16 and
+     * __half). The model's compute weights, activations and their gradients are floatX;
+     * master weights, weight gradients, AdamW's moments, LayerNorm's statistics,
+     * attention's probabilities or log-sum-exps and the losses are fp32. A kernel reads
+     * its floatX operands exactly, computes in fp32 and stores its floatX outputs
+     * rounded to nearest even (what the GPU's conversions do), so an output that a
+     * kernel accumulates into (+=) is read, added to in fp32 and rounded once. */
+    /* GPT_PREC_* (train/cpu/precision.h); fp32 until told. The model tells it before each
+     * forward and backward (a process also holds fp32 host models: initialisation,
+     * checkpoints), so it is the table's state between those, not a model's. */
+    void (*storage_prec)(int prec);
+    /* floatX <-> fp32: dst[i] = src[i] rounded (to_prec), or widened exactly (from_prec). */
+    void (*to_prec)(floatX *dst, const float *src, size_t n);
+    void (*from_prec)(float *dst, const floatX *src, size_t n);
+
     /* ---- the model's kernels (kernels.h) ---- */
-    void (*encoder_forward)(float *out, const int32_t *inp, const float *wte, const float *wpe, int B, int T, int C);
-    void (*encoder_forward_vp)(float *out, const int32_t *inp, const float *wte, size_t v0, size_t Vl, int BT, int C);
-    void (*encoder_backward)(float *dwte, float *dwpe, const float *dout, const int32_t *inp, int B, int T, int C,
+    void (*encoder_forward)(floatX *out, const int32_t *inp, const floatX *wte, const floatX *wpe, int B, int T, int C);
+    void (*encoder_forward_vp)(floatX *out, const int32_t *inp, const floatX *wte, size_t v0, size_t Vl, int BT, int C);
+    void (*encoder_backward)(float *dwte, float *dwpe, const floatX *dout, const int32_t *inp, int B, int T, int C,
                              size_t v0, size_t Vl);
-    void (*layernorm_forward)(float *out, float *mean, float *rstd, const float *inp, const float *w, const float *b,
-                              int N, int C);
+    void (*layernorm_forward)(floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w,
+                              const floatX *b, int N, int C);
     /* dinp += ..., dw += ..., db += ...; part: scratch of layernorm_part_floats(C) floats */
-    void (*layernorm_backward)(float *dinp, float *dw, float *db, const float *dout, const float *inp, const float *w,
-                               const float *mean, const float *rstd, int N, int C, float *part);
+    void (*layernorm_backward)(floatX *dinp, float *dw, float *db, const floatX *dout, const floatX *inp,
+                               const floatX *w, const float *mean, const float *rstd, int N, int C, float *part);
     size_t (*layernorm_part_floats)(int C);
-    void (*matmul_forward)(float *out, const float *inp, const float *w, const float *bias, int N, int C, int OC,
+    void (*matmul_forward)(floatX *out, const floatX *inp, const floatX *w, const floatX *bias, int N, int C, int OC,
                            int accumulate);
-    void (*matmul_backward)(float *dinp, float *dw, float *dbias, const float *dout, const float *inp, const float *w,
-                            int N, int C, int OC, int accumulate_dinp);
+    void (*matmul_backward)(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
+                            const floatX *w, int N, int C, int OC, int accumulate_dinp);
     /* att [B, NH, T, T]: what the backward needs of the forward (the CPU keeps the
-     * probabilities, CUDA the log-sum-exps); scratch [attention_scratch_floats(T)];
+     * probabilities, CUDA the log-sum-exps), fp32; scratch [attention_scratch_floats(T)];
      * out: the forward's output, given again to the backward */
-    void (*attention_forward)(float *out, float *att, const float *qkv, int B, int T, int C, int NH);
-    void (*attention_backward)(float *dqkv, float *scratch, const float *dout, const float *qkv, const float *att,
-                               const float *out, int B, int T, int C, int NH);
+    void (*attention_forward)(floatX *out, float *att, const floatX *qkv, int B, int T, int C, int NH);
+    void (*attention_backward)(floatX *dqkv, float *scratch, const floatX *dout, const floatX *qkv, const float *att,
+                               const floatX *out, int B, int T, int C, int NH);
     size_t (*attention_scratch_floats)(int T);
-    void (*gelu_forward)(float *out, const float *inp, size_t n);
-    void (*gelu_backward)(float *dinp, const float *inp, const float *dout, size_t n);
+    void (*gelu_forward)(floatX *out, const floatX *inp, size_t n);
+    /* dinp may be dout (in place) */
+    void (*gelu_backward)(floatX *dinp, const floatX *inp, const floatX *dout, size_t n);
 
     /* ---- the small operations between them ---- */
     /* out[r, o] = res[r, o] + t[r, o] + bias[o] (a row-parallel layer's sum, bias and residual) */
-    void (*residual_bias)(float *out, const float *res, const float *t, const float *bias, int rows, int OC);
+    void (*residual_bias)(floatX *out, const floatX *res, const floatX *t, const floatX *bias, int rows, int OC);
     /* x[i, :] += wpe[(r0 + i) % T, :] for i < R (positions after a vocab-parallel lookup) */
-    void (*add_positions)(float *x, const float *wpe, size_t r0, size_t R, int T, int C);
+    void (*add_positions)(floatX *x, const floatX *wpe, size_t r0, size_t R, int T, int C);
     /* Cross-entropy of rows [BT] of logits (row stride Vs, the first nv real): lse[i] =
      * log-sum-exp, loss[i] = lse[i] - logits[i, target[i]] (in float). */
-    void (*crossentropy_forward)(float *lse, float *loss, const float *logits, const int32_t *targets, size_t BT,
+    void (*crossentropy_forward)(float *lse, float *loss, const floatX *logits, const int32_t *targets, size_t BT,
                                  int nv, size_t Vs);
     /* Vocab-parallel cross-entropy, this rank's rows [v0, v0 + Vs) (nv real): the per-token
      * max; then, with the group's max, the sum of exponentials and the target's logit (0
      * when another rank holds it); then, with the group's sums, lse and loss. */
-    void (*crossentropy_vp_max)(float *max, const float *logits, size_t BT, int nv, size_t Vs);
-    void (*crossentropy_vp_sum)(float *sum, float *target_logit, const float *logits, const float *max,
+    void (*crossentropy_vp_max)(float *max, const floatX *logits, size_t BT, int nv, size_t Vs);
+    void (*crossentropy_vp_sum)(float *sum, float *target_logit, const floatX *logits, const float *max,
                                 const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0);
     void (*crossentropy_vp_finish)(float *lse, float *loss, const float *max, const float *sum,
                                    const float *target_logit, size_t BT);
     /* In place: logits -> dlogits = (softmax - onehot(target)) * dl; padding rows 0. */
-    void (*crossentropy_backward)(float *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
+    void (*crossentropy_backward)(floatX *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
                                   size_t Vs, size_t v0, float dl);
     /* out[0] = sum of x[0..n) in double (the loss): OpenMP-static order on the CPU */
     void (*sum_f64)(double *out, const float *x, size_t n);
@@ -114,20 +141,13 @@ typedef struct gpt_ops {
     void (*sumsq_f64)(double *out, const float *x, size_t n, size_t blk);
     void (*scale)(float *x, float s, size_t n);
     void (*add)(float *y, const float *x, size_t n); /* y += x */
-    /* Mixed precision (train/cpu/precision.h): x[0..n) rounded in place to what bf16
-     * (prec 1) or fp16 (prec 2) holds, to nearest even, kept in fp32 storage; fp16
-     * past its range becomes inf. The model's compute weights, activations and their
-     * gradients pass through it; master weights, optimizer state and weight
-     * gradients stay fp32. */
+    /* x[0..n) rounded in place to what bf16 (prec 1) or fp16 (prec 2) holds, to nearest
+     * even, kept in fp32 storage; fp16 past its range becomes inf (--grad-reduce-in-bf16's
+     * gradients, which stay fp32 buffers). */
     void (*round_prec)(float *x, size_t n, int prec);
     /* AdamW on n parameters: bias corrections bc1, bc2, decoupled weight decay */
     void (*adamw)(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
                   float eps, float decay, float bc1, float bc2);
-    /* Optional. The model's compute precision (GPT_PREC_*), told once by gpt_init; NULL where it
-     * changes nothing (the CPU tables compute in fp32 on the rounded values). The CUDA
-     * table then runs the products and attention on narrow operands (exact: they are
-     * rounded already) on the tensor cores, with fp32 outputs. */
-    void (*compute_prec)(int prec);
 } gpt_ops;
 
 extern const gpt_ops gpt_ops_cpu;
@@ -137,8 +157,8 @@ extern const gpt_ops gpt_ops_cpu;
 extern const gpt_ops gpt_ops_checked;
 long gpt_ops_checked_violations(void);
 
-/* train/cuda/ops_cuda.cu, in builds with the CUDA backend (fp32 storage; bf16 / fp16 as
- * the CPU table, by rounding). gpt_ops_cuda_count: the GPUs this process sees.
+/* train/cuda/ops_cuda.cu, in builds with the CUDA backend (typed storage as the CPU
+ * table). gpt_ops_cuda_count: the GPUs this process sees.
  * gpt_ops_cuda_select: this rank's GPU (its rank on the node modulo the GPUs; ranks may share one), the
  * device or -1 with a message. */
 extern const gpt_ops gpt_ops_cuda;

@@ -18,14 +18,14 @@ static const gpt_ops *in; /* the table profiled */
 enum {
     P_ALLOC, P_COPY, P_ZERO, P_UPLOAD, P_DOWNLOAD, P_SYNC, P_ENC, P_ENC_VP, P_ENC_B, P_LN, P_LN_B, P_MM, P_MM_B,
     P_ATT, P_ATT_B, P_GELU, P_GELU_B, P_RESB, P_POS, P_CE, P_CE_MAX, P_CE_SUM, P_CE_FIN, P_CE_B, P_SUM, P_SUMSQ,
-    P_SCALE, P_ADD, P_ROUND, P_ADAMW, P_N
+    P_SCALE, P_ADD, P_ROUND, P_CONV, P_ADAMW, P_N
 };
 static const char *const names[P_N] = {
     "alloc/free", "copy", "zero", "upload", "download", "sync", "encoder forward", "encoder forward (vocab-parallel)",
     "encoder backward", "layernorm forward", "layernorm backward", "matmul forward", "matmul backward",
     "attention forward", "attention backward", "gelu forward", "gelu backward", "residual + bias", "positions",
     "cross-entropy", "cross-entropy max (vp)", "cross-entropy sum (vp)", "cross-entropy finish (vp)",
-    "cross-entropy backward", "sum", "sum of squares", "scale", "add", "round to bf16/fp16", "adamw"};
+    "cross-entropy backward", "sum", "sum of squares", "scale", "add", "round to bf16/fp16", "convert fp32 <-> storage", "adamw"};
 static double secs[P_N];
 static long calls[P_N];
 static double t_first, t_last;
@@ -72,70 +72,71 @@ static void pr_sync(void) { TIMED(P_SYNC, (void)0); }
 static void *pr_host_alloc(size_t b) { return in->mem.host_alloc(b); }
 static void pr_host_free(void *p) { in->mem.host_free(p); }
 static void pr_device_uuid(unsigned char u[16]) { in->mem.device_uuid(u); }
-static void pr_enc(float *o, const int32_t *i, const float *wte, const float *wpe, int B, int T, int C)
+static void pr_enc(floatX *o, const int32_t *i, const floatX *wte, const floatX *wpe, int B, int T, int C)
 {
     TIMED(P_ENC, in->encoder_forward(o, i, wte, wpe, B, T, C));
 }
-static void pr_enc_vp(float *o, const int32_t *i, const float *wte, size_t v0, size_t Vl, int BT, int C)
+static void pr_enc_vp(floatX *o, const int32_t *i, const floatX *wte, size_t v0, size_t Vl, int BT, int C)
 {
     TIMED(P_ENC_VP, in->encoder_forward_vp(o, i, wte, v0, Vl, BT, C));
 }
-static void pr_enc_b(float *dwte, float *dwpe, const float *dout, const int32_t *i, int B, int T, int C, size_t v0,
+static void pr_enc_b(float *dwte, float *dwpe, const floatX *dout, const int32_t *i, int B, int T, int C, size_t v0,
                      size_t Vl)
 {
     TIMED(P_ENC_B, in->encoder_backward(dwte, dwpe, dout, i, B, T, C, v0, Vl));
 }
-static void pr_ln(float *o, float *mean, float *rstd, const float *x, const float *w, const float *b, int N, int C)
+static void pr_ln(floatX *o, float *mean, float *rstd, const floatX *x, const floatX *w, const floatX *b, int N,
+                  int C)
 {
     TIMED(P_LN, in->layernorm_forward(o, mean, rstd, x, w, b, N, C));
 }
-static void pr_ln_b(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w,
+static void pr_ln_b(floatX *dx, float *dw, float *db, const floatX *dout, const floatX *x, const floatX *w,
                     const float *mean, const float *rstd, int N, int C, float *part)
 {
     TIMED(P_LN_B, in->layernorm_backward(dx, dw, db, dout, x, w, mean, rstd, N, C, part));
 }
 static size_t pr_ln_part(int C) { return in->layernorm_part_floats(C); }
-static void pr_mm(float *o, const float *x, const float *w, const float *b, int N, int C, int OC, int acc)
+static void pr_mm(floatX *o, const floatX *x, const floatX *w, const floatX *b, int N, int C, int OC, int acc)
 {
     TIMED(P_MM, in->matmul_forward(o, x, w, b, N, C, OC, acc));
 }
-static void pr_mm_b(float *dx, float *dw, float *db, const float *dout, const float *x, const float *w, int N, int C,
+static void pr_mm_b(floatX *dx, float *dw, float *db, const floatX *dout, const floatX *x, const floatX *w, int N, int C,
                     int OC, int acc)
 {
     TIMED(P_MM_B, in->matmul_backward(dx, dw, db, dout, x, w, N, C, OC, acc));
 }
-static void pr_att(float *o, float *att, const float *qkv, int B, int T, int C, int NH)
+static void pr_att(floatX *o, float *att, const floatX *qkv, int B, int T, int C, int NH)
 {
     TIMED(P_ATT, in->attention_forward(o, att, qkv, B, T, C, NH));
 }
-static void pr_att_b(float *dqkv, float *sc, const float *dout, const float *qkv, const float *att, const float *o,
+static void pr_att_b(floatX *dqkv, float *sc, const floatX *dout, const floatX *qkv, const float *att, const floatX *o,
                      int B, int T, int C, int NH)
 {
     TIMED(P_ATT_B, in->attention_backward(dqkv, sc, dout, qkv, att, o, B, T, C, NH));
 }
 static size_t pr_att_sc(int T) { return in->attention_scratch_floats(T); }
-static void pr_gelu(float *o, const float *x, size_t n) { TIMED(P_GELU, in->gelu_forward(o, x, n)); }
-static void pr_gelu_b(float *dx, const float *x, const float *dout, size_t n)
+static void pr_gelu(floatX *o, const floatX *x, size_t n) { TIMED(P_GELU, in->gelu_forward(o, x, n)); }
+static void pr_gelu_b(floatX *dx, const floatX *x, const floatX *dout, size_t n)
 {
     TIMED(P_GELU_B, in->gelu_backward(dx, x, dout, n));
 }
-static void pr_resb(float *o, const float *r, const float *t, const float *b, int rows, int OC)
+static void pr_resb(floatX *o, const floatX *r, const floatX *t, const floatX *b, int rows, int OC)
 {
     TIMED(P_RESB, in->residual_bias(o, r, t, b, rows, OC));
 }
-static void pr_pos(float *x, const float *wpe, size_t r0, size_t R, int T, int C)
+static void pr_pos(floatX *x, const floatX *wpe, size_t r0, size_t R, int T, int C)
 {
     TIMED(P_POS, in->add_positions(x, wpe, r0, R, T, C));
 }
-static void pr_ce(float *lse, float *loss, const float *lg, const int32_t *tg, size_t BT, int nv, size_t Vs)
+static void pr_ce(float *lse, float *loss, const floatX *lg, const int32_t *tg, size_t BT, int nv, size_t Vs)
 {
     TIMED(P_CE, in->crossentropy_forward(lse, loss, lg, tg, BT, nv, Vs));
 }
-static void pr_ce_max(float *mx, const float *lg, size_t BT, int nv, size_t Vs)
+static void pr_ce_max(float *mx, const floatX *lg, size_t BT, int nv, size_t Vs)
 {
     TIMED(P_CE_MAX, in->crossentropy_vp_max(mx, lg, BT, nv, Vs));
 }
-static void pr_ce_sum(float *sum, float *tl, const float *lg, const float *mx, const int32_t *tg, size_t BT, int nv,
+static void pr_ce_sum(float *sum, float *tl, const floatX *lg, const float *mx, const int32_t *tg, size_t BT, int nv,
                       size_t Vs, size_t v0)
 {
     TIMED(P_CE_SUM, in->crossentropy_vp_sum(sum, tl, lg, mx, tg, BT, nv, Vs, v0));
@@ -144,7 +145,7 @@ static void pr_ce_fin(float *lse, float *loss, const float *mx, const float *sum
 {
     TIMED(P_CE_FIN, in->crossentropy_vp_finish(lse, loss, mx, sum, tl, BT));
 }
-static void pr_ce_b(float *lg, const float *lse, const int32_t *tg, size_t BT, int nv, size_t Vs, size_t v0, float dl)
+static void pr_ce_b(floatX *lg, const float *lse, const int32_t *tg, size_t BT, int nv, size_t Vs, size_t v0, float dl)
 {
     TIMED(P_CE_B, in->crossentropy_backward(lg, lse, tg, BT, nv, Vs, v0, dl));
 }
@@ -153,6 +154,8 @@ static void pr_sumsq(double *o, const float *x, size_t n, size_t blk) { TIMED(P_
 static void pr_scale(float *x, float s, size_t n) { TIMED(P_SCALE, in->scale(x, s, n)); }
 static void pr_add(float *y, const float *x, size_t n) { TIMED(P_ADD, in->add(y, x, n)); }
 static void pr_round(float *x, size_t n, int prec) { TIMED(P_ROUND, in->round_prec(x, n, prec)); }
+static void pr_to(floatX *d, const float *s, size_t n) { TIMED(P_CONV, in->to_prec(d, s, n)); }
+static void pr_from(float *d, const floatX *s, size_t n) { TIMED(P_CONV, in->from_prec(d, s, n)); }
 static void pr_adamw(float *p, const float *g, float *m, float *v, size_t n, float lr, float b1, float b2, float eps,
                      float decay, float bc1, float bc2)
 {
@@ -183,7 +186,7 @@ const gpt_ops *gpt_ops_profiled(const gpt_ops *inner)
         .crossentropy_forward = pr_ce, .crossentropy_vp_max = pr_ce_max, .crossentropy_vp_sum = pr_ce_sum,
         .crossentropy_vp_finish = pr_ce_fin, .crossentropy_backward = pr_ce_b, .sum_f64 = pr_sum,
         .sumsq_f64 = pr_sumsq, .scale = pr_scale, .add = pr_add, .round_prec = pr_round, .adamw = pr_adamw,
-        .compute_prec = inner->compute_prec};
+        .storage_prec = inner->storage_prec, .to_prec = pr_to, .from_prec = pr_from};
     return &prof;
 }
 
