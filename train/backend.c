@@ -32,7 +32,7 @@ static int cpu_step(train_backend *b, float gscale, float lr, float beta1, float
     if (gscale != 1.0f)
         ddp_scale_grads(b->dp, b->m, gscale);
     int rc = ddp_adamw(b->dp, b->m, lr, beta1, beta2, eps, wd, t);
-    gpt_params_changed(b->m); /* mixed precision: new compute weights before the next forward */
+    gpt_params_stepped(b->m, b->dp->zero == 0); /* mixed precision: gpt_adamw wrote the compute weights */
     return rc;
 }
 /* The table's buffers into the host model (nothing to do on the CPU's own);

@@ -121,12 +121,38 @@ static int64_t peak_rss(void)
     return (int64_t)kb * 1024;
 }
 
+/* WEBTEXT_PROFILE=1, rank 0: the time per operation, then the step's time split into
+ * compute, communication (collectives; point to point, which holds a pipeline's waits
+ * for its neighbour) and the rest, beside the schedule's own bubble, so that the cost
+ * on nodes with a GPU per rank can be projected from ranks sharing one. */
+static void log_profile_split(run *r)
+{
+    gpt_ops_profile_report(stdout);
+    double ops, span, cs[2];
+    long cc[2];
+    gpt_ops_profile_totals(&ops, &span);
+    comm_profile_get(cs, cc);
+    double other = span - ops - cs[0] - cs[1], pct = span > 0 ? 100.0 / span : 0;
+    printf("> profile split (rank 0): compute %.1f ms (%.1f %%), collectives %.1f ms in %ld calls (%.1f %%), point to "
+           "point %.1f ms in %ld calls (%.1f %%: transfers and waits for the next or previous stage), other %.1f ms "
+           "(%.1f %%: data, host, syncs)\n",
+           ops * 1e3, ops * pct, cs[0] * 1e3, cc[0], cs[0] * pct, cs[1] * 1e3, cc[1], cs[1] * pct, other * 1e3,
+           other * pct);
+    if (r->d.pp > 1) {
+        long long m = r->nmicro / r->d.dp;
+        int p = r->d.pp, v = r->vpp > 1 ? r->vpp : 1;
+        printf("> pipeline bubble of the schedule: (p - 1) / (v m + p - 1) = %.1f %% of a step (p %d stages, v %d "
+               "chunks, m %lld micro-batches)\n",
+               100.0 * (p - 1) / ((double)v * m + p - 1), p, v, m);
+    }
+}
+
 /* Every rank: the peak host memory of rank 0 and of the largest rank, as
  * measured, beside the per-rank figures printed at start. */
 void log_peak_memory(run *r)
 {
     if (r->profile && r->d.world_rank == 0)
-        gpt_ops_profile_report(stdout);
+        log_profile_split(r);
     int64_t v[2] = {peak_rss(), 0};
     v[1] = v[0];
     int rc = dist_allreduce_max_i64(&r->d, &r->d.world, v + 1, 1);

@@ -157,6 +157,7 @@ static int choose_device(run *r, train_args *a)
     if (!r->cuda && getenv("WEBTEXT_PROFILE") && !strcmp(getenv("WEBTEXT_PROFILE"), "1")) {
         r->ops = gpt_ops_profiled(r->ops);
         r->profile = 1;
+        comm_profile_enable(1);
     }
     /* Megatron's --attention-backend names: fused is cuDNN's (Transformer Engine's
      * FusedAttention), flash our FlashAttention-2 kernels, unfused / local the

@@ -21,10 +21,12 @@
 #         4. the GPU memory each rank holds for ZeRO-1/2/3 and tp 2 (the trainer's
 #            "GPU memory held" line) beside the formulas;
 #         5. tokens/s and MFU at 124M and 1.5B against PyTorch (bench/bench_gpu.sh);
-#         6. the one model (--cuda-parallel-model) at the same shapes, and its profile.
+#         6. the one model (--cuda-parallel-model) at the same shapes, and its profile;
+#         7. tp 2 and pp 2 (ranks sharing the GPU) in bf16 with WEBTEXT_PROFILE=1: the step
+#            split into compute, collectives, point to point and the schedule's bubble.
 #       summary.txt lists PASS / FAIL per check.
-#   SUITE_DEVICE=checked scripts/gpu/gpu_suite.sh run   (here, no GPU: the same steps 2-4 on the
-#       device-discipline table, to check the suite itself; 1 and 5 are left out)
+#   SUITE_DEVICE=checked scripts/gpu/gpu_suite.sh run   (here, no GPU: the same steps 2-4 and 7 on
+#       the device-discipline table, to check the suite itself; 1, 5 and 6 are left out)
 # Device call (its carry: the build and the .debs):
 #   run(command="bash scripts/gpu/gpu_suite.sh run", carry=["bin", "build/rel/tests/gpu", "build/gpu-carry"], timeout_s=600)
 set -uo pipefail
@@ -70,8 +72,8 @@ if [ "$mode" = prepare ]; then
   exit 0
 fi
 
-# run: steps 1-6; run-checks: 1-4; run-bench: 5-6 (two device calls when one would pass 10 minutes)
-case "$mode" in run) steps="1 2 3 4 5 6";; run-checks) steps="1 2 3 4";; run-bench) steps="5 6";;
+# run: steps 1-7; run-checks: 1-4; run-bench: 5-7 (two device calls when one would pass 10 minutes)
+case "$mode" in run) steps="1 2 3 4 5 6 7";; run-checks) steps="1 2 3 4";; run-bench) steps="5 6 7";;
   *) echo "usage: scripts/gpu/gpu_suite.sh prepare|run|run-checks|run-bench (see the header)" >&2; exit 2;; esac
 steps=${SUITE_STEPS:-$steps} # e.g. SUITE_STEPS="2 6": only those
 step() { case " $steps " in *" $1 "*) return 0;; esac; return 1; }
@@ -238,5 +240,23 @@ if [ "$DEV" = cuda ] && step 6; then
     --split 100,0,0 --data-path "$W/d_text_document" --data-cache-path "$W" --device cuda --bf16 --cuda-parallel-model \
     > "$OUT/profile_124M.log" 2>&1
   sed -n '/operation/,$p' "$OUT/profile_124M.log" | head -40
+fi
+# 7. tp 2 and pp 2 with the ranks sharing the GPU (staged communicator), bf16: where the step's time
+#    goes (compute, collectives, point to point with the pipeline's waits, the schedule's bubble),
+#    to project the cost on nodes with a GPU per rank. The dry run (checked) uses a small shape.
+if step 7; then
+  P="--num-layers 12 --hidden-size 768 --num-attention-heads 12 --seq-length 1024 --micro-batch-size 8"
+  [ "$DEV" = cuda ] || P="--num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 64 --micro-batch-size 2"
+  for lay in "tp2:--tensor-model-parallel-size 2 --sequence-parallel" "pp2:--pipeline-model-parallel-size 2"; do
+    n=${lay%%:*}
+    if mpirun -np 2 -x WEBTEXT_PROFILE=1 bin/train $P --global-batch-size 64 --train-iters 3 --lr 6e-4 --log-interval 1 \
+         --eval-iters 0 --split 100,0,0 --data-path "$W/d_text_document" --data-cache-path "$W" --device $DEV --bf16 \
+         ${lay#*:} > "$OUT/profile_$n.log" 2>&1 && grep -q '^> profile split' "$OUT/profile_$n.log"; then
+      ok "profile_$n"
+      grep '^> profile split\|^> pipeline bubble' "$OUT/profile_$n.log" | sed "s/^/  $n /" | tee -a "$SUM"
+    else
+      bad "profile_$n" "$(grep -v '^\[' "$OUT/profile_$n.log" | tail -2 | tr '\n' ' ')"
+    fi
+  done
 fi
 say "done: $(grep -c '^PASS' "$SUM") passed, $(grep -c '^FAIL' "$SUM") failed"

@@ -66,7 +66,9 @@ if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \
 # the same losses; --recompute-activations on the CPU: the same losses too.
 expect_exit profile_run 0 env WEBTEXT_PROFILE=1 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1p.jsonl"
 if grep -q '^> profile (WEBTEXT_PROFILE=1, cpu table): ' "$WORK/.out" && grep -qE '^>   matmul forward +[0-9.]+ ms +[0-9]+ calls' "$WORK/.out" &&
-   grep -q '^>   outside (communication, data, host)' "$WORK/.out"; then pass profile_report; else fail profile_report "$(grep '^> *profile' "$WORK/.out")"; fi
+   grep -q '^>   outside (communication, data, host)' "$WORK/.out" &&
+   grep -qE '^> profile split \(rank 0\): compute [0-9.]+ ms \([0-9.]+ %\), collectives 0.0 ms in 0 calls' "$WORK/.out"
+then pass profile_report; else fail profile_report "$(grep '^> *profile' "$WORK/.out")"; fi
 expect_exit recompute_run 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1r.jsonl" --recompute-activations
 for f in log1p log1r; do
   if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \

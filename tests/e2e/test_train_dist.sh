@@ -117,6 +117,13 @@ compare "$WORK/s.jsonl" "$WORK/pp2.jsonl" 1e-6 | sed 's/^/ /'
 full check tp2_pp2_dp2_losses_match_single compare "$WORK/s.jsonl" "$WORK/tpd.jsonl" 1e-6
 full compare "$WORK/s.jsonl" "$WORK/tpd.jsonl" 1e-6 | sed 's/^/ /'
 if [ "$(grep -c '"val_loss"' "$WORK/pp2.jsonl")" = 3 ]; then pass pp2_validation; else fail pp2_validation; fi
+# WEBTEXT_PROFILE=1 under a pipeline: the split of the step (compute, collectives, point to point)
+# and the schedule's bubble, (p - 1) / (m + p - 1) with m = 4 micro-batches: 1/5
+expect_exit pp2_profile 0 $MPI -np 2 -x WEBTEXT_PROFILE=1 "$BIN/train" $M --train-iters 2 --eval-iters 0 \
+  --pipeline-model-parallel-size 2
+if grep -qE '^> profile split \(rank 0\): compute [0-9.]+ ms .*point to point [0-9.]+ ms in [1-9][0-9]* calls' "$WORK/.out" &&
+   grep -q '^> pipeline bubble of the schedule: .* = 20.0 % of a step (p 2 stages, v 1 chunks, m 4 micro-batches)' "$WORK/.out"
+then pass pp2_profile_split; else fail pp2_profile_split "$(grep '^> p' "$WORK/.out" | tail -3)"; fi
 if [ "$FULL" = 1 ]; then
 grep -q '> parallel layout: world 8 = tensor 2 x pipeline 2 x data 2 (MPI); ranks (tensor, data, pipeline): 0=(0,0,0) 1=(1,0,0) 2=(0,1,0) 3=(1,1,0) 4=(0,0,1) 5=(1,0,1) 6=(0,1,1) 7=(1,1,1)' \
   "$WORK/tpd.out" && pass tp_pp_dp_rank_layout || fail tp_pp_dp_rank_layout "$(grep 'parallel layout' "$WORK/tpd.out")"

@@ -149,6 +149,33 @@ static void test_ops(void)
         check("matmul_backward dw (+=)", dw, 1e-5);
         check("matmul_backward dbias (+=)", db, 1e-5);
     }
+    { /* the fused entries against the CPU's sequences */
+        const int OC = 96;
+        twin x(randn((size_t)BT * C)), w(randn((size_t)OC * C, 0.1f)), b(randn(OC, 0.1f));
+        twin pre((size_t)BT * OC), g((size_t)BT * OC);
+        H->matmul_gelu_forward(X(g.h.data()), X(pre.h.data()), X(x.h.data()), X(w.h.data()), X(b.h.data()), BT, C, OC);
+        D->matmul_gelu_forward(X(g.d), X(pre.d), X(x.d), X(w.d), X(b.d), BT, C, OC);
+        check("matmul_gelu_forward pre", pre, 1e-5);
+        check("matmul_gelu_forward gelu", g, 1e-5);
+        /* a layer [OC -> C] whose input was gelu(pre) */
+        twin w2(randn((size_t)C * OC, 0.1f)), dout(randn((size_t)BT * C)), dw(vec((size_t)C * OC, 0.5f)), db(vec(C, 0.5f));
+        twin dx((size_t)BT * OC);
+        H->matmul_dgelu_backward(X(dx.h.data()), X(dw.h.data()), X(db.h.data()), X(dout.h.data()), X(g.h.data()),
+                                 X(w2.h.data()), X(pre.h.data()), BT, OC, C);
+        D->matmul_dgelu_backward(X(dx.d), X(dw.d), X(db.d), X(dout.d), X(g.d), X(w2.d), X(pre.d), BT, OC, C);
+        check("matmul_dgelu_backward dinp", dx, 1e-5);
+        check("matmul_dgelu_backward dw (+=)", dw, 1e-5);
+        check("matmul_dgelu_backward dbias (+=)", db, 1e-5);
+        twin res(randn((size_t)BT * C)), t(randn((size_t)BT * C)), tb(randn(C)), lw(randn(C, 0.2f)), lb(randn(C, 0.2f));
+        twin ro((size_t)BT * C), lo((size_t)BT * C), mean(BT), rstd(BT);
+        H->residual_layernorm_forward(X(ro.h.data()), X(lo.h.data()), X(mean.h.data()), X(rstd.h.data()), X(res.h.data()),
+                                      X(t.h.data()), X(tb.h.data()), X(lw.h.data()), X(lb.h.data()), BT, C);
+        D->residual_layernorm_forward(X(ro.d), X(lo.d), X(mean.d), X(rstd.d), X(res.d), X(t.d), X(tb.d), X(lw.d), X(lb.d),
+                                      BT, C);
+        check("residual_layernorm_forward residual", ro, 1e-7);
+        check("residual_layernorm_forward out", lo, 1e-5);
+        check("residual_layernorm_forward rstd", rstd, 1e-5);
+    }
     {
         twin qkv(randn((size_t)BT * 3 * C)), out((size_t)BT * C);
         vec hatt((size_t)B * NH * T * T), hs(H->attention_scratch_floats(T));
@@ -242,8 +269,8 @@ static void test_ops(void)
         H->add(x.h.data(), g.h.data(), n);
         D->add(x.d, g.d, n);
         check("add", x, 0);
-        H->adamw(p.h.data(), g.h.data(), m2.h.data(), v2.h.data(), n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
-        D->adamw(p.d, g.d, m2.d, v2.d, n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
+        H->adamw(p.h.data(), NULL, g.h.data(), m2.h.data(), v2.h.data(), n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
+        D->adamw(p.d, NULL, g.d, m2.d, v2.d, n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
         check("adamw parameters", p, 1e-6);
         check("adamw second moment", v2, 1e-6);
     }
@@ -350,6 +377,46 @@ static void test_typed(int prec)
         D->gelu_backward(dy.dx(), g.dx(), dy.dx(), n);
         snprintf(what, sizeof what, "%s gelu_backward (in place)", pn);
         check_x(what, dy, mt);
+    }
+    { /* the fused entries: the GPU applies GELU (and its derivative) to the fp32 product in the
+       * epilogue, the CPU to the rounded one: a step of the type apart at most */
+        const int BT = 32, C = 64, OC = 96;
+        xtwin x(randn((size_t)BT * C)), w(randn((size_t)OC * C, 0.1f)), b(randn(OC, 0.1f));
+        xtwin pre((size_t)BT * OC), g((size_t)BT * OC);
+        H->matmul_gelu_forward(g.hx(), pre.hx(), x.hx(), w.hx(), b.hx(), BT, C, OC);
+        D->matmul_gelu_forward(g.dx(), pre.dx(), x.dx(), w.dx(), b.dx(), BT, C, OC);
+        snprintf(what, sizeof what, "%s matmul_gelu_forward pre", pn);
+        check_x(what, pre, mt);
+        snprintf(what, sizeof what, "%s matmul_gelu_forward gelu", pn);
+        check_x(what, g, 2 * mt);
+        xtwin w2(randn((size_t)C * OC, 0.1f)), dout(randn((size_t)BT * C)), dx((size_t)BT * OC);
+        twin dw(vec((size_t)C * OC, 0.5f)), db(vec(C, 0.5f));
+        H->matmul_dgelu_backward(dx.hx(), dw.h.data(), db.h.data(), dout.hx(), g.hx(), w2.hx(), pre.hx(), BT, OC, C);
+        D->matmul_dgelu_backward(dx.dx(), dw.d, db.d, dout.dx(), g.dx(), w2.dx(), pre.dx(), BT, OC, C);
+        snprintf(what, sizeof what, "%s matmul_dgelu_backward dinp", pn);
+        check_x(what, dx, 2 * mt);
+        snprintf(what, sizeof what, "%s matmul_dgelu_backward dw (+=)", pn);
+        check(what, dw, mt);
+        xtwin res(randn((size_t)BT * C)), t(randn((size_t)BT * C)), tb(randn(C)), lw(randn(C, 0.2f)), lb(randn(C, 0.2f));
+        xtwin ro((size_t)BT * C), lo((size_t)BT * C);
+        twin mean(BT), rstd(BT);
+        H->residual_layernorm_forward(ro.hx(), lo.hx(), mean.h.data(), rstd.h.data(), res.hx(), t.hx(), tb.hx(), lw.hx(),
+                                      lb.hx(), BT, C);
+        D->residual_layernorm_forward(ro.dx(), lo.dx(), mean.d, rstd.d, res.dx(), t.dx(), tb.dx(), lw.dx(), lb.dx(), BT, C);
+        snprintf(what, sizeof what, "%s residual_layernorm_forward residual", pn);
+        check_x(what, ro, 1e-7);
+        snprintf(what, sizeof what, "%s residual_layernorm_forward out", pn);
+        check_x(what, lo, mt);
+        /* AdamW writing the compute copy in the same pass */
+        const size_t n = 3000;
+        twin p(randn(n, 0.02f)), gr(randn(n)), m2(randn(n, 0.01f)), v2(vec(n, 1e-4f));
+        xtwin pl(n);
+        H->adamw(p.h.data(), pl.hx(), gr.h.data(), m2.h.data(), v2.h.data(), n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
+        D->adamw(p.d, pl.dx(), gr.d, m2.d, v2.d, n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
+        snprintf(what, sizeof what, "%s adamw parameters", pn);
+        check(what, p, 1e-6);
+        snprintf(what, sizeof what, "%s adamw compute copy", pn);
+        check_x(what, pl, mt);
     }
     /* head size 16 (batched GEMMs) and 64 with T 64 (cuDNN or the flash kernels) */
     const int shapes[2][4] = {{2, 16, 64, 4}, {2, 64, 128, 2}};

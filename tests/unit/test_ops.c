@@ -107,14 +107,18 @@ static void test_checked_sync(void)
     o->mem.free(d);
 }
 
-/* One step of a small model on a table: loss, gradient norm, parameters after AdamW. */
-static void step_on(const gpt_ops *ops, float *loss, double *norm, float *params)
+/* One step of a small model on a table: loss, gradient norm, parameters after AdamW
+ * (prec: the storage precision; with host_beside, an fp32 model on the CPU table runs a
+ * forward between this one's forward and backward). */
+static void step_on_prec(const gpt_ops *ops, float *loss, double *norm, float *params, int prec, int host_beside)
 {
     gpt_config cfg = {.max_seq_len = 8, .vocab_size = 70, .padded_vocab_size = 128, .num_layers = 2, .num_heads = 2,
                       .channels = 16};
-    gpt_par par = {.tp = 1, .pp = 1, .ops = ops};
-    gpt_model m;
+    gpt_par par = {.tp = 1, .pp = 1, .ops = ops, .prec = prec};
+    gpt_model m, h;
     CHECK_EQ_INT(gpt_alloc_par(&m, &cfg, &par), 0);
+    if (host_beside)
+        CHECK_EQ_INT(gpt_alloc(&h, &cfg), 0);
     gpt_init_weights(&m, 7, 0.02f);
     gpt_upload(&m);
     int32_t in[2 * 8], tg[2 * 8];
@@ -124,12 +128,24 @@ static void step_on(const gpt_ops *ops, float *loss, double *norm, float *params
     }
     gpt_zero_grad(&m);
     CHECK_EQ_INT(gpt_forward(&m, in, tg, 2, 8, loss), 0);
+    if (host_beside) { /* an fp32 model's forward on the same table between this one's forward and backward */
+        float lh;
+        gpt_init_weights(&h, 7, 0.02f);
+        CHECK_EQ_INT(gpt_forward(&h, in, tg, 2, 8, &lh), 0);
+    }
     gpt_backward(&m, 1.0f);
     *norm = gpt_grad_norm(&m);
     gpt_adamw(&m, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
     gpt_download(&m, 1);
     memcpy(params, m.params, m.num_params * sizeof(float));
     gpt_free(&m);
+    if (host_beside)
+        gpt_free(&h);
+}
+
+static void step_on(const gpt_ops *ops, float *loss, double *norm, float *params)
+{
+    step_on_prec(ops, loss, norm, params, 0, 0);
 }
 
 static void test_model_same_bits(void)
@@ -150,11 +166,38 @@ static void test_model_same_bits(void)
     free(pb);
 }
 
+/* Typed storage: bf16 and fp16 on the CPU and the checked table, bit for bit; an fp32 host
+ * model allocated beside changes nothing (the table is told the precision at each forward,
+ * backward and step); and the mixed-precision loss near the fp32 one. */
+static void test_model_typed_same_bits(void)
+{
+    gpt_config cfg = {.max_seq_len = 8, .vocab_size = 70, .padded_vocab_size = 128, .num_layers = 2, .num_heads = 2,
+                      .channels = 16};
+    size_t n = gpt_num_params(&cfg);
+    float *pa = malloc(n * sizeof(float)), *pb = malloc(n * sizeof(float)), *pc = malloc(n * sizeof(float));
+    float l32, la, lb, lc;
+    double n32, na, nb, nc;
+    step_on(&gpt_ops_cpu, &l32, &n32, pa);
+    for (int prec = 1; prec <= 2; prec++) {
+        step_on_prec(&gpt_ops_cpu, &la, &na, pa, prec, 0);
+        step_on_prec(&gpt_ops_checked, &lb, &nb, pb, prec, 0);
+        step_on_prec(&gpt_ops_cpu, &lc, &nc, pc, prec, 1);
+        CHECK(memcmp(&la, &lb, sizeof la) == 0 && memcmp(&la, &lc, sizeof la) == 0);
+        CHECK(memcmp(&na, &nb, sizeof na) == 0 && memcmp(&na, &nc, sizeof na) == 0);
+        CHECK(memcmp(pa, pb, n * sizeof(float)) == 0 && memcmp(pa, pc, n * sizeof(float)) == 0);
+        CHECK(fabsf(la - l32) < 0.02f * l32 && la != l32); /* rounded, not ignored */
+    }
+    free(pa);
+    free(pb);
+    free(pc);
+}
+
 int main(void)
 {
     RUN(test_comm_choose);
     RUN(test_checked_faults);
     RUN(test_checked_sync);
     RUN(test_model_same_bits);
+    RUN(test_model_typed_same_bits);
     return check_total_failed != 0;
 }

@@ -72,40 +72,71 @@ static inline void stx(floatX *p, size_t i, float v)
         ((float *)p)[i] = v;
 }
 
-/* fp32 scratch for the widened operands of one call: slot k grows to the largest n
- * (the model calls the table from one thread). */
-enum { S_OUT, S_IN, S_W, S_B, S_X, S_N };
-static float *g_scr[S_N];
-static size_t g_scr_n[S_N];
-static float *scratch(int k, size_t n)
+/* fp32 scratch for the widened operands of one call, carved one after another from an
+ * arena that each call starts empty (scratch_reset): the memory is the largest call's
+ * operands together, not the largest of each kind. A call that outgrows the arena takes
+ * another block (earlier pointers stay valid); the next call merges them into one. The
+ * model calls the table from one thread. */
+typedef struct {
+    float *p;
+    size_t cap, used;
+} scratch_block;
+static scratch_block g_blk[16];
+static int g_nblk;
+static void scratch_oom(size_t n)
 {
-    if (n > g_scr_n[k]) {
-        free(g_scr[k]);
-        g_scr[k] = malloc(n * sizeof(float));
-        if (!g_scr[k]) {
-            fprintf(stderr, "train: out of memory for %zu floats of the CPU table's scratch\n", n);
-            abort();
-        }
-        g_scr_n[k] = n;
-    }
-    return g_scr[k];
+    fprintf(stderr, "train: out of memory for %zu floats of the CPU table's scratch\n", n);
+    abort();
 }
-/* An operand read by the kernel: the buffer itself in fp32, else widened into slot k. */
-static const float *R_(int k, const floatX *x, size_t n)
+static void scratch_reset(void)
+{
+    if (g_nblk > 1) {
+        size_t total = 0;
+        for (int i = 0; i < g_nblk; i++) {
+            total += g_blk[i].cap;
+            free(g_blk[i].p);
+        }
+        g_blk[0].p = malloc(total * sizeof(float));
+        if (!g_blk[0].p)
+            scratch_oom(total);
+        g_blk[0].cap = total;
+        g_nblk = 1;
+    }
+    if (g_nblk)
+        g_blk[0].used = 0;
+}
+static float *scratch(size_t n)
+{
+    scratch_block *b = g_nblk ? &g_blk[g_nblk - 1] : NULL;
+    if (!b || b->cap - b->used < n) {
+        if (g_nblk == (int)(sizeof g_blk / sizeof *g_blk))
+            scratch_oom(n);
+        b = &g_blk[g_nblk++];
+        b->cap = n ? n : 1;
+        b->used = 0;
+        if (!(b->p = malloc(b->cap * sizeof(float))))
+            scratch_oom(n);
+    }
+    float *r = b->p + b->used;
+    b->used += n;
+    return r;
+}
+/* An operand read by the kernel: the buffer itself in fp32, else widened into scratch. */
+static const float *R_(const floatX *x, size_t n)
 {
     if (!g_prec || !x)
         return (const float *)x;
-    float *s = scratch(k, n);
+    float *s = scratch(n);
     cpu_from_prec(s, x, n);
     return s;
 }
-/* An output: the buffer itself in fp32, else slot k (widened first when the kernel
+/* An output: the buffer itself in fp32, else scratch (widened first when the kernel
  * also reads it); out_done rounds it back. */
-static float *W_(int k, floatX *x, size_t n, int read)
+static float *W_(floatX *x, size_t n, int read)
 {
     if (!g_prec || !x)
         return (float *)x;
-    return read ? (float *)R_(k, x, n) : scratch(k, n);
+    return read ? (float *)R_(x, n) : scratch(n);
 }
 static void out_done(floatX *x, const float *f, size_t n)
 {
@@ -166,24 +197,27 @@ static void cpu_encoder_forward_vp(floatX *out, const int32_t *inp, const floatX
 static void cpu_encoder_backward(float *dwte, float *dwpe, const floatX *dout, const int32_t *inp, int B, int T, int C,
                                  size_t v0, size_t Vl)
 {
-    encoder_backward(dwte, dwpe, R_(S_IN, dout, (size_t)B * T * C), inp, B, T, C, v0, Vl);
+    scratch_reset();
+    encoder_backward(dwte, dwpe, R_(dout, (size_t)B * T * C), inp, B, T, C, v0, Vl);
 }
 
 static void cpu_layernorm_forward(floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w,
                                   const floatX *b, int N, int C)
 {
+    scratch_reset();
     size_t n = (size_t)N * C;
-    float *o = W_(S_OUT, out, n, 0);
-    layernorm_forward(o, mean, rstd, R_(S_IN, inp, n), R_(S_W, w, (size_t)C), R_(S_B, b, (size_t)C), N, C);
+    float *o = W_(out, n, 0);
+    layernorm_forward(o, mean, rstd, R_(inp, n), R_(w, (size_t)C), R_(b, (size_t)C), N, C);
     out_done(out, o, n);
 }
 
 static void cpu_layernorm_backward(floatX *dinp, float *dw, float *db, const floatX *dout, const floatX *inp,
                                    const floatX *w, const float *mean, const float *rstd, int N, int C, float *part)
 {
+    scratch_reset();
     size_t n = (size_t)N * C;
-    float *d = W_(S_OUT, dinp, n, 1);
-    layernorm_backward_part(d, dw, db, R_(S_X, dout, n), R_(S_IN, inp, n), R_(S_W, w, (size_t)C), mean, rstd, N, C,
+    float *d = W_(dinp, n, 1);
+    layernorm_backward_part(d, dw, db, R_(dout, n), R_(inp, n), R_(w, (size_t)C), mean, rstd, N, C,
                             part);
     out_done(dinp, d, n);
 }
@@ -191,9 +225,10 @@ static void cpu_layernorm_backward(floatX *dinp, float *dw, float *db, const flo
 static void cpu_matmul_forward(floatX *out, const floatX *inp, const floatX *w, const floatX *bias, int N, int C,
                                int OC, int accumulate)
 {
+    scratch_reset();
     size_t n = (size_t)N * OC;
-    float *o = W_(S_OUT, out, n, accumulate);
-    matmul_forward(o, R_(S_IN, inp, (size_t)N * C), R_(S_W, w, (size_t)OC * C), R_(S_B, bias, (size_t)OC), N, C, OC,
+    float *o = W_(out, n, accumulate);
+    matmul_forward(o, R_(inp, (size_t)N * C), R_(w, (size_t)OC * C), R_(bias, (size_t)OC), N, C, OC,
                    accumulate);
     out_done(out, o, n);
 }
@@ -201,62 +236,92 @@ static void cpu_matmul_forward(floatX *out, const floatX *inp, const floatX *w, 
 static void cpu_matmul_backward(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
                                 const floatX *w, int N, int C, int OC, int accumulate_dinp)
 {
+    scratch_reset();
     size_t n = (size_t)N * C;
-    float *d = W_(S_OUT, dinp, n, accumulate_dinp);
-    matmul_backward(d, dw, dbias, R_(S_X, dout, (size_t)N * OC), R_(S_IN, inp, n), R_(S_W, w, (size_t)OC * C), N, C,
+    float *d = W_(dinp, n, accumulate_dinp);
+    matmul_backward(d, dw, dbias, R_(dout, (size_t)N * OC), R_(inp, n), R_(w, (size_t)OC * C), N, C,
                     OC, accumulate_dinp);
     out_done(dinp, d, n);
 }
 
 static void cpu_attention_forward(floatX *out, float *att, const floatX *qkv, int B, int T, int C, int NH)
 {
+    scratch_reset();
     size_t n = (size_t)B * T * C;
-    float *o = W_(S_OUT, out, n, 0);
-    attention_forward(o, att, R_(S_IN, qkv, 3 * n), B, T, C, NH);
+    float *o = W_(out, n, 0);
+    attention_forward(o, att, R_(qkv, 3 * n), B, T, C, NH);
     out_done(out, o, n);
 }
 
 static void cpu_attention_backward(floatX *dqkv, float *scratch_, const floatX *dout, const floatX *qkv,
                                    const float *att, const floatX *out, int B, int T, int C, int NH)
 {
+    scratch_reset();
     (void)out; /* the probabilities suffice */
     size_t n = (size_t)B * T * C;
-    float *d = W_(S_OUT, dqkv, 3 * n, 0);
-    attention_backward(d, scratch_, R_(S_X, dout, n), R_(S_IN, qkv, 3 * n), att, B, T, C, NH);
+    float *d = W_(dqkv, 3 * n, 0);
+    attention_backward(d, scratch_, R_(dout, n), R_(qkv, 3 * n), att, B, T, C, NH);
     out_done(dqkv, d, 3 * n);
 }
 
 static void cpu_gelu_forward(floatX *out, const floatX *inp, size_t n)
 {
-    float *o = W_(S_OUT, out, n, 0);
-    gelu_forward(o, R_(S_IN, inp, n), n);
+    scratch_reset();
+    float *o = W_(out, n, 0);
+    gelu_forward(o, R_(inp, n), n);
     out_done(out, o, n);
 }
 
 static void cpu_gelu_backward(floatX *dinp, const floatX *inp, const floatX *dout, size_t n)
 {
+    scratch_reset();
     /* in place (dinp == dout): the widened dout is the output's scratch too */
-    float *d = dinp == dout ? W_(S_OUT, dinp, n, 1) : W_(S_OUT, dinp, n, 0);
-    gelu_backward(d, R_(S_IN, inp, n), dinp == dout ? d : R_(S_X, dout, n), n);
+    float *d = dinp == dout ? W_(dinp, n, 1) : W_(dinp, n, 0);
+    gelu_backward(d, R_(inp, n), dinp == dout ? d : R_(dout, n), n);
     out_done(dinp, d, n);
 }
 
 static void cpu_residual_bias(floatX *out_, const floatX *res_, const floatX *t_, const floatX *bias_, int rows, int OC)
 {
+    scratch_reset();
     size_t n = (size_t)rows * OC;
-    float *out = W_(S_OUT, out_, n, 0);
-    const float *res = R_(S_IN, res_, n), *t = R_(S_X, t_, n), *bias = R_(S_B, bias_, (size_t)OC);
+    float *out = W_(out_, n, 0);
+    const float *res = R_(res_, n), *t = R_(t_, n), *bias = R_(bias_, (size_t)OC);
 #pragma omp parallel for schedule(static)
     for (int r = 0; r < rows; r++)
         for (int o = 0; o < OC; o++)
-            out[(size_t)r * OC + o] = res[(size_t)r * OC + o] + t[(size_t)r * OC + o] + bias[o];
+            out[(size_t)r * OC + o] = res[(size_t)r * OC + o] + t[(size_t)r * OC + o] + (bias ? bias[o] : 0.0f);
     out_done(out_, out, n);
+}
+
+/* ---- fused: the sequences they replace (each one's reference) ---- */
+static void cpu_matmul_gelu_forward(floatX *out, floatX *pre, const floatX *inp, const floatX *w, const floatX *bias,
+                                    int N, int C, int OC)
+{
+    cpu_matmul_forward(pre, inp, w, bias, N, C, OC, 0);
+    cpu_gelu_forward(out, pre, (size_t)N * OC);
+}
+
+static void cpu_matmul_dgelu_backward(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
+                                      const floatX *w, const floatX *pre, int N, int C, int OC)
+{
+    cpu_matmul_backward(dinp, dw, dbias, dout, inp, w, N, C, OC, 0);
+    cpu_gelu_backward(dinp, pre, dinp, (size_t)N * C);
+}
+
+static void cpu_residual_layernorm_forward(floatX *res_out, floatX *out, float *mean, float *rstd, const floatX *res,
+                                           const floatX *t, const floatX *tbias, const floatX *w, const floatX *b,
+                                           int N, int C)
+{
+    cpu_residual_bias(res_out, res, t, tbias, N, C);
+    cpu_layernorm_forward(out, mean, rstd, res_out, w, b, N, C);
 }
 
 static void cpu_add_positions(floatX *x_, const floatX *wpe_, size_t r0, size_t R, int T, int C)
 {
-    float *x = W_(S_OUT, x_, R * C, 1);
-    const float *wpe = R_(S_W, wpe_, (size_t)T * C);
+    scratch_reset();
+    float *x = W_(x_, R * C, 1);
+    const float *wpe = R_(wpe_, (size_t)T * C);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < R; i++)
         for (int j = 0; j < C; j++)
@@ -267,7 +332,8 @@ static void cpu_add_positions(floatX *x_, const floatX *wpe_, size_t r0, size_t 
 static void cpu_crossentropy_forward(float *lse, float *loss, const floatX *logits_, const int32_t *targets, size_t BT,
                                      int nv, size_t Vs)
 {
-    const float *logits = R_(S_IN, logits_, BT * Vs);
+    scratch_reset();
+    const float *logits = R_(logits_, BT * Vs);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++) {
         const float *x = logits + i * Vs;
@@ -280,7 +346,8 @@ static void cpu_crossentropy_forward(float *lse, float *loss, const floatX *logi
 
 static void cpu_crossentropy_vp_max(float *max, const floatX *logits_, size_t BT, int nv, size_t Vs)
 {
-    const float *logits = R_(S_IN, logits_, BT * Vs);
+    scratch_reset();
+    const float *logits = R_(logits_, BT * Vs);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++)
         max[i] = nv ? row_max(logits + i * Vs, nv) : -INFINITY;
@@ -289,7 +356,8 @@ static void cpu_crossentropy_vp_max(float *max, const floatX *logits_, size_t BT
 static void cpu_crossentropy_vp_sum(float *sum, float *tl, const floatX *logits_, const float *max,
                                     const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0)
 {
-    const float *logits = R_(S_IN, logits_, BT * Vs);
+    scratch_reset();
+    const float *logits = R_(logits_, BT * Vs);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++) {
         const float *x = logits + i * Vs;
@@ -313,7 +381,8 @@ static void cpu_crossentropy_vp_finish(float *lse, float *loss, const float *max
 static void cpu_crossentropy_backward(floatX *logits_, const float *lse, const int32_t *targets, size_t BT, int nv,
                                       size_t Vs, size_t v0, float dl)
 {
-    float *logits = W_(S_OUT, logits_, BT * Vs, 1);
+    scratch_reset();
+    float *logits = W_(logits_, BT * Vs, 1);
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < BT; i++) {
         float *x = logits + i * Vs, l = lse[i];
@@ -395,8 +464,8 @@ static void cpu_round(float *x, size_t n, int prec)
     }
 }
 
-static void cpu_adamw(float *p, const float *g, float *mm, float *vv, size_t n, float lr, float beta1, float beta2,
-                      float eps, float decay, float bc1, float bc2)
+static void cpu_adamw(float *p, floatX *plow, const float *g, float *mm, float *vv, size_t n, float lr, float beta1,
+                      float beta2, float eps, float decay, float bc1, float bc2)
 {
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) {
@@ -407,6 +476,8 @@ static void cpu_adamw(float *p, const float *g, float *mm, float *vv, size_t n, 
         vv[i] = vi;
         float mhat = mi / bc1, vhat = vi / bc2;
         p[i] -= lr * (mhat / (sqrtf(vhat) + eps) + decay * p[i]);
+        if (plow)
+            stx(plow, i, p[i]);
     }
 }
 
@@ -442,6 +513,9 @@ const gpt_ops gpt_ops_cpu = {
     .attention_scratch_floats = cpu_attention_scratch_floats,
     .gelu_forward = cpu_gelu_forward,
     .gelu_backward = cpu_gelu_backward,
+    .matmul_gelu_forward = cpu_matmul_gelu_forward,
+    .matmul_dgelu_backward = cpu_matmul_dgelu_backward,
+    .residual_layernorm_forward = cpu_residual_layernorm_forward,
     .residual_bias = cpu_residual_bias,
     .add_positions = cpu_add_positions,
     .crossentropy_forward = cpu_crossentropy_forward,

@@ -262,6 +262,22 @@ static void ck_gelu_backward(floatX *dinp, const floatX *inp, const floatX *dout
 {
     C.gelu_backward(X(dinp), CX(inp), CX(dout), n);
 }
+static void ck_matmul_gelu_forward(floatX *out, floatX *pre, const floatX *inp, const floatX *w, const floatX *bias,
+                                   int N, int Ch, int OC)
+{
+    C.matmul_gelu_forward(X(out), X(pre), CX(inp), CX(w), CX(bias), N, Ch, OC);
+}
+static void ck_matmul_dgelu_backward(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
+                                     const floatX *w, const floatX *pre, int N, int Ch, int OC)
+{
+    C.matmul_dgelu_backward(X(dinp), F(dw), F(dbias), CX(dout), CX(inp), CX(w), CX(pre), N, Ch, OC);
+}
+static void ck_residual_layernorm_forward(floatX *res_out, floatX *out, float *mean, float *rstd, const floatX *res,
+                                          const floatX *t, const floatX *tbias, const floatX *w, const floatX *b,
+                                          int N, int Ch)
+{
+    C.residual_layernorm_forward(X(res_out), X(out), F(mean), F(rstd), CX(res), CX(t), CX(tbias), CX(w), CX(b), N, Ch);
+}
 static void ck_residual_bias(floatX *out, const floatX *res, const floatX *t, const floatX *bias, int rows, int OC)
 {
     C.residual_bias(X(out), CX(res), CX(t), CX(bias), rows, OC);
@@ -302,10 +318,10 @@ static void ck_sumsq_f64(double *out, const float *x, size_t n, size_t blk)
 static void ck_scale(float *x, float s, size_t n) { C.scale(F(x), s, n); }
 static void ck_add(float *y, const float *x, size_t n) { C.add(F(y), CF(x), n); }
 static void ck_round_prec(float *x, size_t n, int prec) { C.round_prec(F(x), n, prec); }
-static void ck_adamw(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
-                     float eps, float decay, float bc1, float bc2)
+static void ck_adamw(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float lr, float beta1,
+                     float beta2, float eps, float decay, float bc1, float bc2)
 {
-    C.adamw(F(p), CF(g), F(m), F(v), n, lr, beta1, beta2, eps, decay, bc1, bc2);
+    C.adamw(F(p), X(plow), CF(g), F(m), F(v), n, lr, beta1, beta2, eps, decay, bc1, bc2);
 }
 static size_t ck_layernorm_part_floats(int Ch) { return C.layernorm_part_floats(Ch); }
 static size_t ck_attention_scratch_floats(int T_) { return C.attention_scratch_floats(T_); }
@@ -343,6 +359,9 @@ const gpt_ops gpt_ops_checked = {
     .attention_scratch_floats = ck_attention_scratch_floats,
     .gelu_forward = ck_gelu_forward,
     .gelu_backward = ck_gelu_backward,
+    .matmul_gelu_forward = ck_matmul_gelu_forward,
+    .matmul_dgelu_backward = ck_matmul_dgelu_backward,
+    .residual_layernorm_forward = ck_residual_layernorm_forward,
     .residual_bias = ck_residual_bias,
     .add_positions = ck_add_positions,
     .crossentropy_forward = ck_crossentropy_forward,

@@ -8,10 +8,11 @@
 #define TRAIN_CUDA_LAYERNORM_CUH
 #include "train/cuda/common.cuh"
 
-/* res (optional): res = a + b is stored and normalised; else a is normalised. */
+/* res (optional): res = a + b (+ rb, a bias of b's, when given) is stored and
+ * normalised; else a is normalised. */
 template <typename T>
-__global__ void layernorm_forward_kernel(T *out, float *mean, float *rstd, T *res, const T *a, const T *b, const T *w,
-                                         const T *bias, int N, int C)
+__global__ void layernorm_forward_kernel(T *out, float *mean, float *rstd, T *res, const T *a, const T *b, const T *rb,
+                                         const T *w, const T *bias, int N, int C)
 {
     int row = blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32, lane = threadIdx.x % 32;
     if (row >= N)
@@ -23,7 +24,10 @@ __global__ void layernorm_forward_kernel(T *out, float *mean, float *rstd, T *re
     for (int c = lane; c < C; c += 32) {
         float v = tof(x[c]);
         if (y) {
-            T sum = fromf<T>(v + tof(y[c]));
+            float t = v + tof(y[c]);
+            if (rb)
+                t += tof(rb[c]);
+            T sum = fromf<T>(t);
             r[c] = sum;
             v = tof(sum);
         }
@@ -50,15 +54,17 @@ template <typename T>
 static void layernorm_forward(T *out, float *mean, float *rstd, const T *inp, const T *w, const T *b, int N, int C,
                               cudaStream_t s)
 {
-    layernorm_forward_kernel<<<cdiv(N, 8), 256, 0, s>>>(out, mean, rstd, (T *)NULL, inp, (const T *)NULL, w, b, N, C);
+    layernorm_forward_kernel<<<cdiv(N, 8), 256, 0, s>>>(out, mean, rstd, (T *)NULL, inp, (const T *)NULL,
+                                                        (const T *)NULL, w, b, N, C);
     CUDA_LAUNCHED();
 }
-/* res = a + b; out = LayerNorm(res). */
+/* res = a + b (+ rb when given: the bias of a row-parallel layer, added after its sum);
+ * out = LayerNorm(res). */
 template <typename T>
 static void residual_layernorm_forward(T *res, T *out, float *mean, float *rstd, const T *a, const T *b, const T *w,
-                                       const T *bias, int N, int C, cudaStream_t s)
+                                       const T *bias, int N, int C, cudaStream_t s, const T *rb = NULL)
 {
-    layernorm_forward_kernel<<<cdiv(N, 8), 256, 0, s>>>(out, mean, rstd, res, a, b, w, bias, N, C);
+    layernorm_forward_kernel<<<cdiv(N, 8), 256, 0, s>>>(out, mean, rstd, res, a, b, rb, w, bias, N, C);
     CUDA_LAUNCHED();
 }
 

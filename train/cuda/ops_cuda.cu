@@ -450,6 +450,44 @@ static void cu_gelu_backward(floatX *dinp, const floatX *inp, const floatX *dout
     BY_TYPE(gelu_bwd_t, dinp, inp, dout, n);
 }
 
+/* ---- fused: gpt_cuda.cu's epilogues and kernels (the CPU table runs the sequences) ---- */
+template <typename T>
+static void mmg_t(floatX *out, floatX *pre, const floatX *inp, const floatX *w, const floatX *bias, int N, int C, int OC)
+{
+    matmul_forward<T>(&g_mm, TX(out), CTX(inp), CTX(w), CTX(bias), N, C, OC, TX(pre));
+}
+static void cu_matmul_gelu_forward(floatX *out, floatX *pre, const floatX *inp, const floatX *w, const floatX *bias,
+                                   int N, int C, int OC)
+{
+    ready();
+    BY_TYPE(mmg_t, out, pre, inp, w, bias, N, C, OC);
+}
+template <typename T>
+static void mmdg_t(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp, const floatX *w,
+                   const floatX *pre, int N, int C, int OC)
+{
+    matmul_backward<T>(&g_mm, TX(dinp), dw, dbias, CTX(dout), CTX(inp), CTX(w), N, C, OC, CTX(pre));
+}
+static void cu_matmul_dgelu_backward(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
+                                     const floatX *w, const floatX *pre, int N, int C, int OC)
+{
+    part_for((size_t)OC);
+    BY_TYPE(mmdg_t, dinp, dw, dbias, dout, inp, w, pre, N, C, OC);
+}
+template <typename T>
+static void resln_t(floatX *res_out, floatX *out, float *mean, float *rstd, const floatX *res, const floatX *t,
+                    const floatX *tbias, const floatX *w, const floatX *b, int N, int C)
+{
+    residual_layernorm_forward<T>(TX(res_out), TX(out), mean, rstd, CTX(res), CTX(t), CTX(w), CTX(b), N, C, 0,
+                                  CTX(tbias));
+}
+static void cu_residual_layernorm_forward(floatX *res_out, floatX *out, float *mean, float *rstd, const floatX *res,
+                                          const floatX *t, const floatX *tbias, const floatX *w, const floatX *b, int N,
+                                          int C)
+{
+    BY_TYPE(resln_t, res_out, out, mean, rstd, res, t, tbias, w, b, N, C);
+}
+
 /* ---- the small operations ---- */
 template <typename T>
 __global__ void residual_bias_kernel(T *out, const T *res, const T *t, const T *bias, int rows, int OC)
@@ -688,10 +726,17 @@ static void cu_round_prec(float *x, size_t n, int prec)
     round_prec_kernel<<<cdiv(n, 256), 256>>>(x, n, prec);
     CUDA_LAUNCHED();
 }
-static void cu_adamw(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
-                     float eps, float decay, float bc1, float bc2)
+template <typename T>
+static void adamw_t(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float lr, float beta1,
+                    float beta2, float eps, float decay, float bc1, float bc2)
 {
-    adamw<float>(p, (float *)NULL, g, m, v, n, 1.0f, lr, beta1, beta2, eps, decay, bc1, bc2, 0);
+    adamw<T>(p, TX(plow), g, m, v, n, 1.0f, lr, beta1, beta2, eps, decay, bc1, bc2, 0);
+}
+/* adamw.cuh's kernel: the fp32 master update, and the compute copy in the same pass */
+static void cu_adamw(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float lr, float beta1,
+                     float beta2, float eps, float decay, float bc1, float bc2)
+{
+    BY_TYPE(adamw_t, p, plow, g, m, v, n, lr, beta1, beta2, eps, decay, bc1, bc2);
 }
 
 extern "C" const gpt_ops gpt_ops_cuda = {
@@ -699,7 +744,8 @@ extern "C" const gpt_ops gpt_ops_cuda = {
     {cu_alloc, cu_free, cu_copy, cu_zero, cu_upload, cu_download, cu_sync, cu_host_alloc, cu_host_free, cu_device_uuid},
     cu_storage_prec, cu_to_prec, cu_from_prec, cu_encoder_forward, cu_encoder_forward_vp, cu_encoder_backward, cu_layernorm_forward, cu_layernorm_backward,
     cu_layernorm_part_floats, cu_matmul_forward, cu_matmul_backward, cu_attention_forward, cu_attention_backward,
-    cu_attention_scratch_floats, cu_gelu_forward, cu_gelu_backward, cu_residual_bias, cu_add_positions,
+    cu_attention_scratch_floats, cu_gelu_forward, cu_gelu_backward, cu_matmul_gelu_forward,
+    cu_matmul_dgelu_backward, cu_residual_layernorm_forward, cu_residual_bias, cu_add_positions,
     cu_crossentropy_forward, cu_crossentropy_vp_max, cu_crossentropy_vp_sum, cu_crossentropy_vp_finish,
     cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_round_prec, cu_adamw,
 };

@@ -192,6 +192,12 @@ void gpt_params_changed(gpt_model *m)
     m->wlow_stale = 1;
 }
 
+void gpt_params_stepped(gpt_model *m, int whole)
+{
+    if (!whole) /* a shard's step (ZeRO): the compute weights are converted before the next forward */
+        m->wlow_stale = 1;
+}
+
 /* The compute weights: the master weights converted, once after every change. */
 static void refresh_compute_weights(gpt_model *m)
 {
@@ -486,6 +492,10 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
     if (!last)
         unit_release(m, 0);
     size_t attsz = (size_t)B * NHl * T * T;
+    /* A layer's last residual sum is fused with the next layer's first LayerNorm (and the
+     * last one's with the final LayerNorm), except under ZeRO-3, which holds one layer's
+     * parameters at a time. */
+    int fuse_next = !(m->hooks && m->hooks->gather);
     for (int l = 0; l < L; l++) {
         unit_gather(m, 1 + lo + l);
         const floatX *res = l == 0 ? a->encoded : XI(m, a->res3, (size_t)(l - 1) * R * C);
@@ -495,31 +505,39 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
         floatX *ln2 = XI(m, a->ln2, lr * BT * C), *fch = XI(m, a->fch, l * BT * C4l);
         floatX *fchg = XI(m, a->fch_gelu, lr * BT * C4l), *res3 = XI(m, a->res3, l * R * C);
         float *att = a->att + l * attsz;
-        layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, lo + l),
-                     P(m, GPT_LN1B, lo + l), (int)BT, C);
+        if (l == 0 || !fuse_next)
+            layernorm_sp(m, ln1, a->ln1_mean + l * R, a->ln1_rstd + l * R, res, P(m, GPT_LN1W, lo + l),
+                         P(m, GPT_LN1B, lo + l), (int)BT, C);
         /* ColumnParallelLinear: this rank's heads' q, k, v */
         o->matmul_forward(qkv, ln1, P(m, GPT_QKVW, lo + l), P(m, GPT_QKVB, lo + l), (int)BT, C, (int)(3 * Cl), 0);
         /* softmax in fp32 (its probabilities or statistics kept in fp32, as fused attention) */
         o->attention_forward(atty, att, qkv, B, T, (int)Cl, NHl);
-        /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear) */
-        row_parallel(m, res2, res, atty, P(m, GPT_ATTPROJW, lo + l),
-                     P(m, GPT_ATTPROJB, lo + l), (int)BT, (int)Cl, C);
-        layernorm_sp(m, ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, res2, P(m, GPT_LN2W, lo + l),
-                     P(m, GPT_LN2B, lo + l), (int)BT, C);
-        o->matmul_forward(fch, ln2, P(m, GPT_FCW, lo + l), P(m, GPT_FCB, lo + l), (int)BT, C, (int)C4l, 0);
-        o->gelu_forward(fchg, fch, BT * C4l);
-        row_parallel(m, res3, res2, fchg, P(m, GPT_FCPROJW, lo + l),
-                     P(m, GPT_FCPROJB, lo + l), (int)BT, (int)C4l, C);
+        /* res2 = res + atty @ attprojw^T + attprojb (RowParallelLinear), and ln2 of it */
+        ln_next n2 = {ln2, a->ln2_mean + l * R, a->ln2_rstd + l * R, P(m, GPT_LN2W, lo + l), P(m, GPT_LN2B, lo + l)};
+        row_parallel(m, res2, res, atty, P(m, GPT_ATTPROJW, lo + l), P(m, GPT_ATTPROJB, lo + l), (int)BT, (int)Cl, C,
+                     &n2);
+        o->matmul_gelu_forward(fchg, fch, ln2, P(m, GPT_FCW, lo + l), P(m, GPT_FCB, lo + l), (int)BT, C, (int)C4l);
+        /* res3 = res2 + gelu(fch) @ fcprojw^T + fcprojb, and the next LayerNorm of it */
+        ln_next nx = {0}, *np = NULL;
+        if (l + 1 < L && fuse_next) {
+            size_t nl = m->recompute ? 0 : (size_t)l + 1;
+            nx = (ln_next){XI(m, a->ln1, nl * BT * C), a->ln1_mean + (l + 1) * R, a->ln1_rstd + (l + 1) * R,
+                           P(m, GPT_LN1W, lo + l + 1), P(m, GPT_LN1B, lo + l + 1)};
+            np = &nx;
+        } else if (l + 1 == L && last) {
+            unit_gather(m, m->nlayers + 1);
+            nx = (ln_next){a->lnf, a->lnf_mean, a->lnf_rstd, P(m, GPT_LNFW, 0), P(m, GPT_LNFB, 0)};
+            np = &nx;
+        }
+        row_parallel(m, res3, res2, fchg, P(m, GPT_FCPROJW, lo + l), P(m, GPT_FCPROJB, lo + l), (int)BT, (int)C4l, C,
+                     np);
         unit_release(m, 1 + lo + l);
     }
     if (!last) {
         m->mean_loss = 0;
         return 0;
     }
-    unit_gather(m, m->nlayers + 1);
-    unit_gather(m, 0);
-    layernorm_sp(m, a->lnf, a->lnf_mean, a->lnf_rstd, XI(m, a->res3, (size_t)(L - 1) * R * C), P(m, GPT_LNFW, 0),
-                 P(m, GPT_LNFB, 0), (int)BT, C);
+    unit_gather(m, 0); /* lnf is computed (with the last residual sum) */
     size_t Vl = d.Vl, v0 = d.v0;
     /* Logits of this rank's vocabulary rows; those at or past V are padding. */
     int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
@@ -631,9 +649,9 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const floatX *dout)
             tp_gather(m, dres, a->tpbuf, R * C);
             dfull = a->tpbuf;
         }
-        o->matmul_backward(d4, G(m, GPT_FCPROJW, lo + l), G(m, GPT_FCPROJB, lo + l), dfull, fchg,
-                           P(m, GPT_FCPROJW, lo + l), (int)BT, (int)C4l, C, 0);
-        o->gelu_backward(d4, fch, d4, BT * C4l);
+        /* through fcproj and the GELU before it: d4 = (dres @ fcprojw) * gelu'(fch) */
+        o->matmul_dgelu_backward(d4, G(m, GPT_FCPROJW, lo + l), G(m, GPT_FCPROJB, lo + l), dfull, fchg,
+                                 P(m, GPT_FCPROJW, lo + l), fch, (int)BT, (int)C4l, C);
         o->matmul_backward(dsmall, G(m, GPT_FCW, lo + l), G(m, GPT_FCB, lo + l), d4, ln2,
                         P(m, GPT_FCW, lo + l), (int)BT, C, (int)C4l, 0);
         const floatX *dln2 = column_input_grad(m, dsmall, R, BT, C);
@@ -729,7 +747,11 @@ void gpt_scale_grads(gpt_model *m, float s)
 
 void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
 {
+    /* the whole model here: the compute weights are written in the same pass (fused) */
+    m->ops->storage_prec(m->prec);
+    m->adamw_plow = m->prec && m->wlow && !m->wlow_stale;
     gpt_adamw_range(m, 0, m->num_params, m->dev.grads, m->dev.adam_m, m->dev.adam_v, lr, beta1, beta2, eps, wd, step);
+    m->adamw_plow = 0;
 }
 
 void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
@@ -754,7 +776,8 @@ void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params,
             continue;
         size_t n = t1 - t0;
         float *p = params + (t0 - lo), *mm = adam_m + (t0 - lo), *vv = adam_v + (t0 - lo);
-        m->ops->adamw(p, grads + (t0 - lo), mm, vv, n, lr, beta1, beta2, eps, decay, bc1, bc2);
+        floatX *plow = m->adamw_plow ? XI(m, m->wlow, t0) : NULL;
+        m->ops->adamw(p, plow, grads + (t0 - lo), mm, vv, n, lr, beta1, beta2, eps, decay, bc1, bc2);
     }
 }
 

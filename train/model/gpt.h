@@ -122,6 +122,7 @@ typedef struct {
     size_t xb;
     floatX *wlow;
     int wlow_stale;
+    int adamw_plow; /* inside gpt_adamw: the step writes wlow too */
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
     struct pcomm *tp_comm; /* the tensor group's communicator on ops' buffers */
@@ -242,6 +243,9 @@ void gpt_upload(gpt_model *m);
 /* The master weights changed (an optimizer step, a load): the next forward rounds
  * them again into the compute weights (mixed precision; nothing in fp32). */
 void gpt_params_changed(gpt_model *m);
+/* After an optimizer step: whole (gpt_adamw, which wrote the compute weights in the same
+ * pass, fused) leaves them as they are; a shard's step (ZeRO) is gpt_params_changed. */
+void gpt_params_stepped(gpt_model *m, int whole);
 void gpt_download(gpt_model *m, int moments);
 /* Free the gradients, parameters or moments (host and backend copies) of a
  * model whose optimizer keeps its own (ZeRO). */

@@ -153,9 +153,17 @@ void tp_check(gpt_model *m, int rc, const char *what);
 void tp_sum(gpt_model *m, floatX *buf, size_t n);
 void tp_scatter(gpt_model *m, const floatX *send, floatX *recv, size_t n);
 void tp_gather(gpt_model *m, const floatX *send, floatX *out, size_t n);
-/* RowParallelLinear with the residual: out[N, OC] = res + inp @ w^T + bias. */
+/* The LayerNorm that follows a residual sum (fused with it): its output (all rows, gathered
+ * with sequence parallelism), statistics and parameters. */
+typedef struct {
+    floatX *out;
+    float *mean, *rstd;
+    const floatX *w, *b;
+} ln_next;
+/* RowParallelLinear with the residual: out[N, OC] = res + inp @ w^T + bias; with ln, also
+ * the LayerNorm of out (the table's residual_layernorm_forward). */
 void row_parallel(gpt_model *m, floatX *out, const floatX *res, const floatX *inp, const floatX *w,
-                  const floatX *bias, int N, int K, int OC);
+                  const floatX *bias, int N, int K, int OC, const ln_next *ln);
 /* LayerNorm of this rank's rows, gathered with sequence parallelism. */
 void layernorm_sp(gpt_model *m, floatX *out, float *mean, float *rstd, const floatX *inp, const floatX *w,
                   const floatX *b, int n, int C);

@@ -23,10 +23,11 @@ void tp_check(gpt_model *m, int rc, const char *what)
     }
 }
 
-/* The collectives on floatX buffers. In fp32 they run on the buffers; in bf16 / fp16
- * through the fp32 scratch tpf [2, bt, C]: widened, summed in fp32, rounded once (what
- * the fp32-storage model did; a collective in the narrow type itself, as Megatron's,
- * would round after every addition of the ring and move half the bytes). */
+/* The collectives on floatX buffers. In fp32 they run on the buffers; the sums in bf16 /
+ * fp16 through the fp32 scratch tpf [2, bt, C]: widened, summed in fp32, rounded once (what
+ * the fp32-storage model did; a sum in the narrow type itself, as Megatron's, would round
+ * after every addition of the ring and move half the bytes). The all-gather moves the
+ * storage type's bytes. */
 void tp_sum(gpt_model *m, floatX *buf, size_t n)
 {
     if (!m->prec) {
@@ -53,8 +54,11 @@ void tp_scatter(gpt_model *m, const floatX *send, floatX *recv, size_t n)
 
 void tp_gather(gpt_model *m, const floatX *send, floatX *out, size_t n)
 {
-    if (!m->prec) {
-        tp_check(m, comm_allgather(m->tp_comm, (const float *)send, (float *)out, n), "all-gather");
+    /* a gather adds nothing: the storage type's bytes move as they are (fp32 words of two
+     * 16-bit values), half of fp32's */
+    if (!m->prec || (n * m->xb) % sizeof(float) == 0) {
+        size_t words = n * m->xb / sizeof(float);
+        tp_check(m, comm_allgather(m->tp_comm, (const float *)send, (float *)out, words), "all-gather");
         return;
     }
     float *f = m->acts->tpf, *fs = f + n * (size_t)m->tp;
@@ -67,13 +71,15 @@ void tp_gather(gpt_model *m, const floatX *send, floatX *out, size_t n)
  * rank's K columns (RowParallelLinear): the product is summed over the tensor
  * group before the (replicated) bias and the residual are added. */
 void row_parallel(gpt_model *m, floatX *out, const floatX *res, const floatX *inp, const floatX *w,
-                  const floatX *bias, int N, int K, int OC)
+                  const floatX *bias, int N, int K, int OC, const ln_next *ln)
 {
     size_t n = (size_t)N * OC;
     const gpt_ops *o = m->ops;
-    if (m->tp <= 1 && !m->prec) {
+    if (m->tp <= 1 && !m->prec) { /* fp32 on one rank: the product added onto the residual */
         o->mem.copy(out, res, n * sizeof(float));
         o->matmul_forward(out, inp, w, bias, N, K, OC, 1);
+        if (ln)
+            layernorm_sp(m, ln->out, ln->mean, ln->rstd, out, ln->w, ln->b, N, OC);
         return;
     }
     /* Mixed precision rounds the product (the GEMM's bf16/fp16 output), the sum over the
@@ -89,7 +95,16 @@ void row_parallel(gpt_model *m, floatX *out, const floatX *res, const floatX *in
     } else if (m->tp > 1) {
         tp_sum(m, t, n);
     }
-    o->residual_bias(out, res, t, bias, rows, OC);
+    if (!ln) {
+        o->residual_bias(out, res, t, bias, rows, OC);
+        return;
+    }
+    /* the residual sum and the LayerNorm after it in one operation; with sequence parallelism
+     * on this rank's rows (into tpbuf, free once scattered), then gathered */
+    floatX *lo = m->sp ? m->acts->tpbuf : ln->out;
+    o->residual_layernorm_forward(out, lo, ln->mean, ln->rstd, res, t, bias, ln->w, ln->b, rows, OC);
+    if (m->sp)
+        tp_gather(m, lo, ln->out, (size_t)rows * OC);
 }
 
 /* LayerNorm of this rank's rows; with sequence parallelism they are then

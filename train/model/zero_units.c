@@ -56,6 +56,25 @@ int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h)
         }
     }
     m->hooks = h;
+    /* Mixed precision under ZeRO-3: the compute copies of the gathered units (the embedding,
+     * a layer, the final LayerNorm), allocated now so that the memory held at start counts them */
+    int su[3] = {0, 1, m->nlayers + 1};
+    for (int k = 0; k < 3 && m->prec && h->gather; k++) {
+        gpt_seg seg[GPT_UNIT_MAX_SEGS];
+        size_t n = 0;
+        for (int i = 0, ns = gpt_unit_segs(m, su[k], seg); i < ns; i++)
+            n += seg[i].n;
+        if (n <= m->zx_n[k])
+            continue;
+        m->ops->mem.free(m->zx[k]);
+        m->zx_n[k] = 0;
+        if (!(m->zx[k] = m->ops->mem.alloc(n * m->xb))) {
+            gpt_set_unit_hooks(m, NULL);
+            return err_set(ERR_NOMEM, "out of %s memory for the compute copy of a gathered unit (%zu parameters)",
+                           m->ops->name, n);
+        }
+        m->zx_n[k] = n;
+    }
     return 0;
 }
 

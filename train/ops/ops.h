@@ -115,6 +115,22 @@ typedef struct gpt_ops {
     /* dinp may be dout (in place) */
     void (*gelu_backward)(floatX *dinp, const floatX *inp, const floatX *dout, size_t n);
 
+    /* ---- fused: one kernel (or one product with its epilogue) on the GPU where the
+     * CPU runs the sequence it replaces, which is each one's reference ---- */
+    /* pre = inp @ w^T + bias, out = gelu(pre): matmul_forward then gelu_forward
+     * (cuBLASLt's GELU_AUX_BIAS epilogue) */
+    void (*matmul_gelu_forward)(floatX *out, floatX *pre, const floatX *inp, const floatX *w, const floatX *bias,
+                                int N, int C, int OC);
+    /* The backward of a layer whose input was gelu(pre): matmul_backward (dinp
+     * overwritten) then gelu_backward of dinp in place (the DGELU epilogue) */
+    void (*matmul_dgelu_backward)(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
+                                  const floatX *w, const floatX *pre, int N, int C, int OC);
+    /* res_out = res + t + tbias (tbias may be NULL), out = LayerNorm(res_out): residual_bias
+     * then layernorm_forward (the residual add fused into the LayerNorm after it) */
+    void (*residual_layernorm_forward)(floatX *res_out, floatX *out, float *mean, float *rstd, const floatX *res,
+                                       const floatX *t, const floatX *tbias, const floatX *w, const floatX *b, int N,
+                                       int C);
+
     /* ---- the small operations between them ---- */
     /* out[r, o] = res[r, o] + t[r, o] + bias[o] (a row-parallel layer's sum, bias and residual) */
     void (*residual_bias)(floatX *out, const floatX *res, const floatX *t, const floatX *bias, int rows, int OC);
@@ -145,9 +161,11 @@ typedef struct gpt_ops {
      * even, kept in fp32 storage; fp16 past its range becomes inf (--grad-reduce-in-bf16's
      * gradients, which stay fp32 buffers). */
     void (*round_prec)(float *x, size_t n, int prec);
-    /* AdamW on n parameters: bias corrections bc1, bc2, decoupled weight decay */
-    void (*adamw)(float *p, const float *g, float *m, float *v, size_t n, float lr, float beta1, float beta2,
-                  float eps, float decay, float bc1, float bc2);
+    /* AdamW on n fp32 parameters: bias corrections bc1, bc2, decoupled weight decay; with
+     * plow (fused, as gpt_cuda.cu's), also plow[i] = the updated p[i] in the storage
+     * precision (the compute copy, written in the same pass; to_prec's values) */
+    void (*adamw)(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float lr, float beta1,
+                  float beta2, float eps, float decay, float bc1, float bc2);
 } gpt_ops;
 
 extern const gpt_ops gpt_ops_cpu;
@@ -173,6 +191,8 @@ void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);
  * One profiled table per process. */
 const gpt_ops *gpt_ops_profiled(const gpt_ops *inner);
 void gpt_ops_profile_report(FILE *f);
+/* The seconds in operations (syncs left out) and the span from the first to the last. */
+void gpt_ops_profile_totals(double *ops_secs, double *span);
 
 /* Helpers over any table. */
 static inline void *ops_alloc_floats(const gpt_ops *o, size_t n) { return o->mem.alloc(n ? n * sizeof(float) : 1); }

@@ -17,13 +17,14 @@ static const gpt_ops *in; /* the table profiled */
 
 enum {
     P_ALLOC, P_COPY, P_ZERO, P_UPLOAD, P_DOWNLOAD, P_SYNC, P_ENC, P_ENC_VP, P_ENC_B, P_LN, P_LN_B, P_MM, P_MM_B,
-    P_ATT, P_ATT_B, P_GELU, P_GELU_B, P_RESB, P_POS, P_CE, P_CE_MAX, P_CE_SUM, P_CE_FIN, P_CE_B, P_SUM, P_SUMSQ,
+    P_ATT, P_ATT_B, P_GELU, P_GELU_B, P_MMG, P_MMG_B, P_RESLN, P_RESB, P_POS, P_CE, P_CE_MAX, P_CE_SUM, P_CE_FIN, P_CE_B, P_SUM, P_SUMSQ,
     P_SCALE, P_ADD, P_ROUND, P_CONV, P_ADAMW, P_N
 };
 static const char *const names[P_N] = {
     "alloc/free", "copy", "zero", "upload", "download", "sync", "encoder forward", "encoder forward (vocab-parallel)",
     "encoder backward", "layernorm forward", "layernorm backward", "matmul forward", "matmul backward",
-    "attention forward", "attention backward", "gelu forward", "gelu backward", "residual + bias", "positions",
+    "attention forward", "attention backward", "gelu forward", "gelu backward", "matmul + gelu forward (fused)",
+    "matmul + gelu backward (fused)", "residual + layernorm forward (fused)", "residual + bias", "positions",
     "cross-entropy", "cross-entropy max (vp)", "cross-entropy sum (vp)", "cross-entropy finish (vp)",
     "cross-entropy backward", "sum", "sum of squares", "scale", "add", "round to bf16/fp16", "convert fp32 <-> storage", "adamw"};
 static double secs[P_N];
@@ -120,6 +121,20 @@ static void pr_gelu_b(floatX *dx, const floatX *x, const floatX *dout, size_t n)
 {
     TIMED(P_GELU_B, in->gelu_backward(dx, x, dout, n));
 }
+static void pr_mmg(floatX *o, floatX *pre, const floatX *x, const floatX *w, const floatX *b, int N, int C, int OC)
+{
+    TIMED(P_MMG, in->matmul_gelu_forward(o, pre, x, w, b, N, C, OC));
+}
+static void pr_mmg_b(floatX *dx, float *dw, float *db, const floatX *dout, const floatX *x, const floatX *w,
+                     const floatX *pre, int N, int C, int OC)
+{
+    TIMED(P_MMG_B, in->matmul_dgelu_backward(dx, dw, db, dout, x, w, pre, N, C, OC));
+}
+static void pr_resln(floatX *ro, floatX *o, float *mean, float *rstd, const floatX *r, const floatX *t,
+                     const floatX *tb, const floatX *w, const floatX *b, int N, int C)
+{
+    TIMED(P_RESLN, in->residual_layernorm_forward(ro, o, mean, rstd, r, t, tb, w, b, N, C));
+}
 static void pr_resb(floatX *o, const floatX *r, const floatX *t, const floatX *b, int rows, int OC)
 {
     TIMED(P_RESB, in->residual_bias(o, r, t, b, rows, OC));
@@ -156,10 +171,10 @@ static void pr_add(float *y, const float *x, size_t n) { TIMED(P_ADD, in->add(y,
 static void pr_round(float *x, size_t n, int prec) { TIMED(P_ROUND, in->round_prec(x, n, prec)); }
 static void pr_to(floatX *d, const float *s, size_t n) { TIMED(P_CONV, in->to_prec(d, s, n)); }
 static void pr_from(float *d, const floatX *s, size_t n) { TIMED(P_CONV, in->from_prec(d, s, n)); }
-static void pr_adamw(float *p, const float *g, float *m, float *v, size_t n, float lr, float b1, float b2, float eps,
-                     float decay, float bc1, float bc2)
+static void pr_adamw(float *p, floatX *pl, const float *g, float *m, float *v, size_t n, float lr, float b1, float b2,
+                     float eps, float decay, float bc1, float bc2)
 {
-    TIMED(P_ADAMW, in->adamw(p, g, m, v, n, lr, b1, b2, eps, decay, bc1, bc2));
+    TIMED(P_ADAMW, in->adamw(p, pl, g, m, v, n, lr, b1, b2, eps, decay, bc1, bc2));
 }
 
 static gpt_ops prof;
@@ -182,12 +197,23 @@ const gpt_ops *gpt_ops_profiled(const gpt_ops *inner)
         .encoder_backward = pr_enc_b, .layernorm_forward = pr_ln, .layernorm_backward = pr_ln_b,
         .layernorm_part_floats = pr_ln_part, .matmul_forward = pr_mm, .matmul_backward = pr_mm_b,
         .attention_forward = pr_att, .attention_backward = pr_att_b, .attention_scratch_floats = pr_att_sc,
-        .gelu_forward = pr_gelu, .gelu_backward = pr_gelu_b, .residual_bias = pr_resb, .add_positions = pr_pos,
+        .gelu_forward = pr_gelu, .gelu_backward = pr_gelu_b, .matmul_gelu_forward = pr_mmg,
+        .matmul_dgelu_backward = pr_mmg_b, .residual_layernorm_forward = pr_resln, .residual_bias = pr_resb, .add_positions = pr_pos,
         .crossentropy_forward = pr_ce, .crossentropy_vp_max = pr_ce_max, .crossentropy_vp_sum = pr_ce_sum,
         .crossentropy_vp_finish = pr_ce_fin, .crossentropy_backward = pr_ce_b, .sum_f64 = pr_sum,
         .sumsq_f64 = pr_sumsq, .scale = pr_scale, .add = pr_add, .round_prec = pr_round, .adamw = pr_adamw,
         .storage_prec = inner->storage_prec, .to_prec = pr_to, .from_prec = pr_from};
     return &prof;
+}
+
+void gpt_ops_profile_totals(double *ops_secs, double *span)
+{
+    double t = 0;
+    for (int k = 0; k < P_N; k++)
+        if (k != P_SYNC)
+            t += secs[k];
+    *ops_secs = t;
+    *span = t_last - t_first;
 }
 
 void gpt_ops_profile_report(FILE *f)

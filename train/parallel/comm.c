@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "common/err.h"
 #ifdef WEBTEXT_NCCL
@@ -149,7 +150,7 @@ static void down(pcomm *c, void *host, const void *dev, size_t bytes)
     c->ops->mem.sync();
 }
 
-int comm_allreduce(pcomm *c, float *buf, size_t n, comm_op op)
+static int raw_allreduce(pcomm *c, float *buf, size_t n, comm_op op)
 {
 #ifdef WEBTEXT_NCCL
     if (c->kind == COMM_NCCL)
@@ -167,7 +168,7 @@ int comm_allreduce(pcomm *c, float *buf, size_t n, comm_op op)
     return rc;
 }
 
-int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n)
+static int raw_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n)
 {
 #ifdef WEBTEXT_NCCL
     if (c->kind == COMM_NCCL)
@@ -186,7 +187,7 @@ int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n)
     return rc;
 }
 
-int comm_allgather(pcomm *c, const float *send, float *recv, size_t n)
+static int raw_allgather(pcomm *c, const float *send, float *recv, size_t n)
 {
 #ifdef WEBTEXT_NCCL
     if (c->kind == COMM_NCCL)
@@ -206,7 +207,7 @@ int comm_allgather(pcomm *c, const float *send, float *recv, size_t n)
     return rc;
 }
 
-int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root)
+static int raw_broadcast(pcomm *c, void *buf, size_t bytes, int root)
 {
 #ifdef WEBTEXT_NCCL
     if (c->kind == COMM_NCCL)
@@ -225,7 +226,7 @@ int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root)
     return rc;
 }
 
-int comm_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag)
+static int raw_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag)
 {
     if (n <= 0)
         return 0;
@@ -275,3 +276,48 @@ int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rb
         ops[n++] = (dist_p2p_op){NULL, rbuf, rbytes, rpeer};
     return comm_p2p(c, ops, n, tag);
 }
+
+/* ---- the profile's communication time (WEBTEXT_PROFILE=1): each call timed (the
+ * profiled table has synchronised after the operation before it; NCCL's calls are
+ * synchronised after, so that their device time counts) ---- */
+static int g_prof;
+static double g_secs[2];
+static long g_calls[2];
+
+void comm_profile_enable(int on) { g_prof = on; }
+
+void comm_profile_get(double secs[2], long calls[2])
+{
+    for (int k = 0; k < 2; k++) {
+        secs[k] = g_secs[k];
+        calls[k] = g_calls[k];
+    }
+}
+
+static double now_(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+#define TIMED_COMM(k, call)                                                                                            \
+    do {                                                                                                               \
+        if (!g_prof)                                                                                                   \
+            return call;                                                                                               \
+        double t0_ = now_();                                                                                           \
+        int rc_ = call;                                                                                                \
+        if (c->kind == COMM_NCCL) /* on the stream: its device time */                                                 \
+            c->ops->mem.sync();                                                                                        \
+        g_secs[k] += now_() - t0_;                                                                                     \
+        g_calls[k]++;                                                                                                  \
+        return rc_;                                                                                                    \
+    } while (0)
+
+int comm_allreduce(pcomm *c, float *buf, size_t n, comm_op op) { TIMED_COMM(0, raw_allreduce(c, buf, n, op)); }
+int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n)
+{
+    TIMED_COMM(0, raw_reduce_scatter(c, send, recv, n));
+}
+int comm_allgather(pcomm *c, const float *send, float *recv, size_t n) { TIMED_COMM(0, raw_allgather(c, send, recv, n)); }
+int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root) { TIMED_COMM(0, raw_broadcast(c, buf, bytes, root)); }
+int comm_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag) { TIMED_COMM(1, raw_p2p(c, ops, n, tag)); }

@@ -83,6 +83,12 @@ int comm_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag);
  * that side out). */
 int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer, int tag);
 
+/* The profile (WEBTEXT_PROFILE=1): time each call (NCCL's synchronised after it);
+ * secs / calls: [0] collectives, [1] point to point (a pipeline's transfers, and its
+ * waits for the neighbouring stage: the bubble). */
+void comm_profile_enable(int on);
+void comm_profile_get(double secs[2], long calls[2]);
+
 #ifdef WEBTEXT_NCCL
 /* nccl.cu: the same calls on NCCL (the table's stream is the default one). */
 int comm_nccl_allreduce(pcomm *c, float *buf, size_t n, comm_op op);
