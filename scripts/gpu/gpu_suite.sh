@@ -28,7 +28,9 @@
 #   SUITE_DEVICE=checked scripts/gpu/gpu_suite.sh run   (here, no GPU: the same steps 2-4 and 7 on
 #       the device-discipline table, to check the suite itself; 1, 5 and 6 are left out)
 # Device call (its carry: the build and the .debs):
-#   run(command="bash scripts/gpu/gpu_suite.sh run", carry=["bin", "build/rel/tests/gpu", "build/gpu-carry"], timeout_s=600)
+#   run(command="bash scripts/gpu/gpu_suite.sh run", carry=["bin/train", "bin/preprocess_data", "build/rel/tests/gpu/test_cuda_kernels", "build/rel/tests/gpu/test_ops_cuda", "build/gpu-carry"], timeout_s=540)
+# with ["bin/train", "bin/preprocess_data", "build/rel/tests/gpu/test_cuda_kernels", "build/rel/tests/gpu/test_ops_cuda", "build/gpu-carry"] the files the steps run (the whole bin/ and the tests' objects pass the device's
+# 64 MiB): the line `prepare` prints, which checks the sum.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 CARRY=build/gpu-carry
@@ -67,8 +69,11 @@ if [ "$mode" = prepare ]; then
   pk=$(printf '%s\n' $pk $mpi | sort -u | grep -v -x -E "$base")
   (cd "$CARRY/debs" && apt-get download $pk) || { echo "gpu_suite: apt-get download failed" >&2; exit 1; }
   cp -r build/third_party "$CARRY/" 2>/dev/null || true
-  echo "gpu_suite: $(ls "$CARRY/debs" | wc -l) packages, $(du -sh "$CARRY" | cut -f1) in $CARRY; with bin/: $(du -sch bin build/rel/tests/gpu "$CARRY" | tail -1 | cut -f1) (the device carries 64 MiB)"
-  echo 'device call: run(command="bash scripts/gpu/gpu_suite.sh run", carry=["bin", "build/rel/tests/gpu", "build/gpu-carry"], timeout_s=600)'
+  carry="bin/train bin/preprocess_data build/rel/tests/gpu/test_cuda_kernels build/rel/tests/gpu/test_ops_cuda $CARRY"
+  kb=$(du -skc $carry | tail -1 | cut -f1)
+  echo "gpu_suite: $(ls "$CARRY/debs" | wc -l) packages, $(du -sh "$CARRY" | cut -f1) in $CARRY; the carry in all $((kb / 1024)) MiB (the device carries 64 MiB)"
+  [ "$kb" -le $((64 * 1024)) ] || { echo "gpu_suite: the carry is over the device's 64 MiB" >&2; exit 1; }
+  echo 'device call: run(command="bash scripts/gpu/gpu_suite.sh run", carry=["bin/train", "bin/preprocess_data", "build/rel/tests/gpu/test_cuda_kernels", "build/rel/tests/gpu/test_ops_cuda", "build/gpu-carry"], timeout_s=540)'
   exit 0
 fi
 
