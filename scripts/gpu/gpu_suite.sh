@@ -254,7 +254,7 @@ if step 7; then
   [ "$DEV" = cuda ] || P="--num-layers 4 --hidden-size 64 --num-attention-heads 4 --seq-length 64 --micro-batch-size 2"
   for lay in "tp2:--tensor-model-parallel-size 2 --sequence-parallel" "pp2:--pipeline-model-parallel-size 2"; do
     n=${lay%%:*}
-    if mpirun -np 2 -x WEBTEXT_PROFILE=1 bin/train $P --global-batch-size 64 --train-iters 3 --lr 6e-4 --log-interval 1 \
+    if mpirun -np 2 -x WEBTEXT_PROFILE=1 bin/train $P --global-batch-size 32 --train-iters 2 --lr 6e-4 --log-interval 1 \
          --eval-iters 0 --split 100,0,0 --data-path "$W/d_text_document" --data-cache-path "$W" --device $DEV --bf16 \
          ${lay#*:} > "$OUT/profile_$n.log" 2>&1 && grep -q '^> profile split' "$OUT/profile_$n.log"; then
       ok "profile_$n"
