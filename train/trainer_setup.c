@@ -371,11 +371,8 @@ static void print_banner(run *r, const char *dev_desc, const char *peak_desc, do
         double work = (double)r->dp.work_bytes;
         if (r->m.prec && r->dp.zero == 3) {
             int units[3] = {0, 1, r->m.nlayers + 1};
-            for (int k = 0; k < 3; k++) {
-                gpt_seg seg[GPT_UNIT_MAX_SEGS];
-                for (int i = 0, ns = gpt_unit_segs(&r->m, units[k], seg); i < ns; i++)
-                    work += (double)seg[i].n * (double)r->m.xb;
-            }
+            for (int k = 0; k < 3; k++)
+                work += (double)gpt_unit_size(&r->m, units[k]) * (double)r->m.xb;
         } else if (r->m.prec) {
             bp += (double)r->m.xb;
         }

@@ -82,7 +82,7 @@ static void test_forward_backward(void)
     int32_t in[4096], tg[4096];
     get_batch(0, in, tg);
     float loss = fwd(&m, in, tg, B, T);
-    double el = max_err(m.logits, st_find(&gold, "logits0"), (int64_t)B * T * cfg.padded_vocab_size, 0);
+    double el = max_err((const float *)m.logits, st_find(&gold, "logits0"), (int64_t)B * T * cfg.padded_vocab_size, 0);
     double want = st_get(st_find(&gold, "losses"), 0);
     printf("  logits max abs err %.2e, loss %.7f vs torch %.7f\n", el, loss, want);
     CHECK(el < 2e-5);

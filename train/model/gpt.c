@@ -149,7 +149,7 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
         m->dev.adam_v = m->adam_v;
     }
     if (m->prec) {
-        /* Mixed precision: the compute copy of the weights, converted (gpt_params_changed) */
+        /* Mixed precision: the compute copy of the weights, converted (refresh_compute_weights) */
         m->wlow = m->ops->mem.alloc(off * m->xb);
         if (!m->wlow) {
             gpt_free(m);
@@ -185,11 +185,6 @@ void gpt_upload(gpt_model *m)
     if (m->dev.adam_v && m->adam_v)
         m->ops->mem.upload(m->dev.adam_v, m->adam_v, b);
     m->ops->mem.sync();
-}
-
-void gpt_params_changed(gpt_model *m)
-{
-    m->wlow_stale = 1;
 }
 
 void gpt_params_stepped(gpt_model *m, int whole)
@@ -745,13 +740,17 @@ void gpt_scale_grads(gpt_model *m, float s)
     m->ops->scale(m->dev.grads, s, m->num_params);
 }
 
+static void adamw_tensors(const gpt_model *m, size_t lo, size_t hi, float *params, floatX *plow, const float *grads,
+                          float *adam_m, float *adam_v, float lr, float beta1, float beta2, float eps, float wd,
+                          int64_t step);
+
 void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
 {
     /* the whole model here: the compute weights are written in the same pass (fused) */
     m->ops->storage_prec(m->prec);
-    m->adamw_plow = m->prec && m->wlow && !m->wlow_stale;
-    gpt_adamw_range(m, 0, m->num_params, m->dev.grads, m->dev.adam_m, m->dev.adam_v, lr, beta1, beta2, eps, wd, step);
-    m->adamw_plow = 0;
+    floatX *plow = m->prec && m->wlow && !m->wlow_stale ? m->wlow : NULL;
+    adamw_tensors(m, 0, m->num_params, m->dev.params, plow, m->dev.grads, m->dev.adam_m, m->dev.adam_v, lr, beta1,
+                  beta2, eps, wd, step);
 }
 
 void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
@@ -762,6 +761,15 @@ void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, flo
 
 void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params, const float *grads, float *adam_m,
                         float *adam_v, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
+{
+    adamw_tensors(m, lo, hi, params, NULL, grads, adam_m, adam_v, lr, beta1, beta2, eps, wd, step);
+}
+
+/* AdamW tensor by tensor over parameters [lo, hi) (params[0] is parameter lo); with plow,
+ * the compute copy of the whole model, written in the same pass. */
+static void adamw_tensors(const gpt_model *m, size_t lo, size_t hi, float *params, floatX *plow, const float *grads,
+                          float *adam_m, float *adam_v, float lr, float beta1, float beta2, float eps, float wd,
+                          int64_t step)
 {
     float bc1 = 1.0f - powf(beta1, (float)step), bc2 = 1.0f - powf(beta2, (float)step);
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
@@ -776,8 +784,7 @@ void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params,
             continue;
         size_t n = t1 - t0;
         float *p = params + (t0 - lo), *mm = adam_m + (t0 - lo), *vv = adam_v + (t0 - lo);
-        floatX *plow = m->adamw_plow ? XI(m, m->wlow, t0) : NULL;
-        m->ops->adamw(p, plow, grads + (t0 - lo), mm, vv, n, lr, beta1, beta2, eps, decay, bc1, bc2);
+        m->ops->adamw(p, plow ? XI(m, plow, t0) : NULL, grads + (t0 - lo), mm, vv, n, lr, beta1, beta2, eps, decay, bc1, bc2);
     }
 }
 

@@ -117,12 +117,11 @@ typedef struct {
      * (params), AdamW's moments and the weight gradients stay fp32, as in Megatron
      * (main_grad, the distributed optimizer's fp32 shards). wlow: the compute
      * weights, converted from the master weights before the next forward once
-     * gpt_params_changed (or gpt_upload) says they moved. */
+     * gpt_upload or a sharded step (gpt_params_stepped) says they moved. */
     int prec;
     size_t xb;
     floatX *wlow;
     int wlow_stale;
-    int adamw_plow; /* inside gpt_adamw: the step writes wlow too */
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
     struct pcomm *tp_comm; /* the tensor group's communicator on ops' buffers */
@@ -171,6 +170,8 @@ typedef struct gpt_unit_hooks {
 int gpt_num_units(const gpt_model *m);
 /* The segments of unit u in packing order; returns their count. */
 int gpt_unit_segs(const gpt_model *m, int u, gpt_seg seg[GPT_UNIT_MAX_SEGS]);
+/* Unit u's elements (its segments together). */
+size_t gpt_unit_size(const gpt_model *m, int u);
 /* Set (h non-NULL) or clear the hooks. 0 or ERR_NOMEM. */
 int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h);
 
@@ -240,11 +241,9 @@ void gpt_free(gpt_model *m);
  * parameters only with moments 0, for ZeRO which keeps its own). No-ops on a
  * host table, where they are the same arrays. */
 void gpt_upload(gpt_model *m);
-/* The master weights changed (an optimizer step, a load): the next forward rounds
- * them again into the compute weights (mixed precision; nothing in fp32). */
-void gpt_params_changed(gpt_model *m);
 /* After an optimizer step: whole (gpt_adamw, which wrote the compute weights in the same
- * pass, fused) leaves them as they are; a shard's step (ZeRO) is gpt_params_changed. */
+ * pass, fused) leaves them as they are; after a shard's step (ZeRO) the next forward
+ * converts the master weights again (mixed precision; nothing in fp32). */
 void gpt_params_stepped(gpt_model *m, int whole);
 void gpt_download(gpt_model *m, int moments);
 /* Free the gradients, parameters or moments (host and backend copies) of a

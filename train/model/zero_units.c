@@ -31,6 +31,15 @@ int gpt_unit_segs(const gpt_model *m, int u, gpt_seg seg[GPT_UNIT_MAX_SEGS])
     return n;
 }
 
+size_t gpt_unit_size(const gpt_model *m, int u)
+{
+    gpt_seg seg[GPT_UNIT_MAX_SEGS];
+    size_t n = 0;
+    for (int i = 0, ns = gpt_unit_segs(m, u, seg); i < ns; i++)
+        n += seg[i].n;
+    return n;
+}
+
 int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h)
 {
     free(m->zp);
@@ -60,10 +69,7 @@ int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h)
      * a layer, the final LayerNorm), allocated now so that the memory held at start counts them */
     int su[3] = {0, 1, m->nlayers + 1};
     for (int k = 0; k < 3 && m->prec && h->gather; k++) {
-        gpt_seg seg[GPT_UNIT_MAX_SEGS];
-        size_t n = 0;
-        for (int i = 0, ns = gpt_unit_segs(m, su[k], seg); i < ns; i++)
-            n += seg[i].n;
+        size_t n = gpt_unit_size(m, su[k]);
         if (n <= m->zx_n[k])
             continue;
         m->ops->mem.free(m->zx[k]);
@@ -89,24 +95,14 @@ void unit_gather(gpt_model *m, int u)
     m->zp[u] = m->hooks->gather(m->hooks->ctx, u);
     if (!m->prec)
         return;
-    /* ZeRO-3: the gathered master weights, converted to compute with */
-    gpt_seg seg[GPT_UNIT_MAX_SEGS];
-    size_t n = 0;
-    for (int i = 0, k = gpt_unit_segs(m, u, seg); i < k; i++)
-        n += seg[i].n;
+    /* ZeRO-3: the gathered master weights, converted to compute with, into the unit's
+     * slot (allocated by gpt_set_unit_hooks) */
+    size_t n = gpt_unit_size(m, u);
     int k = zx_slot(m, u);
-    if (m->zx_unit[k] >= 0) {
-        fprintf(stderr, "train: ZeRO-3: unit %d gathered while unit %d holds its compute slot\n", u, m->zx_unit[k]);
-        abort(); /* the model's order of gathers and releases is broken: a bug, not an input */
-    }
-    if (n > m->zx_n[k]) {
-        m->ops->mem.free(m->zx[k]);
-        m->zx[k] = m->ops->mem.alloc(n * m->xb);
-        m->zx_n[k] = m->zx[k] ? n : 0;
-        if (!m->zx[k]) {
-            fprintf(stderr, "train: out of %s memory for a gathered unit (%zu parameters)\n", m->ops->name, n);
-            dist_abort(m->tp_d, EXIT_NOMEM);
-        }
+    if (m->zx_unit[k] >= 0 || n > m->zx_n[k]) { /* the model's order of gathers is broken: a bug, not an input */
+        fprintf(stderr, "train: ZeRO-3: unit %d (%zu parameters) gathered into a compute slot of %zu held by unit %d\n",
+                u, n, m->zx_n[k], m->zx_unit[k]);
+        abort();
     }
     m->ops->to_prec(m->zx[k], m->zp[u], n);
     m->zx_unit[k] = u;
