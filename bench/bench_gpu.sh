@@ -44,6 +44,8 @@ for cfg in $CONFIGS; do
         ratio=$(awk -v a="$otok" -v b="$ttok" 'BEGIN{ if (b > 0) printf "%.2fx", a / b }'); fi
     fi
     rows+=("$(printf '%-6s mbs %-3s | ours: %-32s | PyTorch: %-40s | %s' "$name" "$b" "$ours" "$theirs" "$ratio")")
+    # each row as soon as it is measured (a run cut short keeps what it finished)
+    echo "row: ${rows[${#rows[@]}-1]}"
   done; done
 done
 echo "GPT-2 training, seq 1024, bf16, one GPU, $ITERS iterations (last 10 timed for ours, after 5 warm-up for PyTorch):"

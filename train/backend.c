@@ -29,9 +29,7 @@ static int cpu_reduce(train_backend *b, double *loss, double *norm)
 }
 static int cpu_step(train_backend *b, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t t)
 {
-    if (gscale != 1.0f)
-        ddp_scale_grads(b->dp, b->m, gscale);
-    int rc = ddp_adamw(b->dp, b->m, lr, beta1, beta2, eps, wd, t);
+    int rc = ddp_adamw(b->dp, b->m, gscale, lr, beta1, beta2, eps, wd, t); /* the scale fused into the step */
     gpt_params_stepped(b->m, b->dp->zero == 0); /* mixed precision: gpt_adamw wrote the compute weights */
     return rc;
 }

@@ -251,9 +251,13 @@ static int open_device(run *r, char *dev_desc, size_t dn, char *peak_desc, size_
             return rc;
         size_t held = 0, fr = 0, tot = 0;
         gpt_ops_cuda_mem(&held, &fr, &tot);
-        snprintf(dev_desc, dn, "cuda: %s, the parallel model on the CUDA operation table, fp32, GPU "
+        snprintf(dev_desc, dn, "cuda: %s, the parallel model on the CUDA operation table, %s, GPU "
                  "memory held %.3f GB by this rank before activations (%.2f GB of %.1f GB in use on the GPU)",
-                 gpu_name, held / 1e9, (tot - fr) / 1e9, tot / 1e9);
+                 gpu_name,
+                 r->m.prec == GPT_PREC_BF16   ? "bf16 storage (fp32 master weights and optimizer state)"
+                 : r->m.prec == GPT_PREC_FP16 ? "fp16 storage with loss scaling (fp32 master weights and optimizer state)"
+                                              : "fp32",
+                 held / 1e9, (tot - fr) / 1e9, tot / 1e9);
         if (r->peak <= 0) {
             r->peak = gpu_peak > 0 ? gpu_peak : NAN;
             snprintf(peak_desc, pn, "%s bf16 dense peak%s", gpu_name,

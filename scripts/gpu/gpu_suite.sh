@@ -235,11 +235,12 @@ PY
 done
 
 # 5. one GPU, one rank: tokens/s and MFU against PyTorch
-[ "$DEV" = cuda ] && step 5 && CONFIGS="124M:16 1558M:4" ITERS=20 bash bench/bench_gpu.sh 2>&1 | tee "$OUT/bench.log" | tail -8 >> "$SUM"
+BCONF=${SUITE_CONFIGS:-"124M:16 1558M:4"} # e.g. "124M:16 1558M:4,8"
+[ "$DEV" = cuda ] && step 5 && CONFIGS="$BCONF" ITERS=20 bash bench/bench_gpu.sh 2>&1 | tee "$OUT/bench.log" | tail -8 >> "$SUM"
 # 6. the one model (the parallel model on the CUDA table, one rank) at the same shapes, and
 #    where its time goes (WEBTEXT_PROFILE=1: each operation timed, synchronised)
 if [ "$DEV" = cuda ] && step 6; then
-  CONFIGS="124M:16 1558M:4" ITERS=20 NO_TORCH=1 EXTRA=--cuda-parallel-model bash bench/bench_gpu.sh 2>&1 | tee "$OUT/bench_one_model.log" | tail -3 | sed 's/^/one model: /' >> "$SUM"
+  CONFIGS="$BCONF" ITERS=20 NO_TORCH=1 EXTRA=--cuda-parallel-model bash bench/bench_gpu.sh 2>&1 | tee "$OUT/bench_one_model.log" | tail -4 | sed "s/^/one model: /" >> "$SUM"
   WEBTEXT_PROFILE=1 bin/train --num-layers 12 --hidden-size 768 --num-attention-heads 12 \
     --seq-length 1024 --micro-batch-size 16 --global-batch-size 16 --train-iters 4 --lr 6e-4 --log-interval 1 --eval-iters 0 \
     --split 100,0,0 --data-path "$W/d_text_document" --data-cache-path "$W" --device cuda --bf16 --cuda-parallel-model \

@@ -424,7 +424,7 @@ static void test_model(int prec, const char *P, double tol, int attention)
         double nc = gpt_grad_norm(&cm), ng = gpt_cuda_grad_norm(h);
         check(P, "grad norm", fabs(nc - ng) / nc, 1e-6);
         gpt_scale_grads(&cm, 0.5f);
-        gpt_adamw(&cm, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
+        gpt_adamw(&cm, 1.0f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
         gpt_cuda_adamw(h, 0.5f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
         gm.grads = NULL;
         gpt_cuda_download(h, &gm);

@@ -218,6 +218,9 @@ static void test_ops(void)
         D->crossentropy_forward(X(lse.d), X(loss.d), X(logits.d), X(tgt.d), BT, V, Vp);
         check("crossentropy_forward lse", lse, 1e-5);
         check("crossentropy_forward loss", loss, 1e-5);
+        H->crossentropy_backward(X(logits.h.data()), X(lse.h.data()), X(tgt.h.data()), BT, V, Vp, 0, 0.01f);
+        D->crossentropy_backward(X(logits.d), X(lse.d), X(tgt.d), BT, V, Vp, 0, 0.01f);
+        check("crossentropy_backward (the whole vocabulary)", logits, 1e-5);
         /* this rank's rows [128, 256): 72 real */
         const size_t v0 = 128, Vs = 128;
         twin part(randn((size_t)BT * Vs, 2.0f)), mx(BT), sum(BT), tl(BT), l2(BT), lo2(BT);
@@ -269,9 +272,9 @@ static void test_ops(void)
         H->add(x.h.data(), g.h.data(), n);
         D->add(x.d, g.d, n);
         check("add", x, 0);
-        H->adamw(p.h.data(), NULL, g.h.data(), m2.h.data(), v2.h.data(), n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
-        D->adamw(p.d, NULL, g.d, m2.d, v2.d, n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
-        check("adamw parameters", p, 1e-6);
+        H->adamw(p.h.data(), NULL, g.h.data(), m2.h.data(), v2.h.data(), n, 0.7f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
+        D->adamw(p.d, NULL, g.d, m2.d, v2.d, n, 0.7f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
+        check("adamw parameters (gradients scaled by 0.7, fused)", p, 1e-6);
         check("adamw second moment", v2, 1e-6);
     }
 }
@@ -411,8 +414,8 @@ static void test_typed(int prec)
         const size_t n = 3000;
         twin p(randn(n, 0.02f)), gr(randn(n)), m2(randn(n, 0.01f)), v2(vec(n, 1e-4f));
         xtwin pl(n);
-        H->adamw(p.h.data(), pl.hx(), gr.h.data(), m2.h.data(), v2.h.data(), n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
-        D->adamw(p.d, pl.dx(), gr.d, m2.d, v2.d, n, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
+        H->adamw(p.h.data(), pl.hx(), gr.h.data(), m2.h.data(), v2.h.data(), n, 1.0f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
+        D->adamw(p.d, pl.dx(), gr.d, m2.d, v2.d, n, 1.0f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 0.1f, 0.05f);
         snprintf(what, sizeof what, "%s adamw parameters", pn);
         check(what, p, 1e-6);
         snprintf(what, sizeof what, "%s adamw compute copy", pn);
@@ -478,7 +481,7 @@ static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params, 
     }
     gpt_backward(&m, 1.0f);
     *norm = gpt_grad_norm(&m);
-    gpt_adamw(&m, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
+    gpt_adamw(&m, 1.0f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
     gpt_download(&m, 1);
     params.assign(m.params, m.params + m.num_params);
     gpt_free(&m);

@@ -85,8 +85,8 @@ static void test_ddp_one_rank(void)
         CHECK_EQ_INT(ddp_grad_norm(&o0, &m0, &n0), 0);
         CHECK_EQ_INT(ddp_grad_norm(&o1, &m1, &n1), 0);
         CHECK(fabs(n0 - n1) <= 1e-12 * n0);
-        CHECK_EQ_INT(ddp_adamw(&o0, &m0, 1e-2f, 0.9f, 0.95f, 1e-8f, 0.1f, step), 0);
-        CHECK_EQ_INT(ddp_adamw(&o1, &m1, 1e-2f, 0.9f, 0.95f, 1e-8f, 0.1f, step), 0);
+        CHECK_EQ_INT(ddp_adamw(&o0, &m0, 1.0f, 1e-2f, 0.9f, 0.95f, 1e-8f, 0.1f, step), 0);
+        CHECK_EQ_INT(ddp_adamw(&o1, &m1, 1.0f, 1e-2f, 0.9f, 0.95f, 1e-8f, 0.1f, step), 0);
     }
     CHECK(memcmp(m0.params, m1.params, m0.num_params * sizeof(float)) == 0);
     float *fm = malloc(m1.num_params * sizeof *fm), *fv = malloc(m1.num_params * sizeof *fv);

@@ -128,7 +128,7 @@ static void run_steps(int micro)
         double norm = gpt_grad_norm(&m);
         if (norm > clip)
             gpt_scale_grads(&m, (float)(clip / (norm + 1e-6)));
-        gpt_adamw(&m, (float)st_get(lrs, s), (float)meta_f("beta1"), (float)meta_f("beta2"), (float)meta_f("eps"),
+        gpt_adamw(&m, 1.0f, (float)st_get(lrs, s), (float)meta_f("beta1"), (float)meta_f("beta2"), (float)meta_f("eps"),
                   (float)meta_f("wd"), s + 1);
         double el = fabs(loss - st_get(losses, s)) / st_get(losses, s);
         double en = fabs(norm - st_get(norms, s)) / st_get(norms, s);

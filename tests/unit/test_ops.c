@@ -135,7 +135,7 @@ static void step_on_prec(const gpt_ops *ops, float *loss, double *norm, float *p
     }
     gpt_backward(&m, 1.0f);
     *norm = gpt_grad_norm(&m);
-    gpt_adamw(&m, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
+    gpt_adamw(&m, 1.0f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
     gpt_download(&m, 1);
     memcpy(params, m.params, m.num_params * sizeof(float));
     gpt_free(&m);
@@ -146,6 +146,63 @@ static void step_on_prec(const gpt_ops *ops, float *loss, double *norm, float *p
 static void step_on(const gpt_ops *ops, float *loss, double *norm, float *params)
 {
     step_on_prec(ops, loss, norm, params, 0, 0);
+}
+
+/* AdamW with the gradient's scale fused (gscale) gives the bits of gpt_scale_grads and
+ * then a step of 1, on the CPU and checked tables, in fp32 and bf16 storage. */
+static void adamw_scaled(const gpt_ops *ops, int prec, int fused, float *params)
+{
+    gpt_config cfg = {.max_seq_len = 8, .vocab_size = 70, .padded_vocab_size = 128, .num_layers = 2, .num_heads = 2,
+                      .channels = 16};
+    gpt_par par = {.tp = 1, .pp = 1, .ops = ops, .prec = prec};
+    gpt_model m;
+    CHECK_EQ_INT(gpt_alloc_par(&m, &cfg, &par), 0);
+    gpt_init_weights(&m, 7, 0.02f);
+    gpt_upload(&m);
+    int32_t in[16], tg[16];
+    for (int i = 0; i < 16; i++) {
+        in[i] = (i * 7 + 3) % 70;
+        tg[i] = (i * 11 + 5) % 70;
+    }
+    float loss;
+    gpt_zero_grad(&m);
+    CHECK_EQ_INT(gpt_forward(&m, in, tg, 2, 8, &loss), 0);
+    gpt_backward(&m, 1.0f);
+    const float s = 0.3711f;
+    if (fused) {
+        gpt_adamw(&m, s, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
+    } else {
+        gpt_scale_grads(&m, s);
+        gpt_adamw(&m, 1.0f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
+    }
+    gpt_download(&m, 1);
+    memcpy(params, m.params, m.num_params * sizeof(float));
+    gpt_free(&m);
+}
+
+static void test_adamw_fused_scale(void)
+{
+    gpt_config cfg = {.max_seq_len = 8, .vocab_size = 70, .padded_vocab_size = 128, .num_layers = 2, .num_heads = 2,
+                      .channels = 16};
+    size_t n = gpt_num_params(&cfg);
+    float *pa = malloc(n * sizeof(float)), *pb = malloc(n * sizeof(float));
+    const gpt_ops *tables[2] = {&gpt_ops_cpu, &gpt_ops_checked};
+    for (int k = 0; k < 2; k++)
+        for (int prec = 0; prec <= 1; prec++) {
+            adamw_scaled(tables[k], prec, 0, pa);
+            adamw_scaled(tables[k], prec, 1, pb);
+            CHECK(memcmp(pa, pb, n * sizeof(float)) == 0);
+            int moved = 0; /* the step did something */
+            gpt_model ref;
+            CHECK_EQ_INT(gpt_alloc(&ref, &cfg), 0);
+            gpt_init_weights(&ref, 7, 0.02f);
+            for (size_t i = 0; i < n; i++)
+                moved += pa[i] != ref.params[i];
+            CHECK((size_t)moved > n / 2);
+            gpt_free(&ref);
+        }
+    free(pa);
+    free(pb);
 }
 
 static void test_model_same_bits(void)
@@ -198,6 +255,7 @@ int main(void)
     RUN(test_checked_faults);
     RUN(test_checked_sync);
     RUN(test_model_same_bits);
+    RUN(test_adamw_fused_scale);
     RUN(test_model_typed_same_bits);
     return check_total_failed != 0;
 }

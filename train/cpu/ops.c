@@ -164,6 +164,7 @@ static void cpu_device_uuid(unsigned char uuid[16]) { memset(uuid, 0, 16); }
 
 static size_t cpu_layernorm_part_floats(int C) { return (size_t)cpu_threads() * 2 * (size_t)C; }
 static size_t cpu_attention_scratch_floats(int T) { return (size_t)cpu_threads() * (size_t)T * (size_t)T; }
+static size_t cpu_attention_state_floats(int T) { return (size_t)T * (size_t)T; } /* the probabilities */
 
 /* ---- the model's kernels on floatX operands ---- */
 static void cpu_encoder_forward(floatX *out, const int32_t *inp, const floatX *wte, const floatX *wpe, int B, int T,
@@ -464,12 +465,12 @@ static void cpu_round(float *x, size_t n, int prec)
     }
 }
 
-static void cpu_adamw(float *p, floatX *plow, const float *g, float *mm, float *vv, size_t n, float lr, float beta1,
-                      float beta2, float eps, float decay, float bc1, float bc2)
+static void cpu_adamw(float *p, floatX *plow, const float *g, float *mm, float *vv, size_t n, float gscale, float lr,
+                      float beta1, float beta2, float eps, float decay, float bc1, float bc2)
 {
 #pragma omp parallel for schedule(static)
     for (size_t i = 0; i < n; i++) {
-        float gi = g[i];
+        float gi = g[i] * gscale; /* scale()'s product */
         float mi = beta1 * mm[i] + (1.0f - beta1) * gi;
         float vi = beta2 * vv[i] + (1.0f - beta2) * gi * gi;
         mm[i] = mi;
@@ -511,6 +512,7 @@ const gpt_ops gpt_ops_cpu = {
     .attention_forward = cpu_attention_forward,
     .attention_backward = cpu_attention_backward,
     .attention_scratch_floats = cpu_attention_scratch_floats,
+    .attention_state_floats = cpu_attention_state_floats,
     .gelu_forward = cpu_gelu_forward,
     .gelu_backward = cpu_gelu_backward,
     .matmul_gelu_forward = cpu_matmul_gelu_forward,

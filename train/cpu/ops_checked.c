@@ -318,13 +318,14 @@ static void ck_sumsq_f64(double *out, const float *x, size_t n, size_t blk)
 static void ck_scale(float *x, float s, size_t n) { C.scale(F(x), s, n); }
 static void ck_add(float *y, const float *x, size_t n) { C.add(F(y), CF(x), n); }
 static void ck_round_prec(float *x, size_t n, int prec) { C.round_prec(F(x), n, prec); }
-static void ck_adamw(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float lr, float beta1,
-                     float beta2, float eps, float decay, float bc1, float bc2)
+static void ck_adamw(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float gscale, float lr,
+                     float beta1, float beta2, float eps, float decay, float bc1, float bc2)
 {
-    C.adamw(F(p), X(plow), CF(g), F(m), F(v), n, lr, beta1, beta2, eps, decay, bc1, bc2);
+    C.adamw(F(p), X(plow), CF(g), F(m), F(v), n, gscale, lr, beta1, beta2, eps, decay, bc1, bc2);
 }
 static size_t ck_layernorm_part_floats(int Ch) { return C.layernorm_part_floats(Ch); }
 static size_t ck_attention_scratch_floats(int T_) { return C.attention_scratch_floats(T_); }
+static size_t ck_attention_state_floats(int T_) { return C.attention_state_floats(T_); }
 
 const gpt_ops gpt_ops_checked = {
     .name = "checked",
@@ -357,6 +358,7 @@ const gpt_ops gpt_ops_checked = {
     .attention_forward = ck_attention_forward,
     .attention_backward = ck_attention_backward,
     .attention_scratch_floats = ck_attention_scratch_floats,
+    .attention_state_floats = ck_attention_state_floats,
     .gelu_forward = ck_gelu_forward,
     .gelu_backward = ck_gelu_backward,
     .matmul_gelu_forward = ck_matmul_gelu_forward,

@@ -1,6 +1,7 @@
 /* classifier.cuh - softmax cross-entropy over the vocabulary, forward (per
  * token log-sum-exp and loss) and backward (dlogits = (softmax - onehot) * dl,
- * in place of the logits, 0 in the padded columns). CPU reference: the loss
+ * in place of the logits, 0 in the padded columns; with v0, the rows are the
+ * vocabulary's columns [v0, v0 + Vp) of a vocabulary-parallel rank). CPU reference: the loss
  * and dlogits loops of gpt_forward_stage / gpt_backward_stage in
  * train/model/gpt.c. One block per token; reductions in a fixed order. The
  * vocabulary-parallel form (Megatron) needs per-token max, sum and target
@@ -31,11 +32,12 @@ __global__ void crossentropy_forward_kernel(float *loss, float *lse, const T *lo
     }
 }
 template <typename T>
-__global__ void crossentropy_backward_kernel(T *logits, const float *lse, const int *targets, int V, int Vp, float dl)
+__global__ void crossentropy_backward_kernel(T *logits, const float *lse, const int *targets, int V, int Vp, float dl,
+                                             long long v0)
 {
     T *x = logits + (size_t)blockIdx.x * Vp;
     float l = lse[blockIdx.x];
-    int tg = targets[blockIdx.x];
+    long long tg = targets[blockIdx.x] - v0;
     for (int v = threadIdx.x; v < Vp; v += blockDim.x) {
         float g = v < V ? (__expf(tof(x[v]) - l) - (v == tg ? 1.0f : 0.0f)) * dl : 0.0f;
         x[v] = fromf<T>(g);
@@ -93,12 +95,13 @@ __global__ void crossentropy_forward_vec_kernel(float *loss, float *lse, const T
     }
 }
 template <typename T>
-__global__ void crossentropy_backward_vec_kernel(T *logits, const float *lse, const int *targets, int V, int Vp, float dl)
+__global__ void crossentropy_backward_vec_kernel(T *logits, const float *lse, const int *targets, int V, int Vp, float dl,
+                                                 long long v0)
 {
     constexpr int W = 16 / sizeof(T);
     T *x = logits + (size_t)blockIdx.x * Vp;
     float l = lse[blockIdx.x];
-    int tg = targets[blockIdx.x];
+    long long tg = targets[blockIdx.x] - v0;
     for (int v = threadIdx.x * W; v < Vp; v += blockDim.x * W) {
         pack16<T> p = ld16(x + v);
 #pragma unroll
@@ -121,12 +124,12 @@ static void crossentropy_forward(float *loss, float *lse, const T *logits, const
 }
 template <typename T>
 static void crossentropy_backward(T *logits, const float *lse, const int *targets, int N, int V, int Vp, float dl,
-                                  cudaStream_t s)
+                                  cudaStream_t s, long long v0 = 0)
 {
     if (Vp % (16 / sizeof(T)) == 0 && aligned16(logits))
-        crossentropy_backward_vec_kernel<<<N, 512, 0, s>>>(logits, lse, targets, V, Vp, dl);
+        crossentropy_backward_vec_kernel<<<N, 512, 0, s>>>(logits, lse, targets, V, Vp, dl, v0);
     else
-        crossentropy_backward_kernel<<<N, 512, 0, s>>>(logits, lse, targets, V, Vp, dl);
+        crossentropy_backward_kernel<<<N, 512, 0, s>>>(logits, lse, targets, V, Vp, dl, v0);
     CUDA_LAUNCHED();
 }
 

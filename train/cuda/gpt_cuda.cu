@@ -549,8 +549,8 @@ template <typename T> struct gpt_gpu : gpt_cuda {
         for (size_t k = 0; k < nch; k++) {
             size_t lo = k * CH, hi = lo + CH < np ? lo + CH : np;
             CUDA_CHECK(cudaEventSynchronize(chunk_ev[k]));
-            gpt_adamw_range(host, lo, hi, host->grads + lo, host->adam_m + lo, host->adam_v + lo, lr, b1, b2, eps, wd,
-                            t);
+            gpt_adamw_range(host, lo, hi, host->grads + lo, host->adam_m + lo, host->adam_v + lo, 1.0f, lr, b1, b2, eps,
+                            wd, t);
             upload_low(lo, hi);
         }
         /* the next forward waits for the new weights */

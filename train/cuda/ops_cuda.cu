@@ -30,6 +30,7 @@ extern "C" {
 
 #include "train/cuda/adamw.cuh"
 #include "train/cuda/attention.cuh"
+#include "train/cuda/classifier.cuh"
 #include "train/cuda/common.cuh"
 #include "train/cuda/encoder.cuh"
 #include "train/cuda/flash.cuh"
@@ -436,6 +437,7 @@ static size_t cu_attention_scratch_floats(int T)
     (void)T;
     return 1;
 }
+static size_t cu_attention_state_floats(int T) { return (size_t)T; } /* the log-sum-exps */
 template <typename T> static void gelu_fwd_t(floatX *out, const floatX *inp, size_t n)
 {
     gelu_forward<T>(TX(out), CTX(inp), n, 0);
@@ -591,26 +593,17 @@ __global__ void ce_finish_kernel(float *lse, float *loss, const float *max, cons
         loss[i] = l - tl[i];
     }
 }
-static float *g_ce;
-static size_t g_ce_n;
-static float *ce_scratch(size_t n)
+/* The whole vocabulary here: classifier.cuh's one-pass kernel (16-byte loads, the
+ * online softmax), as gpt_cuda.cu runs it. */
+template <typename T>
+static void ce_fwd_t(float *lse, float *loss, const floatX *logits, const int32_t *targets, size_t BT, int nv, size_t Vs)
 {
-    ready();
-    if (n > g_ce_n) {
-        if (g_ce)
-            CUDA_CHECK(cudaFree(g_ce));
-        CUDA_CHECK(cudaMalloc(&g_ce, 3 * n * sizeof(float)));
-        g_ce_n = n;
-    }
-    return g_ce;
+    crossentropy_forward<T>(loss, lse, CTX(logits), targets, (int)BT, nv, (int)Vs, 0);
 }
 static void cu_crossentropy_forward(float *lse, float *loss, const floatX *logits, const int32_t *targets, size_t BT,
                                     int nv, size_t Vs)
 {
-    float *s = ce_scratch(BT);
-    BY_TYPE(ce_parts_t, s, s + BT, s + 2 * BT, logits, (const float *)NULL, targets, BT, nv, Vs, (size_t)0);
-    ce_finish_kernel<<<cdiv(BT, 256), 256>>>(lse, loss, s, s + BT, s + 2 * BT, BT);
-    CUDA_LAUNCHED();
+    BY_TYPE(ce_fwd_t, lse, loss, logits, targets, BT, nv, Vs);
 }
 static void cu_crossentropy_vp_max(float *max, const floatX *logits, size_t BT, int nv, size_t Vs)
 {
@@ -628,27 +621,12 @@ static void cu_crossentropy_vp_finish(float *lse, float *loss, const float *max,
     ce_finish_kernel<<<cdiv(BT, 256), 256>>>(lse, loss, max, sum, tl, BT);
     CUDA_LAUNCHED();
 }
-template <typename T>
-__global__ void ce_backward_kernel(T *logits, const float *lse, const int32_t *targets, int nv, size_t Vs, size_t v0,
-                                   float dl)
-{
-    size_t i = blockIdx.x;
-    T *x = logits + i * Vs;
-    float l = lse[i];
-    size_t row = (size_t)targets[i] - v0;
-    for (size_t v = threadIdx.x; v < Vs; v += blockDim.x) {
-        float d = v < (size_t)nv ? expf(tof(x[v]) - l) * dl : 0.0f;
-        if (v == row)
-            d -= dl; /* the target's -dl before the one rounding (the CPU's order) */
-        x[v] = fromf<T>(d);
-    }
-}
+/* dlogits in place, classifier.cuh's kernel (16-byte loads), the rank's columns from v0 */
 template <typename T>
 static void ce_bwd_t(floatX *logits, const float *lse, const int32_t *targets, size_t BT, int nv, size_t Vs, size_t v0,
                      float dl)
 {
-    ce_backward_kernel<T><<<(unsigned)BT, 256>>>(TX(logits), lse, targets, nv, Vs, v0, dl);
-    CUDA_LAUNCHED();
+    crossentropy_backward<T>(TX(logits), lse, targets, (int)BT, nv, (int)Vs, dl, 0, (long long)v0);
 }
 static void cu_crossentropy_backward(floatX *logits, const float *lse, const int32_t *targets, size_t BT, int nv,
                                      size_t Vs, size_t v0, float dl)
@@ -727,16 +705,17 @@ static void cu_round_prec(float *x, size_t n, int prec)
     CUDA_LAUNCHED();
 }
 template <typename T>
-static void adamw_t(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float lr, float beta1,
-                    float beta2, float eps, float decay, float bc1, float bc2)
+static void adamw_t(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float gs, float lr,
+                    float beta1, float beta2, float eps, float decay, float bc1, float bc2)
 {
-    adamw<T>(p, TX(plow), g, m, v, n, 1.0f, lr, beta1, beta2, eps, decay, bc1, bc2, 0);
+    adamw<T>(p, TX(plow), g, m, v, n, gs, lr, beta1, beta2, eps, decay, bc1, bc2, 0);
 }
-/* adamw.cuh's kernel: the fp32 master update, and the compute copy in the same pass */
-static void cu_adamw(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float lr, float beta1,
-                     float beta2, float eps, float decay, float bc1, float bc2)
+/* adamw.cuh's kernel: the fp32 master update with the gradient's scale, and the
+ * compute copy in the same pass */
+static void cu_adamw(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float gs, float lr,
+                     float beta1, float beta2, float eps, float decay, float bc1, float bc2)
 {
-    BY_TYPE(adamw_t, p, plow, g, m, v, n, lr, beta1, beta2, eps, decay, bc1, bc2);
+    BY_TYPE(adamw_t, p, plow, g, m, v, n, gs, lr, beta1, beta2, eps, decay, bc1, bc2);
 }
 
 extern "C" const gpt_ops gpt_ops_cuda = {
@@ -744,7 +723,7 @@ extern "C" const gpt_ops gpt_ops_cuda = {
     {cu_alloc, cu_free, cu_copy, cu_zero, cu_upload, cu_download, cu_sync, cu_host_alloc, cu_host_free, cu_device_uuid},
     cu_storage_prec, cu_to_prec, cu_from_prec, cu_encoder_forward, cu_encoder_forward_vp, cu_encoder_backward, cu_layernorm_forward, cu_layernorm_backward,
     cu_layernorm_part_floats, cu_matmul_forward, cu_matmul_backward, cu_attention_forward, cu_attention_backward,
-    cu_attention_scratch_floats, cu_gelu_forward, cu_gelu_backward, cu_matmul_gelu_forward,
+    cu_attention_scratch_floats, cu_attention_state_floats, cu_gelu_forward, cu_gelu_backward, cu_matmul_gelu_forward,
     cu_matmul_dgelu_backward, cu_residual_layernorm_forward, cu_residual_bias, cu_add_positions,
     cu_crossentropy_forward, cu_crossentropy_vp_max, cu_crossentropy_vp_sum, cu_crossentropy_vp_finish,
     cu_crossentropy_backward, cu_sum_f64, cu_sumsq_f64, cu_scale, cu_add, cu_round_prec, cu_adamw,

@@ -356,19 +356,10 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm)
     return rc;
 }
 
-void ddp_scale_grads(ddp *o, gpt_model *m, float s)
+int ddp_adamw(ddp *o, gpt_model *m, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
 {
     if (o->zero == 0) {
-        gpt_scale_grads(m, s);
-        return;
-    }
-    o->ops->scale(o->gshard, s, o->shard_n);
-}
-
-int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
-{
-    if (o->zero == 0) {
-        gpt_adamw(m, lr, beta1, beta2, eps, wd, step);
+        gpt_adamw(m, gscale, lr, beta1, beta2, eps, wd, step);
         return 0;
     }
     if (o->zero >= 2) {
@@ -377,8 +368,8 @@ int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float ep
         for (size_t i = 0; i < o->npieces; i++) {
             const ddp_piece *p = &o->pieces[i];
             gpt_adamw_range_at(m, p->flat, p->flat + p->n, o->zero == 3 ? o->pshard + p->shard : m->dev.params + p->flat,
-                               o->gshard + p->shard, o->adam_m + p->shard, o->adam_v + p->shard, lr, beta1, beta2,
-                               eps, wd, step);
+                               o->gshard + p->shard, o->adam_m + p->shard, o->adam_v + p->shard, gscale, lr, beta1,
+                               beta2, eps, wd, step);
         }
         for (int u = 0; o->zero == 2 && u < o->nu; u++) {
             float *buf = o->gbuf[slot_of(o, u)];
@@ -396,8 +387,8 @@ int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float ep
         size_t a0, a1;
         owned(o, &k, &a0, &a1);
         if (a1 > a0)
-            gpt_adamw_range(m, a0, a1, o->gshard + k.soff, o->adam_m + k.soff, o->adam_v + k.soff, lr, beta1, beta2,
-                            eps, wd, step);
+            gpt_adamw_range(m, a0, a1, o->gshard + k.soff, o->adam_m + k.soff, o->adam_v + k.soff, gscale, lr, beta1,
+                            beta2, eps, wd, step);
         int rc;
         float *p = m->dev.params;
         if (k.per * dp == k.len) {

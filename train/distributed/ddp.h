@@ -107,10 +107,9 @@ void ddp_free(ddp *o);
 int ddp_reduce_grads(ddp *o, gpt_model *m);
 /* L2 norm of the summed gradients (the same on every rank). */
 int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm);
-/* Multiply the summed gradients by s (clipping). */
-void ddp_scale_grads(ddp *o, gpt_model *m, float s);
-/* One AdamW step on the summed gradients; stage 1 all-gathers the parameters. */
-int ddp_adamw(ddp *o, gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
+/* One AdamW step on the summed gradients times gscale (clipping, the loss scale undone;
+ * fused into the step); stage 1 all-gathers the parameters. */
+int ddp_adamw(ddp *o, gpt_model *m, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
 /* Stage 3: full parameters [n] from the shards (every rank gets them). */
 int ddp_gather_params(ddp *o, float *full);
 /* Zero the gradients before an iteration's micro-batches. */

@@ -311,6 +311,7 @@ static gpt_acts *acts_alloc(const gpt_model *m, size_t bt, size_t att, int T)
     const gpt_ops *o = m->ops;
     a->cap_bt = bt;
     a->cap_att = att;
+    a->cap_T = T;
 #define A(field, n) (a->field = ops_alloc_floats(o, (n)), a->field != NULL)                   /* fp32 */
 #define AX(field, n) (a->field = o->mem.alloc((n) * m->xb), a->field != NULL) /* floatX */
     int ok = AX(encoded, r * C) && AX(ln1, Lr * bt * C) && A(ln1_mean, L * r) && A(ln1_rstd, L * r) &&
@@ -441,14 +442,14 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
         return err_set(ERR_USAGE, "forward: sequence length %d outside 1..%d, or batch %d under 1", T,
                        c->max_seq_len, B);
     }
-    size_t BT = (size_t)B * T, batt = BT * T;
+    size_t BT = (size_t)B * T, batt = (size_t)B * m->ops->attention_state_floats(T);
     tp_dims d = dims_of(m);
     int tpar = m->tp > 1;
     size_t Cl = d.Cl, C4l = d.C4l;
     int NHl = (int)d.NHl;
     gpt_acts *a = m->acts;
     const gpt_ops *o = m->ops;
-    if (!a || a->cap_bt < BT || a->cap_att < batt || (a->cap_att / a->cap_bt) < (size_t)T) {
+    if (!a || a->cap_bt < BT || a->cap_att < batt || a->cap_T < T) {
         acts_free(o, a);
         int k = 0;
         while (m->slots && k < m->nslots && m->slots[k] != a)
@@ -486,7 +487,7 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
     }
     if (!last)
         unit_release(m, 0);
-    size_t attsz = (size_t)B * NHl * T * T;
+    size_t attsz = (size_t)B * NHl * o->attention_state_floats(T);
     /* A layer's last residual sum is fused with the next layer's first LayerNorm (and the
      * last one's with the final LayerNorm), except under ZeRO-3, which holds one layer's
      * parameters at a time. */
@@ -583,7 +584,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const floatX *dout)
     int NHl = (int)d.NHl;
     size_t Cl = d.Cl, C4l = d.C4l, Vl = d.Vl, v0 = d.v0;
     int nv = v0 + Vl <= (size_t)V ? (int)Vl : (size_t)V > v0 ? (int)((size_t)V - v0) : 0;
-    size_t BT = (size_t)B * T, attsz = (size_t)B * NHl * T * T;
+    size_t BT = (size_t)B * T, attsz = (size_t)B * NHl * m->ops->attention_state_floats(T);
     float dl = loss_scale / (float)BT;
     (void)NH;
     (void)Vp;
@@ -741,35 +742,36 @@ void gpt_scale_grads(gpt_model *m, float s)
 }
 
 static void adamw_tensors(const gpt_model *m, size_t lo, size_t hi, float *params, floatX *plow, const float *grads,
-                          float *adam_m, float *adam_v, float lr, float beta1, float beta2, float eps, float wd,
-                          int64_t step);
+                          float *adam_m, float *adam_v, float gscale, float lr, float beta1, float beta2, float eps,
+                          float wd, int64_t step);
 
-void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
+void gpt_adamw(gpt_model *m, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
 {
     /* the whole model here: the compute weights are written in the same pass (fused) */
     m->ops->storage_prec(m->prec);
     floatX *plow = m->prec && m->wlow && !m->wlow_stale ? m->wlow : NULL;
-    adamw_tensors(m, 0, m->num_params, m->dev.params, plow, m->dev.grads, m->dev.adam_m, m->dev.adam_v, lr, beta1,
-                  beta2, eps, wd, step);
+    adamw_tensors(m, 0, m->num_params, m->dev.params, plow, m->dev.grads, m->dev.adam_m, m->dev.adam_v, gscale, lr,
+                  beta1, beta2, eps, wd, step);
 }
 
-void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
-                     float beta1, float beta2, float eps, float wd, int64_t step)
+void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float gscale,
+                     float lr, float beta1, float beta2, float eps, float wd, int64_t step)
 {
-    gpt_adamw_range_at(m, lo, hi, m->dev.params + lo, grads, adam_m, adam_v, lr, beta1, beta2, eps, wd, step);
+    gpt_adamw_range_at(m, lo, hi, m->dev.params + lo, grads, adam_m, adam_v, gscale, lr, beta1, beta2, eps, wd, step);
 }
 
 void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params, const float *grads, float *adam_m,
-                        float *adam_v, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
+                        float *adam_v, float gscale, float lr, float beta1, float beta2, float eps, float wd,
+                        int64_t step)
 {
-    adamw_tensors(m, lo, hi, params, NULL, grads, adam_m, adam_v, lr, beta1, beta2, eps, wd, step);
+    adamw_tensors(m, lo, hi, params, NULL, grads, adam_m, adam_v, gscale, lr, beta1, beta2, eps, wd, step);
 }
 
 /* AdamW tensor by tensor over parameters [lo, hi) (params[0] is parameter lo); with plow,
  * the compute copy of the whole model, written in the same pass. */
 static void adamw_tensors(const gpt_model *m, size_t lo, size_t hi, float *params, floatX *plow, const float *grads,
-                          float *adam_m, float *adam_v, float lr, float beta1, float beta2, float eps, float wd,
-                          int64_t step)
+                          float *adam_m, float *adam_v, float gscale, float lr, float beta1, float beta2, float eps,
+                          float wd, int64_t step)
 {
     float bc1 = 1.0f - powf(beta1, (float)step), bc2 = 1.0f - powf(beta2, (float)step);
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
@@ -784,7 +786,8 @@ static void adamw_tensors(const gpt_model *m, size_t lo, size_t hi, float *param
             continue;
         size_t n = t1 - t0;
         float *p = params + (t0 - lo), *mm = adam_m + (t0 - lo), *vv = adam_v + (t0 - lo);
-        m->ops->adamw(p, plow ? XI(m, plow, t0) : NULL, grads + (t0 - lo), mm, vv, n, lr, beta1, beta2, eps, decay, bc1, bc2);
+        m->ops->adamw(p, plow ? XI(m, plow, t0) : NULL, grads + (t0 - lo), mm, vv, n, gscale, lr, beta1, beta2, eps,
+                      decay, bc1, bc2);
     }
 }
 
@@ -794,7 +797,7 @@ size_t gpt_activation_bytes(const gpt_model *m, int B, int T)
     const gpt_config *c = &m->cfg;
     tp_dims d = dims_of(m);
     size_t bt = (size_t)B * T, C = (size_t)c->channels, L = (size_t)chunk_layers(m);
-    size_t att = bt * T, Lr = m->recompute ? 1 : L;
+    size_t att = (bt / (size_t)T) * m->ops->attention_state_floats(T), Lr = m->recompute ? 1 : L;
     size_t r = gpt_stage_rows(m, bt); /* residual rows held here */
     size_t x = r * C + Lr * bt * C * 2 + L * bt * 3 * d.Cl + L * bt * d.Cl + L * r * C + L * bt * d.C4l +
                Lr * bt * d.C4l + L * r * C + bt * C + bt * d.Vl + r * C + bt * 4 * C + bt * d.C4l + bt * 3 * d.Cl +

@@ -268,18 +268,21 @@ void gpt_zero_grad(gpt_model *m);
 double gpt_grad_norm(const gpt_model *m);
 /* Multiply all gradients by s. */
 void gpt_scale_grads(gpt_model *m, float s);
-/* One AdamW step (step = 1, 2, ...): bias-corrected moments, decoupled weight
+/* One AdamW step (step = 1, 2, ...) on the gradients times gscale (1, or clipping and
+ * the loss scale undone: the bits gpt_scale_grads then a step of 1 would give, in one
+ * pass; the gradients are left unscaled): bias-corrected moments, decoupled weight
  * decay on 2-D tensors only (embeddings and linear weights, not biases or
  * LayerNorm), p -= lr * (m_hat / (sqrt(v_hat) + eps) + wd * p). */
-void gpt_adamw(gpt_model *m, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
+void gpt_adamw(gpt_model *m, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
 /* The same update on the parameters [lo, hi) only (an optimizer shard), with
  * that range's gradients and moments (grads[0] is the gradient of parameter lo).
  * Per element it computes exactly what gpt_adamw does. */
-void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float lr,
-                     float beta1, float beta2, float eps, float wd, int64_t step);
+void gpt_adamw_range(gpt_model *m, size_t lo, size_t hi, const float *grads, float *adam_m, float *adam_v, float gscale,
+                     float lr, float beta1, float beta2, float eps, float wd, int64_t step);
 /* The same with the parameters elsewhere: params[0] is parameter lo (ZeRO-3's shard). */
 void gpt_adamw_range_at(const gpt_model *m, size_t lo, size_t hi, float *params, const float *grads, float *adam_m,
-                        float *adam_v, float lr, float beta1, float beta2, float eps, float wd, int64_t step);
+                        float *adam_v, float gscale, float lr, float beta1, float beta2, float eps, float wd,
+                        int64_t step);
 /* Bytes of activations (and their gradients' scratch) gpt_forward/backward
  * keep for B sequences of T tokens on this rank. */
 size_t gpt_activation_bytes(const gpt_model *m, int B, int T);

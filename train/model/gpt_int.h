@@ -130,7 +130,8 @@ static inline float *G(const gpt_model *m, int t, int l)
 /* Activations: floatX (the storage precision) but for LayerNorm's statistics, attention's
  * probabilities or log-sum-exps, the losses and the scratch, which are fp32. */
 struct gpt_acts {
-    size_t cap_bt, cap_att; /* capacity in B*T and B*T*T */
+    size_t cap_bt, cap_att; /* capacity in B*T and B * attention_state_floats(T) */
+    int cap_T;              /* the sequence length the scratch was sized for */
     floatX *encoded, *ln1, *qkv, *atty, *res2, *ln2, *fch, *fch_gelu, *res3, *lnf, *logits;
     float *ln1_mean, *ln1_rstd, *att, *ln2_mean, *ln2_rstd, *lnf_mean, *lnf_rstd, *lse, *losses;
     double *total; /* [1] the sum of losses */

@@ -104,13 +104,15 @@ typedef struct gpt_ops {
                            int accumulate);
     void (*matmul_backward)(floatX *dinp, float *dw, float *dbias, const floatX *dout, const floatX *inp,
                             const floatX *w, int N, int C, int OC, int accumulate_dinp);
-    /* att [B, NH, T, T]: what the backward needs of the forward (the CPU keeps the
-     * probabilities, CUDA the log-sum-exps), fp32; scratch [attention_scratch_floats(T)];
-     * out: the forward's output, given again to the backward */
+    /* att [B, NH, attention_state_floats(T)]: what the backward needs of the forward
+     * (the CPU keeps the probabilities, T x T a head; CUDA the log-sum-exps, T), fp32;
+     * scratch [attention_scratch_floats(T)]; out: the forward's output, given again to
+     * the backward */
     void (*attention_forward)(floatX *out, float *att, const floatX *qkv, int B, int T, int C, int NH);
     void (*attention_backward)(floatX *dqkv, float *scratch, const floatX *dout, const floatX *qkv, const float *att,
                                const floatX *out, int B, int T, int C, int NH);
     size_t (*attention_scratch_floats)(int T);
+    size_t (*attention_state_floats)(int T);
     void (*gelu_forward)(floatX *out, const floatX *inp, size_t n);
     /* dinp may be dout (in place) */
     void (*gelu_backward)(floatX *dinp, const floatX *inp, const floatX *dout, size_t n);
@@ -161,11 +163,13 @@ typedef struct gpt_ops {
      * even, kept in fp32 storage; fp16 past its range becomes inf (--grad-reduce-in-bf16's
      * gradients, which stay fp32 buffers). */
     void (*round_prec)(float *x, size_t n, int prec);
-    /* AdamW on n fp32 parameters: bias corrections bc1, bc2, decoupled weight decay; with
-     * plow (fused, as gpt_cuda.cu's), also plow[i] = the updated p[i] in the storage
-     * precision (the compute copy, written in the same pass; to_prec's values) */
-    void (*adamw)(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float lr, float beta1,
-                  float beta2, float eps, float decay, float bc1, float bc2);
+    /* AdamW on n fp32 parameters with the gradients g[i] * gscale (clipping, the loss
+     * scale undone: the product scale() would store, fused): bias corrections bc1, bc2,
+     * decoupled weight decay; with plow (fused, as gpt_cuda.cu's), also plow[i] = the
+     * updated p[i] in the storage precision (the compute copy, written in the same pass;
+     * to_prec's values). g is left as it was. */
+    void (*adamw)(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float gscale, float lr,
+                  float beta1, float beta2, float eps, float decay, float bc1, float bc2);
 } gpt_ops;
 
 extern const gpt_ops gpt_ops_cpu;
@@ -191,6 +195,9 @@ void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);
  * One profiled table per process. */
 const gpt_ops *gpt_ops_profiled(const gpt_ops *inner);
 void gpt_ops_profile_report(FILE *f);
+/* Start again (after the first iteration: its allocations, uploads, cuBLAS and cuDNN
+ * plans are set-up, not the step). */
+void gpt_ops_profile_reset(void);
 /* The seconds in operations (syncs left out) and the span from the first to the last. */
 void gpt_ops_profile_totals(double *ops_secs, double *span);
 

@@ -30,6 +30,7 @@ static const char *const names[P_N] = {
 static double secs[P_N];
 static long calls[P_N];
 static double t_first, t_last;
+static int warm; /* reset after the first iteration: its set-up left out */
 
 static double now(void)
 {
@@ -116,6 +117,7 @@ static void pr_att_b(floatX *dqkv, float *sc, const floatX *dout, const floatX *
     TIMED(P_ATT_B, in->attention_backward(dqkv, sc, dout, qkv, att, o, B, T, C, NH));
 }
 static size_t pr_att_sc(int T) { return in->attention_scratch_floats(T); }
+static size_t pr_att_st(int T) { return in->attention_state_floats(T); }
 static void pr_gelu(floatX *o, const floatX *x, size_t n) { TIMED(P_GELU, in->gelu_forward(o, x, n)); }
 static void pr_gelu_b(floatX *dx, const floatX *x, const floatX *dout, size_t n)
 {
@@ -171,10 +173,10 @@ static void pr_add(float *y, const float *x, size_t n) { TIMED(P_ADD, in->add(y,
 static void pr_round(float *x, size_t n, int prec) { TIMED(P_ROUND, in->round_prec(x, n, prec)); }
 static void pr_to(floatX *d, const float *s, size_t n) { TIMED(P_CONV, in->to_prec(d, s, n)); }
 static void pr_from(float *d, const floatX *s, size_t n) { TIMED(P_CONV, in->from_prec(d, s, n)); }
-static void pr_adamw(float *p, floatX *pl, const float *g, float *m, float *v, size_t n, float lr, float b1, float b2,
-                     float eps, float decay, float bc1, float bc2)
+static void pr_adamw(float *p, floatX *pl, const float *g, float *m, float *v, size_t n, float gs, float lr, float b1,
+                     float b2, float eps, float decay, float bc1, float bc2)
 {
-    TIMED(P_ADAMW, in->adamw(p, pl, g, m, v, n, lr, b1, b2, eps, decay, bc1, bc2));
+    TIMED(P_ADAMW, in->adamw(p, pl, g, m, v, n, gs, lr, b1, b2, eps, decay, bc1, bc2));
 }
 
 static gpt_ops prof;
@@ -197,6 +199,7 @@ const gpt_ops *gpt_ops_profiled(const gpt_ops *inner)
         .encoder_backward = pr_enc_b, .layernorm_forward = pr_ln, .layernorm_backward = pr_ln_b,
         .layernorm_part_floats = pr_ln_part, .matmul_forward = pr_mm, .matmul_backward = pr_mm_b,
         .attention_forward = pr_att, .attention_backward = pr_att_b, .attention_scratch_floats = pr_att_sc,
+        .attention_state_floats = pr_att_st,
         .gelu_forward = pr_gelu, .gelu_backward = pr_gelu_b, .matmul_gelu_forward = pr_mmg,
         .matmul_dgelu_backward = pr_mmg_b, .residual_layernorm_forward = pr_resln, .residual_bias = pr_resb, .add_positions = pr_pos,
         .crossentropy_forward = pr_ce, .crossentropy_vp_max = pr_ce_max, .crossentropy_vp_sum = pr_ce_sum,
@@ -204,6 +207,14 @@ const gpt_ops *gpt_ops_profiled(const gpt_ops *inner)
         .sumsq_f64 = pr_sumsq, .scale = pr_scale, .add = pr_add, .round_prec = pr_round, .adamw = pr_adamw,
         .storage_prec = inner->storage_prec, .to_prec = pr_to, .from_prec = pr_from};
     return &prof;
+}
+
+void gpt_ops_profile_reset(void)
+{
+    memset(secs, 0, sizeof secs);
+    memset(calls, 0, sizeof calls);
+    t_first = t_last = now();
+    warm = 1;
 }
 
 void gpt_ops_profile_totals(double *ops_secs, double *span)
@@ -230,8 +241,8 @@ void gpt_ops_profile_report(FILE *f)
             order[j] = order[j - 1];
             order[j - 1] = t;
         }
-    fprintf(f, "> profile (WEBTEXT_PROFILE=1, %s table): %.3f s in operations of a %.3f s span\n", in ? in->name : "no",
-            total, span);
+    fprintf(f, "> profile (WEBTEXT_PROFILE=1, %s table): %.3f s in operations of a %.3f s span%s\n", in ? in->name : "no",
+            total, span, warm ? " (iterations 2 on: the first, with its set-up, left out)" : "");
     for (int i = 0; i < P_N; i++) {
         int k = order[i];
         if (!calls[k])

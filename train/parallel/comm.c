@@ -286,6 +286,12 @@ static long g_calls[2];
 
 void comm_profile_enable(int on) { g_prof = on; }
 
+void comm_profile_reset(void)
+{
+    g_secs[0] = g_secs[1] = 0;
+    g_calls[0] = g_calls[1] = 0;
+}
+
 void comm_profile_get(double secs[2], long calls[2])
 {
     for (int k = 0; k < 2; k++) {

@@ -88,6 +88,7 @@ int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rb
  * waits for the neighbouring stage: the bubble). */
 void comm_profile_enable(int on);
 void comm_profile_get(double secs[2], long calls[2]);
+void comm_profile_reset(void);
 
 #ifdef WEBTEXT_NCCL
 /* nccl.cu: the same calls on NCCL (the table's stream is the default one). */
