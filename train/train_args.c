@@ -121,6 +121,10 @@ static const arg_opt train_opts[] = {
     {"zero-stage", 0, ARG_INT, &parsed.zero_stage, "N", "0: replicated optimizer (default), 1: sharded optimizer\n"
                                                    "                                state (= --use-distributed-optimizer), 2: and\n"
                                                    "                                gradients, 3: and parameters (gathered per layer)"},
+    {"overlap-grad-reduce", 0, ARG_FLAG, &parsed.overlap_grad_reduce, NULL, "ZeRO stages 2 and 3: each layer's\n"
+     "                                gradient reduce-scatter runs while the backward goes on"},
+    {"overlap-param-gather", 0, ARG_FLAG, &parsed.overlap_param_gather, NULL, "ZeRO stage 3: the next layer's\n"
+     "                                parameters all-gathered while this one computes"},
     {"ddp-bucket-size", 0, ARG_INT, &parsed.ddp_bucket_size, "N", "gradient elements per communication bucket\n"
                                                              "                                (default max(40M, 1M x data-parallel size))"},
     {"ffn-hidden-size", 0, ARG_STR, &ign.ffn, "N", "must be 4 x --hidden-size (GPT-2)"},
@@ -297,6 +301,14 @@ static int check_model_and_layout(train_args *a, const dist_ctx *d, int *vpp)
         return err_set(ERR_USAGE, "--zero-stage %lld with --pipeline-model-parallel-size %d: ZeRO stages 2 and 3 do "
                                   "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
                        a->zero_stage, d->pp);
+    if (a->overlap_grad_reduce && a->zero_stage < 2)
+        return err_set(ERR_USAGE, "--overlap-grad-reduce: implemented for --zero-stage 2 and 3, whose gradients are "
+                                  "reduced a layer at a time as the backward finishes them (stage %lld reduces the "
+                                  "flat parameter order's buckets after the backward)", a->zero_stage);
+    if (a->overlap_param_gather && a->zero_stage != 3)
+        return err_set(ERR_USAGE, "--overlap-param-gather: implemented for --zero-stage 3 (the next layer's "
+                                  "parameters gathered while this one computes; stage %lld gathers after the step)",
+                       a->zero_stage);
     return 0;
 }
 

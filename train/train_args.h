@@ -37,6 +37,8 @@ typedef struct {
     long long zero_stage;       /* -1: from --use-distributed-optimizer (1) or 0 */
     int use_distributed_optimizer;
     long long ddp_bucket_size;  /* elements; 0: max(40M, 1M x dp) */
+    int overlap_grad_reduce;    /* ZeRO-2/3: a layer's reduce-scatter runs while the backward goes on */
+    int overlap_param_gather;   /* ZeRO-3: the next layer's all-gather runs while this one computes */
     int sequence_parallel;      /* with tp > 1: LayerNorm and residual regions split by token */
     /* CUDA backend: precision (Megatron: fp32 unless --bf16 or --fp16) and memory */
     int bf16, fp16, recompute_activations, no_epilogues, use_flash_attn, cpu_offload;

@@ -474,6 +474,8 @@ static int open_model(run *r)
     if (rc)
         return rc;
     r->dp.grad_reduce_prec = a->grad_reduce_in_bf16 ? GPT_PREC_BF16 : GPT_PREC_FP32;
+    if ((rc = ddp_set_overlap(&r->dp, a->overlap_grad_reduce, a->overlap_param_gather)))
+        return rc;
     if (r->dp.zero) {
         /* Keep only this rank's part of the moments (loaded, or zero). */
         ddp_scatter_moments(&r->dp, r->m.adam_m, r->m.adam_v);

@@ -285,15 +285,17 @@ if [ "$FULL" = 1 ]; then
 [ "$(bpp "$WORK/dp4z3.out")" = 4.000 ] && pass memory_zero3_dp4 || fail memory_zero3_dp4 "$(bpp "$WORK/dp4z3.out") (want 16/4)"
 fi
 # ... and the working buffers: the embedding unit, one layer and the final LayerNorm, padded;
-# gradients only for stage 2, parameters too for stage 3.
+# gradients only for stage 2, parameters too for stage 3; and each one's reduce-scattered part
+# (units / dp).
 "$PY" - "$WORK/z2.out" "$WORK/z3.out" "$VP1" <<'PY' && pass zero_working_buffers || fail zero_working_buffers
 import re, sys
 C, L, V, T, dp = 32, 2, int(sys.argv[3]), 16, 2
 pad = lambda n: -(-n // dp) * dp
 units = pad(V * C + T * C) + pad(12 * C * C + 13 * C) + pad(2 * C)
 w = [float(re.search(r"working buffers ([0-9.]+) MB", open(p).read()).group(1)) for p in sys.argv[1:3]]
-print(f"  working buffers {w} MB, formula {4 * units / 1e6:.1f} and {8 * units / 1e6:.1f}")
-sys.exit(0 if abs(w[0] - 4 * units / 1e6) < 0.06 and abs(w[1] - 8 * units / 1e6) < 0.06 else 1)
+want = [(4 * units + 4 * units // dp) / 1e6, (8 * units + 4 * units // dp) / 1e6]
+print(f"  working buffers {w} MB, formula {want[0]:.1f} and {want[1]:.1f}")
+sys.exit(0 if abs(w[0] - want[0]) < 0.06 and abs(w[1] - want[1]) < 0.06 else 1)
 PY
 # Communication (ZeRO paper, ring costs, m micro-batches per rank): stage 2 a reduce-scatter per
 # micro-batch and one all-gather, (m+1)(d-1)/d x 4N; stage 3 two all-gathers and a reduce-scatter
@@ -370,6 +372,44 @@ for pair in pp2:pp2 v2:v2 p4v2m4:p4v2m4; do
   check "nccl_semantics_${pair%%:*}_same_bits_as_cpu" compare "$WORK/${pair#*:}.jsonl" "$WORK/cn_${pair%%:*}.jsonl" 0
 done
 full check nccl_semantics_tpdv_same_bits_as_cpu compare "$WORK/tpdv.jsonl" "$WORK/cn_tpdv.jsonl" 0
+
+# --- Megatron's overlap on ZeRO-2 and ZeRO-3: --overlap-grad-reduce starts each layer's
+# reduce-scatter as the backward finishes it and completes it (adds it into the shard) when its
+# buffer is taken again (layers alternate between two) or before the step; --overlap-param-gather
+# starts the next layer's all-gather while this one computes. The sums and the order of the
+# additions are those without overlap: the same bits, on the CPU table (MPI's nonblocking
+# collectives), the checked table (staged: sent down at the start, completed and copied up at the
+# wait) and under NCCL's emulated semantics. Ranks that started them in different orders would
+# hang (the timeout) or mix two layers' sums.
+OV="--overlap-grad-reduce"
+expect_exit overlap_zero2 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/ov_z2.jsonl" --zero-stage 2 $OV
+expect_exit overlap_zero3 0 $MPI_L -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/ov_z3.jsonl" --zero-stage 3 \
+  $OV --overlap-param-gather
+cp "$WORK/.out" "$WORK/ov_z3.out"
+expect_exit overlap_checked_zero3 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_ov_z3.jsonl" \
+  --zero-stage 3 $OV --overlap-param-gather
+expect_exit overlap_nccl_semantics_zero2 0 $MPI_L -np 2 "$BIN/train" $M $CKN --train-iters $IT --log-json "$WORK/cn_ov_z2.jsonl" \
+  --zero-stage 2 $OV
+expect_exit overlap_nccl_semantics_zero3_recompute 0 $MPI -np 2 "$BIN/train" $M $CKN --train-iters $IT \
+  --log-json "$WORK/cn_ov_z3.jsonl" --zero-stage 3 $OV --overlap-param-gather --recompute-activations
+for pair in z2:ov_z2 z3:ov_z3 z3:ck_ov_z3 z2:cn_ov_z2 z3:cn_ov_z3; do
+  check "${pair#*:}_same_bits" compare "$WORK/${pair%%:*}.jsonl" "$WORK/${pair#*:}.jsonl" 0
+done
+# the second layer buffers are counted in the working buffers (stage 3: gradients and parameters)
+"$PY" - "$WORK/z3.out" "$WORK/ov_z3.out" "$VP1" <<'PY' && pass overlap_working_buffers || fail overlap_working_buffers
+import re, sys
+C, dp = 32, 2
+layer = -(-(12 * C * C + 13 * C) // dp) * dp
+w = [float(re.search(r"working buffers ([0-9.]+) MB", open(p).read()).group(1)) for p in sys.argv[1:3]]
+want = w[0] + (8 * layer + 4 * layer // dp) / 1e6
+print(f"  working buffers {w} MB, with overlap {want:.2f} expected")
+sys.exit(0 if abs(w[1] - want) < 0.06 else 1)  # printed to 0.1 MB
+PY
+# refused where there is nothing to overlap here, naming why
+expect_exit overlap_grad_refused_zero1 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --use-distributed-optimizer $OV
+stderr_has overlap_grad_refusal_says_why "--overlap-grad-reduce: implemented for --zero-stage 2 and 3"
+expect_exit overlap_param_refused_zero2 2 "$BIN/train" $M --train-iters 2 --zero-stage 2 --overlap-param-gather
+stderr_has overlap_param_refusal_says_why "--overlap-param-gather: implemented for --zero-stage 3"
 
 # --- checkpoints move between layouts: dp2 + ZeRO-1 -> one process, and back, continue as one run
 C="$M --train-iters 12 --eval-interval 100"

@@ -288,6 +288,7 @@ typedef struct {
     const gpt_model *shape;
     float *flat_p, *flat_g, *pbuf[64], *gbuf[64];
     int gathers, releases, done;
+    int next, named, missed; /* the unit named as the next (--overlap-param-gather's prefetch) */
 } unit_ctx;
 
 /* Unit u's packed buffer <-> a flat array: to_buf copies into the buffer, else
@@ -306,9 +307,14 @@ static void t_unit_copy(const gpt_model *m, int u, float *buf, float *flat, int 
         }
 }
 
-static float *t_gather(void *c, int u)
+static float *t_gather(void *c, int u, int next)
 {
     unit_ctx *x = c;
+    /* a layer named as the next one is the unit gathered next */
+    if (x->next >= 0 && u != x->next)
+        x->missed++;
+    x->named += next >= 0;
+    x->next = next;
     t_unit_copy(x->shape, u, x->pbuf[u], x->flat_p, 1);
     x->gathers++;
     return x->pbuf[u];
@@ -366,7 +372,7 @@ static void test_units(void)
     CHECK(once);
     free(seen);
     CHECK(biggest <= 4096 * 64 && nu <= 64);
-    unit_ctx x = {.shape = &b, .flat_p = malloc(a.num_params * 4), .flat_g = calloc(a.num_params, 4)};
+    unit_ctx x = {.shape = &b, .flat_p = malloc(a.num_params * 4), .flat_g = calloc(a.num_params, 4), .next = -1};
     memcpy(x.flat_p, a.params, a.num_params * 4);
     for (int u = 0; u < nu; u++) {
         x.pbuf[u] = malloc(4 * 4096 * 64);
@@ -388,6 +394,9 @@ static void test_units(void)
     CHECK_EQ_INT(x.gathers, 2 * nu);
     CHECK_EQ_INT(x.releases, 2 * nu);
     CHECK_EQ_INT(x.done, nu);
+    /* each pass names every layer but its last as the next one, and names it right */
+    CHECK_EQ_INT(x.named, 2 * (nu - 3));
+    CHECK_EQ_INT(x.missed, 0);
     CHECK(memcmp(&la, &lb, sizeof la) == 0);
     CHECK(memcmp(a.grads, x.flat_g, a.num_params * 4) == 0);
     /* and a forward alone (evaluation) releases what it gathered */

@@ -41,7 +41,10 @@ static void owned(const ddp *o, const bucket_t *k, size_t *a0, size_t *a1)
 
 /* ---- stages 2 and 3: the model in units (gpt.h), each split over the group ---- */
 
-static int slot_of(const ddp *o, int u) { return u == 0 ? 0 : u == o->nu - 1 ? 2 : 1; }
+static int slot_of(const ddp *o, int u)
+{
+    return u == 0 ? 0 : u == o->nu - 1 ? 2 : o->overlap_grad || o->overlap_param ? 1 + 2 * (u % 2 == 0) : 1;
+}
 
 /* Copy unit u between the flat array (gpt.h's order) and its packed buffer,
  * both the backend's. */
@@ -100,24 +103,69 @@ static void hook_check(ddp *o, int rc, const char *what)
     }
 }
 
-static float *hook_gather(void *ctx, int u)
+/* --overlap-param-gather: unit u's all-gather into its slot, started now. */
+static int gather_unit_start(ddp *o, int u)
+{
+    int s = slot_of(o, u);
+    const ddp_unit *k = &o->units[u];
+    float *mine = o->pbuf[s] + (size_t)o->g->rank * k->per;
+    o->ops->mem.copy(mine, o->pshard + k->soff, k->per * sizeof *mine);
+    o->punit[s] = u;
+    return comm_iallgather(o->c, mine, o->pbuf[s], k->per, &o->preq[s]);
+}
+
+static float *hook_gather(void *ctx, int u, int next)
 {
     ddp *o = ctx;
-    float *buf = o->pbuf[slot_of(o, u)];
-    hook_check(o, gather_unit(o, u, o->pshard, buf), "all-gather of parameters");
+    int s = slot_of(o, u);
+    float *buf = o->pbuf[s];
+    if (o->preq[s].active && o->punit[s] == u) {
+        hook_check(o, comm_wait(o->c, &o->preq[s]), "all-gather of parameters (overlapped)");
+    } else {
+        /* not started ahead (the first layer of a pass): now, and a gather started for
+         * another unit in this slot is finished first (the model's order changed) */
+        hook_check(o, comm_wait(o->c, &o->preq[s]), "all-gather of parameters (overlapped)");
+        hook_check(o, gather_unit(o, u, o->pshard, buf), "all-gather of parameters");
+    }
+    o->punit[s] = u;
+    if (o->overlap_param && next >= 0 && next < o->nu && slot_of(o, next) != s && o->punit[slot_of(o, next)] < 0 &&
+        !o->preq[slot_of(o, next)].active)
+        hook_check(o, gather_unit_start(o, next), "all-gather of parameters (overlapped)");
     return buf;
 }
 
 static void hook_release(void *ctx, int u)
 {
-    (void)ctx; /* the slot's buffer is reused by the next unit that takes it */
-    (void)u;
+    ddp *o = ctx; /* the slot's buffer is reused by the next unit that takes it */
+    int s = slot_of(o, u);
+    if (o->punit[s] == u && !o->preq[s].active)
+        o->punit[s] = -1;
+}
+
+static void grad_round(const ddp *o, float *x, size_t n);
+
+/* --overlap-grad-reduce: the reduce-scatter a slot holds, completed and added into the
+ * owner's shard (what the blocking path adds at once). */
+static int grad_finish(ddp *o, int s)
+{
+    if (!o->greq[s].active)
+        return 0;
+    int rc = comm_wait(o->c, &o->greq[s]);
+    if (rc)
+        return rc;
+    const ddp_unit *k = &o->units[o->gunit[s]];
+    grad_round(o, o->recv[s], k->per);
+    o->ops->add(o->gshard + k->soff, o->recv[s], k->per);
+    o->gunit[s] = -1;
+    return 0;
 }
 
 static float *hook_grad_buf(void *ctx, int u)
 {
     ddp *o = ctx;
-    float *buf = o->gbuf[slot_of(o, u)];
+    int s = slot_of(o, u);
+    hook_check(o, grad_finish(o, s), "reduce-scatter of gradients (overlapped)");
+    float *buf = o->gbuf[s];
     o->ops->mem.zero(buf, o->units[u].per * (size_t)o->g->size * sizeof *buf);
     return buf;
 }
@@ -134,10 +182,17 @@ static void hook_grad_done(void *ctx, int u)
 {
     ddp *o = ctx;
     const ddp_unit *k = &o->units[u];
-    grad_round(o, o->gbuf[slot_of(o, u)], k->per * (size_t)o->g->size);
-    hook_check(o, comm_reduce_scatter(o->c, o->gbuf[slot_of(o, u)], o->recv, k->per), "reduce-scatter of gradients");
-    grad_round(o, o->recv, k->per);
-    o->ops->add(o->gshard + k->soff, o->recv, k->per);
+    int s = slot_of(o, u);
+    grad_round(o, o->gbuf[s], k->per * (size_t)o->g->size);
+    if (o->overlap_grad) { /* completed when the slot is taken again, or at ddp_reduce_grads */
+        o->gunit[s] = u;
+        hook_check(o, comm_ireduce_scatter(o->c, o->gbuf[s], o->recv[s], k->per, &o->greq[s]),
+                   "reduce-scatter of gradients (overlapped)");
+        return;
+    }
+    hook_check(o, comm_reduce_scatter(o->c, o->gbuf[s], o->recv[s], k->per), "reduce-scatter of gradients");
+    grad_round(o, o->recv[s], k->per);
+    o->ops->add(o->gshard + k->soff, o->recv[s], k->per);
 }
 
 static int units_init(ddp *o, gpt_model *m)
@@ -177,16 +232,18 @@ static int units_init(ddp *o, gpt_model *m)
     o->gshard = ops_alloc_floats(o->ops, o->shard_n);
     o->adam_m = ops_alloc_floats(o->ops, o->shard_n);
     o->adam_v = ops_alloc_floats(o->ops, o->shard_n);
-    size_t big = most[0] > most[1] ? most[0] : most[1];
-    big = big > most[2] ? big : most[2];
-    o->recv = ops_alloc_floats(o->ops, big / dp);
-    if (!o->gshard || !o->adam_m || !o->adam_v || !o->recv)
+    if (!o->gshard || !o->adam_m || !o->adam_v)
         goto nomem;
+    for (int s = 0; s < 4; s++)
+        o->gunit[s] = o->punit[s] = -1;
     for (int s = 0; s < 3; s++) {
+        if (!most[s])
+            continue; /* no layer on this rank */
         o->gbuf[s] = ops_alloc_floats(o->ops, most[s]);
-        if (!o->gbuf[s])
+        o->recv[s] = ops_alloc_floats(o->ops, most[s] / dp);
+        if (!o->gbuf[s] || !o->recv[s])
             goto nomem;
-        o->work_bytes += most[s] * sizeof(float);
+        o->work_bytes += (most[s] + most[s] / dp) * sizeof(float);
         if (o->zero == 3) {
             o->pbuf[s] = ops_alloc_floats(o->ops, most[s]);
             if (!o->pbuf[s])
@@ -279,8 +336,10 @@ void ddp_free(ddp *o)
     free(o->units);
     free(o->pieces);
     ops->mem.free(o->pshard);
-    ops->mem.free(o->recv);
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 4; s++) {
+        comm_req_free(o->c, &o->greq[s]);
+        comm_req_free(o->c, &o->preq[s]);
+        ops->mem.free(o->recv[s]);
         ops->mem.free(o->gbuf[s]);
         ops->mem.free(o->pbuf[s]);
     }
@@ -288,10 +347,49 @@ void ddp_free(ddp *o)
     memset(o, 0, sizeof *o);
 }
 
+int ddp_set_overlap(ddp *o, int grad, int param)
+{
+    if (grad && o->zero < 2)
+        return err_set(ERR_USAGE, "--overlap-grad-reduce: implemented for --zero-stage 2 and 3, whose gradients are "
+                                  "reduced unit by unit (a layer at a time) as the backward finishes them; stages 0 "
+                                  "and 1 reduce the flat parameter order's buckets after the backward");
+    if (param && o->zero != 3)
+        return err_set(ERR_USAGE, "--overlap-param-gather: implemented for --zero-stage 3 (the next layer's "
+                                  "parameters gathered while this one computes); stages 1 and 2 gather after the "
+                                  "step");
+    if (!grad && !param)
+        return 0;
+    o->overlap_grad = grad;
+    o->overlap_param = param;
+    /* the second layer slot, as large as the first */
+    size_t most = 0, dp = (size_t)o->g->size;
+    for (int u = 1; u < o->nu - 1; u++)
+        if (o->units[u].per * dp > most)
+            most = o->units[u].per * dp;
+    if (!most)
+        return 0;
+    o->gbuf[3] = ops_alloc_floats(o->ops, most);
+    o->recv[3] = ops_alloc_floats(o->ops, most / dp);
+    if (o->zero == 3)
+        o->pbuf[3] = ops_alloc_floats(o->ops, most);
+    if (!o->gbuf[3] || !o->recv[3] || (o->zero == 3 && !o->pbuf[3]))
+        return err_set(ERR_NOMEM, "out of memory for the overlap's second layer buffers (%zu elements)", most);
+    o->work_bytes += (most + most / dp + (o->zero == 3 ? most : 0)) * sizeof(float);
+    return 0;
+}
+
 int ddp_reduce_grads(ddp *o, gpt_model *m)
 {
-    if (o->zero >= 2)
-        return 0; /* reduce-scattered unit by unit in the backward */
+    if (o->zero >= 2) {
+        /* reduce-scattered unit by unit in the backward; with overlap, the last ones
+         * complete here */
+        for (int s = 0; s < 4; s++) {
+            int rc = grad_finish(o, s);
+            if (rc)
+                return rc;
+        }
+        return 0;
+    }
     if (o->g->size == 1 && o->zero == 0)
         return 0;
     size_t dp = (size_t)o->g->size;

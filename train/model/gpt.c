@@ -493,7 +493,7 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
      * parameters at a time. */
     int fuse_next = !(m->hooks && m->hooks->gather);
     for (int l = 0; l < L; l++) {
-        unit_gather(m, 1 + lo + l);
+        unit_gather_next(m, 1 + lo + l, l + 1 < L ? 2 + lo + l : -1);
         const floatX *res = l == 0 ? a->encoded : XI(m, a->res3, (size_t)(l - 1) * R * C);
         size_t lr = m->recompute ? 0 : (size_t)l; /* the kept LayerNorm / GELU outputs' layer */
         floatX *ln1 = XI(m, a->ln1, lr * BT * C), *qkv = XI(m, a->qkv, l * BT * 3 * Cl);
@@ -622,7 +622,7 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const floatX *dout)
         floatX *ln2 = XI(m, a->ln2, lr * BT * C), *fch = XI(m, a->fch, l * BT * C4l);
         floatX *fchg = XI(m, a->fch_gelu, lr * BT * C4l);
         float *att = a->att + l * attsz;
-        unit_gather(m, 1 + lo + l);
+        unit_gather_next(m, 1 + lo + l, l > 0 ? lo + l : -1);
         unit_grads(m, 1 + lo + l);
         if (m->recompute) {
             /* this layer's LayerNorm and GELU outputs again, as the forward made them

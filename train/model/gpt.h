@@ -162,7 +162,9 @@ typedef struct {
 enum { GPT_UNIT_MAX_SEGS = 12 };
 typedef struct gpt_unit_hooks {
     void *ctx;
-    float *(*gather)(void *ctx, int u); /* stage 3 only; never NULL */
+    /* stage 3 only; next: the unit the model gathers after this one in the pass (-1: none
+     * known), which --overlap-param-gather starts gathering now */
+    float *(*gather)(void *ctx, int u, int next);
     void (*release)(void *ctx, int u);
     float *(*grad_buf)(void *ctx, int u); /* never NULL */
     void (*grad_done)(void *ctx, int u);

@@ -174,6 +174,8 @@ const floatX *column_input_grad(gpt_model *m, floatX *partial, size_t rows, size
 /* zero_units.c: unit u's parameters gathered / released, its gradient buffer
  * taken / handed back (no-ops without hooks). */
 void unit_gather(gpt_model *m, int u);
+/* The same, naming the unit the pass gathers next (a layer's neighbour). */
+void unit_gather_next(gpt_model *m, int u, int next);
 void unit_release(gpt_model *m, int u);
 void unit_grads(gpt_model *m, int u);
 void unit_grads_done(gpt_model *m, int u);

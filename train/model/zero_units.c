@@ -88,11 +88,13 @@ int gpt_set_unit_hooks(gpt_model *m, const gpt_unit_hooks *h)
  * and the final LayerNorm stay gathered while the layers pass one at a time). */
 static int zx_slot(const gpt_model *m, int u) { return u == 0 ? 0 : u > m->nlayers ? 2 : 1; }
 
-void unit_gather(gpt_model *m, int u)
+void unit_gather(gpt_model *m, int u) { unit_gather_next(m, u, -1); }
+
+void unit_gather_next(gpt_model *m, int u, int next)
 {
     if (!m->hooks || !m->hooks->gather || m->zp[u])
         return;
-    m->zp[u] = m->hooks->gather(m->hooks->ctx, u);
+    m->zp[u] = m->hooks->gather(m->hooks->ctx, u, next);
     if (!m->prec)
         return;
     /* ZeRO-3: the gathered master weights, converted to compute with, into the unit's

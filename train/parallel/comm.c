@@ -266,6 +266,114 @@ static int raw_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag)
     return rc;
 }
 
+/* ---- nonblocking collectives (see comm.h) ---- */
+
+static char *req_host(pcomm *c, comm_req *r, size_t bytes)
+{
+    if (r->cap < bytes) {
+        if (r->host)
+            c->ops->mem.host_free(r->host);
+        r->host = c->ops->mem.host_alloc(bytes);
+        r->cap = r->host ? bytes : 0;
+        if (!r->host) {
+            err_set(ERR_NOMEM, "out of memory for a %zu-byte staging buffer (%s-parallel group)", bytes, c->group);
+            return NULL;
+        }
+    }
+    return r->host;
+}
+
+static int raw_ireduce_scatter(pcomm *c, const float *send, float *recv, size_t n, comm_req *r)
+{
+    if (r->active)
+        return err_set(ERR_INTERNAL, "a nonblocking collective restarted before its wait (%s-parallel group)", c->group);
+    int rc;
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL) {
+        rc = comm_nccl_ireduce_scatter(c, send, recv, n, &r->ev);
+        r->active = !rc;
+        return rc;
+    }
+#endif
+    if (c->kind != COMM_STAGED) {
+        rc = dist_ireduce_scatter_f32(c->d, c->g, send, recv, n, &r->mpi);
+        r->active = !rc;
+        return rc;
+    }
+    size_t all = n * (size_t)c->g->size;
+    float *h = (float *)req_host(c, r, (all + n) * sizeof(float));
+    if (!h)
+        return ERR_NOMEM;
+    down(c, h, send, all * sizeof(float));
+    rc = dist_ireduce_scatter_f32(c->d, c->g, h, h + all, n, &r->mpi);
+    r->up = recv;
+    r->up_off = all * sizeof(float);
+    r->up_bytes = n * sizeof(float);
+    r->active = !rc;
+    return rc;
+}
+
+static int raw_iallgather(pcomm *c, const float *send, float *recv, size_t n, comm_req *r)
+{
+    if (r->active)
+        return err_set(ERR_INTERNAL, "a nonblocking collective restarted before its wait (%s-parallel group)", c->group);
+    int rc;
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL) {
+        rc = comm_nccl_iallgather(c, send, recv, n, &r->ev);
+        r->active = !rc;
+        return rc;
+    }
+#endif
+    if (c->kind != COMM_STAGED) {
+        rc = dist_iallgather_f32(c->d, c->g, send, recv, n, &r->mpi);
+        r->active = !rc;
+        return rc;
+    }
+    size_t all = n * (size_t)c->g->size;
+    float *h = (float *)req_host(c, r, all * sizeof(float));
+    if (!h)
+        return ERR_NOMEM;
+    float *mine = h + (size_t)c->g->rank * n;
+    down(c, mine, send, n * sizeof(float));
+    rc = dist_iallgather_f32(c->d, c->g, mine, h, n, &r->mpi);
+    r->up = recv;
+    r->up_off = 0;
+    r->up_bytes = all * sizeof(float);
+    r->active = !rc;
+    return rc;
+}
+
+static int raw_wait(pcomm *c, comm_req *r)
+{
+    if (!r->active)
+        return 0;
+    r->active = 0;
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL)
+        return comm_nccl_wait(c, r->ev);
+#endif
+    int rc = dist_wait(&r->mpi);
+    if (!rc && c->kind == COMM_STAGED)
+        c->ops->mem.upload(r->up, r->host + r->up_off, r->up_bytes);
+    return rc;
+}
+
+void comm_req_free(pcomm *c, comm_req *r)
+{
+    if (!r)
+        return;
+    if (r->active)
+        raw_wait(c, r);
+    if (r->host)
+        c->ops->mem.host_free(r->host);
+#ifdef WEBTEXT_NCCL
+    if (r->ev)
+        comm_nccl_event_free(r->ev);
+#endif
+    memset(r, 0, sizeof *r);
+}
+
 int comm_sendrecv(pcomm *c, const void *sbuf, size_t sbytes, int speer, void *rbuf, size_t rbytes, int rpeer, int tag)
 {
     dist_p2p_op ops[2];
@@ -327,3 +435,23 @@ int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n)
 int comm_allgather(pcomm *c, const float *send, float *recv, size_t n) { TIMED_COMM(0, raw_allgather(c, send, recv, n)); }
 int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root) { TIMED_COMM(0, raw_broadcast(c, buf, bytes, root)); }
 int comm_p2p(pcomm *c, const dist_p2p_op *ops, int n, int tag) { TIMED_COMM(1, raw_p2p(c, ops, n, tag)); }
+int comm_ireduce_scatter(pcomm *c, const float *send, float *recv, size_t n, comm_req *r)
+{
+    TIMED_COMM(0, raw_ireduce_scatter(c, send, recv, n, r));
+}
+int comm_iallgather(pcomm *c, const float *send, float *recv, size_t n, comm_req *r)
+{
+    TIMED_COMM(0, raw_iallgather(c, send, recv, n, r));
+}
+/* the wait's time counts, its call not (the start counted it) */
+int comm_wait(pcomm *c, comm_req *r)
+{
+    if (!g_prof || !r->active)
+        return raw_wait(c, r);
+    double t0 = now_();
+    int rc = raw_wait(c, r);
+    if (c->kind == COMM_NCCL)
+        c->ops->mem.sync();
+    g_secs[0] += now_() - t0;
+    return rc;
+}

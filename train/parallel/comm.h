@@ -74,6 +74,32 @@ int comm_reduce_scatter(pcomm *c, const float *send, float *recv, size_t n);
 /* send [n] (may be recv + rank * n) -> recv [size * n], blocks in rank order. */
 int comm_allgather(pcomm *c, const float *send, float *recv, size_t n);
 int comm_broadcast(pcomm *c, void *buf, size_t bytes, int root);
+/* Nonblocking (Megatron's --overlap-grad-reduce and --overlap-param-gather): the
+ * collective starts now and is complete at comm_wait; its buffers are left alone in
+ * between, and every rank of the group starts the group's collectives in the same
+ * order (MPI's and NCCL's rule; the tests run them under the NCCL emulation too).
+ *   mpi     MPI's nonblocking collectives on the host buffers;
+ *   nccl    on a side stream once the table's work so far is done (an event), and
+ *           comm_wait makes the table's stream wait for it: the backward goes on
+ *           while the reduction runs;
+ *   staged  the send copied down now and the MPI call started on the request's own
+ *           host buffer; comm_wait completes it and copies the result up.
+ * A request is reused call after call (its host buffer kept); comm_req_free at the end. */
+typedef struct comm_req {
+    int active;
+    void *mpi;         /* dist.h's request */
+    void *ev;          /* nccl: cudaEvent_t recorded on the side stream */
+    char *host;        /* staged: the request's host buffer */
+    size_t cap;
+    void *up;          /* staged: where the result goes (device), and its bytes */
+    size_t up_bytes, up_off;
+} comm_req;
+int comm_ireduce_scatter(pcomm *c, const float *send, float *recv, size_t n, comm_req *r);
+int comm_iallgather(pcomm *c, const float *send, float *recv, size_t n, comm_req *r);
+/* Complete r (nothing when it is not active). */
+int comm_wait(pcomm *c, comm_req *r);
+void comm_req_free(pcomm *c, comm_req *r);
+
 /* One step of point to point, posted together and completed together (an NCCL
  * group; MPI's nonblocking calls then a wait): sends (sbuf) and receives (rbuf)
  * with peers given as ranks of the group. Two ranks must post the messages
@@ -98,6 +124,13 @@ int comm_nccl_allgather(pcomm *c, const float *send, float *recv, size_t n);
 int comm_nccl_broadcast(pcomm *c, void *buf, size_t bytes, int root);
 /* One NCCL group of sends (sbuf) and receives (rbuf). */
 int comm_nccl_p2p(pcomm *c, const dist_p2p_op *ops, int n);
+/* Nonblocking: on the communicator's side stream after an event of the default one;
+ * *ev (a cudaEvent_t, made once and reused) is recorded after the collective, and
+ * comm_nccl_wait makes the default stream wait for it. */
+int comm_nccl_ireduce_scatter(pcomm *c, const float *send, float *recv, size_t n, void **ev);
+int comm_nccl_iallgather(pcomm *c, const float *send, float *recv, size_t n, void **ev);
+int comm_nccl_wait(pcomm *c, void *ev);
+void comm_nccl_event_free(void *ev);
 #endif
 
 #endif

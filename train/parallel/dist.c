@@ -289,6 +289,71 @@ int dist_allgather_f32(dist_ctx *d, dist_group *g, const float *send, float *rec
 #endif
 }
 
+int dist_ireduce_scatter_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n, void **req)
+{
+    *req = NULL;
+    if (g->size == 1)
+        return dist_reduce_scatter_f32(d, g, send, recv, n);
+#ifdef WEBTEXT_MPI
+    if (n > INT_MAX)
+        return too_big(n, "reduce-scatter");
+    MPI_Request *r = malloc(sizeof *r);
+    if (!r)
+        return err_set(ERR_NOMEM, "out of memory");
+    int rc = MPI_Ireduce_scatter_block(send, recv, (int)n, MPI_FLOAT, MPI_SUM, comm_of(g), r);
+    if (rc != MPI_SUCCESS) {
+        free(r);
+        return mpi_fail(rc, "Ireduce_scatter_block");
+    }
+    d->bytes_sent += ring_share((uint64_t)n * g->size * sizeof(float), g->size);
+    *req = r;
+    return 0;
+#else
+    return no_mpi(g);
+#endif
+}
+
+int dist_iallgather_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n, void **req)
+{
+    *req = NULL;
+    if (g->size == 1)
+        return dist_allgather_f32(d, g, send, recv, n);
+#ifdef WEBTEXT_MPI
+    if (n > INT_MAX)
+        return too_big(n, "all-gather");
+    MPI_Request *r = malloc(sizeof *r);
+    if (!r)
+        return err_set(ERR_NOMEM, "out of memory");
+    const void *s = send == recv + (size_t)g->rank * n ? MPI_IN_PLACE : (const void *)send;
+    int rc = MPI_Iallgather(s, (int)n, MPI_FLOAT, recv, (int)n, MPI_FLOAT, comm_of(g), r);
+    if (rc != MPI_SUCCESS) {
+        free(r);
+        return mpi_fail(rc, "Iallgather");
+    }
+    d->bytes_sent += ring_share((uint64_t)n * g->size * sizeof(float), g->size);
+    *req = r;
+    return 0;
+#else
+    return no_mpi(g);
+#endif
+}
+
+int dist_wait(void **req)
+{
+    if (!*req)
+        return 0;
+#ifdef WEBTEXT_MPI
+    MPI_Request *r = *req;
+    int rc = MPI_Wait(r, MPI_STATUS_IGNORE);
+    free(r);
+    *req = NULL;
+    return rc == MPI_SUCCESS ? 0 : mpi_fail(rc, "Wait");
+#else
+    *req = NULL;
+    return 0;
+#endif
+}
+
 int dist_allreduce_f32(dist_ctx *d, dist_group *g, float *buf, size_t n)
 {
     if (g->size == 1 || n == 0)

@@ -76,6 +76,12 @@ int dist_allreduce_max_f32(dist_ctx *d, dist_group *g, float *buf, size_t n);
 int dist_reduce_scatter_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n);
 /* send [n] (may alias recv + rank * n) -> recv [size * n], blocks in rank order. */
 int dist_allgather_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n);
+/* The same two started now and completed by dist_wait (MPI's nonblocking collectives;
+ * every rank starts a group's in the same order, and leaves the buffers alone until
+ * the wait). *req: NULL when nothing is left to wait for (a group of one). */
+int dist_ireduce_scatter_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n, void **req);
+int dist_iallgather_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n, void **req);
+int dist_wait(void **req);
 int dist_broadcast(dist_ctx *d, dist_group *g, void *buf, size_t bytes, int root);
 /* Point to point within a group (ranks of that group). */
 int dist_send(dist_ctx *d, dist_group *g, const void *buf, size_t bytes, int peer, int tag);
