@@ -199,6 +199,14 @@ if [ "$DEV" = cuda ] && step 2 && [ -z "${SUITE_PRECS:-}" ]; then
   done
 fi
 
+# the one model is deterministic on a GPU (the encoder's backward grouped by token, no atomics;
+# fixed reduction orders): a second run gives the same bits
+if [ "$DEV" = cuda ] && step 2 && ref=$(ref_of bf16); then
+  if bin/train $M $(pflag bf16) --cuda-parallel-model --log-json "$W/again_bf16.jsonl" > "$W/again.out" 2>&1; then
+    r=$(cmpj "$ref" "$W/again_bf16.jsonl" 0) && ok "one_model_deterministic bf16: $r" || bad "one_model_deterministic bf16" "$r"
+  else bad "one_model_deterministic bf16" "$(tail -2 "$W/again.out" | tr '\n' ' ')"; fi
+fi
+
 # 3. a GPU tp2 x pp2 x dp2 checkpoint resumed in one CPU process
 C="${M/--train-iters 12/--train-iters 10}"
 if ! step 3; then :

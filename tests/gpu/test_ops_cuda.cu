@@ -116,6 +116,24 @@ static void test_ops(void)
         D->encoder_backward(X(dwte.d), X(dwpe.d), X(dout.d), X(in.d), B, T, C, 64, 100);
         check("encoder_backward dwte (rows 64..163)", dwte, 1e-5);
         check("encoder_backward dwpe", dwpe, 1e-5);
+        /* deterministic (positions grouped by token, no atomics): the same bits twice, with
+         * three tokens repeated over every position */
+        std::vector<int32_t> rep(BT);
+        for (int i = 0; i < BT; i++)
+            rep[i] = 64 + i % 3;
+        itwin rin(rep);
+        D->encoder_forward_vp(X(vp.d), X(rin.d), X(wte.d + 64 * C), 64, 100, BT, C);
+        twin d1(vec((size_t)100 * C, 0.0f)), d2(vec((size_t)100 * C, 0.0f));
+        D->encoder_backward(X(d1.d), X((float *)NULL), X(dout.d), X(rin.d), B, T, C, 64, 100);
+        D->encoder_backward(X(d2.d), X((float *)NULL), X(dout.d), X(rin.d), B, T, C, 64, 100);
+        vec r1 = d1.back(), r2 = d2.back();
+        checks++;
+        if (memcmp(r1.data(), r2.data(), r1.size() * 4) || r1[0] == 0.0f) {
+            failures++;
+            printf("FAIL ops_cuda encoder_backward deterministic: two runs differ (or wrote nothing)\n");
+        } else {
+            printf("PASS ops_cuda encoder_backward deterministic (the same bits twice)\n");
+        }
     }
     {
         twin x(randn((size_t)BT * C)), w(randn(C, 0.2f)), b(randn(C, 0.2f)), out((size_t)BT * C), mean(BT), rstd(BT);

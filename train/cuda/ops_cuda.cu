@@ -192,9 +192,42 @@ static void enc_fwd_t(floatX *out, const int32_t *inp, const floatX *wte, const 
 {
     encoder_forward<T>(TX(out), inp, CTX(wte), CTX(wpe), B, T_, C, 0);
 }
+/* The encoder's backward as gpt_cuda.cu runs it, deterministic (no atomics): the
+ * positions grouped by token on the host (encoder.cuh's encoder_group), one block a
+ * token adding its positions in order. The forward copies its tokens to the host as it
+ * runs (pinned, an event), keyed by the device buffer, which the backward of the same
+ * micro-batch finds (a pipeline holds several micro-batches between the two). */
+struct tok_stash {
+    int32_t *host = NULL; /* pinned [n] */
+    size_t n = 0, cap = 0;
+    cudaEvent_t ev = NULL;
+};
+static std::map<const int32_t *, tok_stash> g_tok;
+static std::vector<int> g_count;   /* [max token + 1] zeroed scratch */
+static int *g_grp_h, *g_grp_d;     /* pinned / device [3 * BT + 1]: tok | off | pos */
+static size_t g_grp_cap;
+static cudaEvent_t g_grp_ev;       /* the last copy of g_grp_h up */
+
+static void stash_tokens(const int32_t *inp, size_t n)
+{
+    tok_stash &t = g_tok[inp];
+    if (t.cap < n) {
+        if (t.host)
+            CUDA_CHECK(cudaFreeHost(t.host));
+        CUDA_CHECK(cudaMallocHost(&t.host, n * sizeof(int32_t)));
+        t.cap = n;
+    }
+    if (!t.ev)
+        CUDA_CHECK(cudaEventCreateWithFlags(&t.ev, cudaEventDisableTiming));
+    t.n = n;
+    CUDA_CHECK(cudaMemcpyAsync(t.host, inp, n * sizeof(int32_t), cudaMemcpyDeviceToHost, 0));
+    CUDA_CHECK(cudaEventRecord(t.ev, 0));
+}
+
 static void cu_encoder_forward(floatX *out, const int32_t *inp, const floatX *wte, const floatX *wpe, int B, int T,
                                int C)
 {
+    stash_tokens(inp, (size_t)B * T);
     BY_TYPE(enc_fwd_t, out, inp, wte, wpe, B, T, C);
 }
 
@@ -216,47 +249,80 @@ static void enc_vp_t(floatX *out, const int32_t *inp, const floatX *wte, size_t 
 static void cu_encoder_forward_vp(floatX *out, const int32_t *inp, const floatX *wte, size_t v0, size_t Vl, int BT,
                                   int C)
 {
+    stash_tokens(inp, (size_t)BT);
     BY_TYPE(enc_vp_t, out, inp, wte, v0, Vl, BT, C);
 }
 
 /* dwpe[t, c] += sum over b of dout[b, t, c] (in b order); dwte rows of this rank's
- * tokens += dout rows (atomics: the order of a token's rows is not fixed). */
-template <typename T> __global__ void encoder_bwd_wpe_kernel(float *dwpe, const T *dout, int B, int Tn, int C)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= (size_t)Tn * C)
-        return;
-    float s = 0;
-    for (int b = 0; b < B; b++)
-        s += tof(dout[(size_t)b * Tn * C + i]);
-    dwpe[i] += s;
-}
+ * tokens [v0, v0 + Vl) += their dout rows, each token's positions in order (encoder.cuh). */
 template <typename T>
-__global__ void encoder_bwd_wte_kernel(float *dwte, const T *dout, const int32_t *inp, int BT, int C, size_t v0,
-                                       size_t Vl)
-{
-    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= (size_t)BT * C)
-        return;
-    size_t row = i / C, c = i % C, tok = (size_t)inp[row] - v0;
-    if (tok < Vl)
-        atomicAdd(dwte + tok * C + c, tof(dout[i]));
-}
-template <typename T>
-static void enc_bwd_t(float *dwte, float *dwpe, const floatX *dout, const int32_t *inp, int B, int Tn, int C, size_t v0,
-                      size_t Vl)
+static void enc_bwd_t(float *dwte, float *dwpe, const floatX *dout, const int *tok, const int *off, const int *pos,
+                      int nu, int B, int Tn, int C)
 {
     if (dwpe) {
-        encoder_bwd_wpe_kernel<T><<<cdiv((size_t)Tn * C, 256), 256>>>(dwpe, CTX(dout), B, Tn, C);
+        encoder_backward_wpe_kernel<T><<<cdiv((size_t)Tn * C, 256), 256>>>(dwpe, CTX(dout), B, Tn, C);
         CUDA_LAUNCHED();
     }
-    encoder_bwd_wte_kernel<T><<<cdiv((size_t)B * Tn * C, 256), 256>>>(dwte, CTX(dout), inp, B * Tn, C, v0, Vl);
-    CUDA_LAUNCHED();
+    if (nu > 0) {
+        encoder_backward_wte_kernel<T><<<nu, C < 256 ? 128 : 256>>>(dwte, CTX(dout), tok, off, pos, C);
+        CUDA_LAUNCHED();
+    }
 }
 static void cu_encoder_backward(float *dwte, float *dwpe, const floatX *dout, const int32_t *inp, int B, int T, int C,
                                 size_t v0, size_t Vl)
 {
-    BY_TYPE(enc_bwd_t, dwte, dwpe, dout, inp, B, T, C, v0, Vl);
+    size_t BT = (size_t)B * T;
+    auto it = g_tok.find(inp);
+    if (it == g_tok.end() || it->second.n != BT) {
+        fprintf(stderr, "train: cuda table: the encoder's backward without its forward's tokens (%zu)\n", BT);
+        abort(); /* the model's order is broken: a bug, not an input */
+    }
+    tok_stash &t = it->second;
+    CUDA_CHECK(cudaEventSynchronize(t.ev)); /* copied during the forward, long done */
+    if (g_grp_cap < 3 * BT + 1) {
+        if (g_grp_h) {
+            CUDA_CHECK(cudaEventSynchronize(g_grp_ev));
+            CUDA_CHECK(cudaFreeHost(g_grp_h));
+            CUDA_CHECK(cudaFree(g_grp_d));
+        }
+        CUDA_CHECK(cudaMallocHost(&g_grp_h, (3 * BT + 1) * sizeof(int)));
+        CUDA_CHECK(cudaMalloc(&g_grp_d, (3 * BT + 1) * sizeof(int)));
+        if (!g_grp_ev)
+            CUDA_CHECK(cudaEventCreateWithFlags(&g_grp_ev, cudaEventDisableTiming));
+        g_grp_cap = 3 * BT + 1;
+    } else {
+        CUDA_CHECK(cudaEventSynchronize(g_grp_ev)); /* the last groups are up: their buffer is free */
+    }
+    /* this rank's rows only (vocabulary-parallel), as local rows */
+    std::vector<int> local;
+    local.reserve(BT);
+    int most = 0;
+    for (size_t i = 0; i < BT; i++) {
+        size_t row = (size_t)t.host[i] - v0;
+        int r = row < Vl ? (int)row : -1;
+        local.push_back(r);
+        most = r > most ? r : most;
+    }
+    if ((size_t)most + 1 > g_count.size())
+        g_count.assign((size_t)most + 1, 0);
+    /* encoder_group over the local rows, positions of other ranks' tokens left out */
+    int *tok = g_grp_h, *off = tok + BT, *pos = off + BT + 1, nu = 0;
+    for (size_t i = 0; i < BT; i++)
+        if (local[i] >= 0 && g_count[local[i]]++ == 0)
+            tok[nu++] = local[i];
+    off[0] = 0;
+    for (int u = 0; u < nu; u++) {
+        off[u + 1] = off[u] + g_count[tok[u]];
+        g_count[tok[u]] = off[u];
+    }
+    for (size_t i = 0; i < BT; i++)
+        if (local[i] >= 0)
+            pos[g_count[local[i]]++] = (int)i;
+    for (int u = 0; u < nu; u++)
+        g_count[tok[u]] = 0;
+    CUDA_CHECK(cudaMemcpyAsync(g_grp_d, g_grp_h, (3 * BT + 1) * sizeof(int), cudaMemcpyHostToDevice, 0));
+    CUDA_CHECK(cudaEventRecord(g_grp_ev, 0));
+    BY_TYPE(enc_bwd_t, dwte, dwpe, dout, g_grp_d, g_grp_d + BT, g_grp_d + 2 * BT + 1, nu, B, T, C);
 }
 
 template <typename T>
