@@ -70,8 +70,8 @@ TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/encode.c token
   $(wildcard tokenizer/bpetrain.c)
 # Programs are named *_main.c (a thin main over the library modules beside it).
 TOOLS := blacklist_urls shuffle tokenize preprocess_data merge_datasets inspect_dataset train_bpe
-DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c dedup/lsh.c dedup/dupgroups.c
-TOOLS += minhash find_duplicates group_duplicates remove_duplicates
+DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c dedup/lsh.c dedup/dupgroups.c dedup/substr.c dedup/substr_corpus.c
+TOOLS += minhash find_duplicates group_duplicates remove_duplicates substr_dedup
 TOOLS += cleanup extract download
 TOOL_SRC_cleanup := preprocess/filters/cleanup_main.c
 TOOL_SRC_extract := preprocess/web/extract_main.c
@@ -111,6 +111,15 @@ TOOL_SRC_minhash := dedup/minhash_main.c
 TOOL_SRC_find_duplicates := dedup/find_duplicates_main.c
 TOOL_SRC_group_duplicates := dedup/group_duplicates_main.c
 TOOL_SRC_remove_duplicates := dedup/remove_duplicates_main.c
+TOOL_SRC_substr_dedup := dedup/substr_dedup_main.c
+# libsais (third_party/libsais: Ilya Grebnov's suffix array construction, Apache-2.0, not in
+# Debian; see its VERSION.md): the 8- and 16-bit builders, at -O3 with OpenMP where the build
+# has it, its warnings not ours (-w).
+LIBSAIS_SRC := third_party/libsais/src/libsais.c third_party/libsais/src/libsais16.c
+LIBSAIS_CFLAGS = -std=gnu11 -O3 -g0 -w $(SANFLAGS) $(OMPFLAGS) $(if $(OMPFLAGS),-DLIBSAIS_OPENMP) -Ithird_party/libsais/include -MMD -MP
+$(BUILD)/third_party/libsais/%.o: third_party/libsais/%.c $(CONFIG)
+	@mkdir -p $(dir $@)
+	@$(CC) $(LIBSAIS_CFLAGS) -c $< -o $@
 TOOL_SRC_blacklist_urls := preprocess/filters/blacklist_urls_main.c
 TOOL_SRC_shuffle := preprocess/shuffle/shuffle_main.c
 TOOL_SRC_tokenize := tokenizer/tokenize_main.c
@@ -188,7 +197,8 @@ $(BUILD)/.cuda-%:
 
 LIB_SRC := $(COMMON_SRC) $(PREPROCESS_LIB_SRC) $(TOKENIZER_LIB_SRC) $(DEDUP_LIB_SRC) $(TRAIN_LIB_SRC)
 LIB_CXX_SRC := preprocess/text/langid_cld2.cc
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o) $(CUDA_OBJ) $(LEXBOR_SRC:%.c=$(BUILD)/%.o) $(CLD2_SRC:%.cc=$(BUILD)/%.o)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(LIB_CXX_SRC:%.cc=$(BUILD)/%.o) $(CUDA_OBJ) $(LEXBOR_SRC:%.c=$(BUILD)/%.o) $(CLD2_SRC:%.cc=$(BUILD)/%.o) \
+  $(LIBSAIS_SRC:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libwebtext.a
 TOOL_BINS := $(TOOLS:%=$(BIN)/%)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
@@ -332,7 +342,8 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 # preprocess/filters/cleanup.c (the cleanup stage) and preprocess/web/extract.c (extract's
 # records and batches, with --language) need CLD2, C++ that only fuzz_langid links; no other
 # target reaches them.
-FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC) preprocess/filters/cleanup.c preprocess/web/extract.c,$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC)
+FUZZ_LIB_SRC := $(filter-out $(TRAIN_LIB_SRC) preprocess/filters/cleanup.c preprocess/web/extract.c,$(LIB_SRC)) $(FUZZ_TRAIN_SRC) $(LEXBOR_SRC) \
+  $(LIBSAIS_SRC)
 FUZZ_LIB_OBJ := $(FUZZ_LIB_SRC:%.c=build/fuzz/obj/%.o)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -I. -isystem $(LEXBOR_DIR) $(PKG_CFLAGS) -MMD -MP
 # BPE's merge loop compares ranks and hash slots, not input bytes: libFuzzer's
@@ -342,6 +353,9 @@ build/fuzz/obj/tokenizer/encode.o: FUZZ_OBJ_FLAGS := -fno-sanitize-coverage=trac
 build/fuzz/obj/%.o: %.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link,address,undefined $(FUZZ_OBJ_FLAGS) -c $< -o $@
+build/fuzz/obj/third_party/libsais/%.o: third_party/libsais/%.c $(CONFIG)
+	@mkdir -p $(dir $@)
+	@clang -std=gnu11 -g -O1 -w -Ithird_party/libsais/include -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@
 build/fuzz/obj/third_party/%.o: third_party/%.c $(CONFIG)
 	@mkdir -p $(dir $@)
 	@clang -std=gnu11 -g -O1 -w -DLEXBOR_STATIC -I$(LEXBOR_DIR) -fsanitize=fuzzer-no-link,address,undefined -c $< -o $@

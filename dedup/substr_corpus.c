@@ -1,0 +1,216 @@
+/* substr_corpus.c - documents <-> the symbol array of dedup/substr.c (see substr_corpus.h). */
+#include "dedup/substr_corpus.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "common/progress.h"
+
+enum { MAX_SYMBOLS = INT32_MAX - 1 };
+
+int sc_init(sc_corpus *c, int unit, const bpe *tok)
+{
+    memset(c, 0, sizeof *c);
+    c->unit = unit;
+    if (unit == 1)
+        return 0;
+    if (unit != 2 || !tok)
+        return err_set(ERR_USAGE, "substr: unit %d without a tokenizer", unit);
+    size_t nid = bpe_n_ids(tok);
+    if (nid > 65534)
+        return err_set(ERR_USAGE, "--unit tokens: a vocabulary of %zu ids; the token suffix array holds 16-bit "
+                                  "symbols (at most 65,534 ids: GPT-2's 50,257 fit); use --unit bytes", nid);
+    if (!bpe_lossless(tok))
+        return err_set(ERR_USAGE, "--unit tokens: the %s tokenizer does not give back its text byte for byte, "
+                                  "so spans cannot be mapped to bytes; use a byte-level BPE or --unit bytes",
+                       bpe_type(tok));
+    c->tok = tok;
+    c->tlen = calloc(nid ? nid : 1, sizeof *c->tlen);
+    c->ctx = bpe_ctx_new(tok);
+    if (!c->tlen || !c->ctx) {
+        sc_free(c);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < nid; i++) {
+        size_t len = 0;
+        const char *b = bpe_token_bytes(tok, (uint32_t)i, &len);
+        c->tlen[i] = b ? (uint32_t)len : 0;
+    }
+    return 0;
+}
+
+void sc_free(sc_corpus *c)
+{
+    free(c->docs);
+    free(c->T);
+    free(c->spans);
+    free(c->tlen);
+    if (c->ctx)
+        bpe_ctx_free(c->ctx);
+    bpe_ids_free(&c->ids);
+    memset(c, 0, sizeof *c);
+}
+
+static int grow(sc_corpus *c, int64_t need)
+{
+    if (need > MAX_SYMBOLS)
+        return err_set(ERR_USAGE, "the input passes 2^31 %s, the most one suffix array holds (32-bit indices): "
+                                  "give it in parts (one run per shard)", c->unit == 1 ? "bytes" : "tokens");
+    if (need <= c->cap)
+        return 0;
+    int64_t nc = c->cap ? c->cap : 1 << 20;
+    while (nc < need)
+        nc = nc > MAX_SYMBOLS / 2 ? MAX_SYMBOLS : 2 * nc;
+    void *g = realloc(c->T, (size_t)nc * (size_t)c->unit);
+    if (!g)
+        return err_set(ERR_NOMEM, "out of memory for %lld symbols", (long long)nc);
+    c->T = g;
+    c->cap = nc;
+    return 0;
+}
+
+int sc_add(sc_corpus *c, const char *text, size_t len)
+{
+    if (c->ndocs == c->dcap) {
+        size_t nc = c->dcap ? 2 * c->dcap : 4096;
+        sc_doc *g = realloc(c->docs, nc * sizeof *g);
+        if (!g)
+            return err_set(ERR_NOMEM, "out of memory");
+        c->docs = g;
+        c->dcap = nc;
+    }
+    sc_doc *d = &c->docs[c->ndocs];
+    memset(d, 0, sizeof *d);
+    d->sym0 = c->n;
+    d->nsym = -1;
+    if (!text) {
+        c->ndocs++;
+        return 0;
+    }
+    d->tlen = len;
+    int rc;
+    if (!len) { /* nothing to search, and no separator: libsais's generalized suffix
+                 * array takes no empty string */
+        d->nsym = 0;
+        c->ndocs++;
+        return 0;
+    }
+    if (c->unit == 1) {
+        if ((rc = grow(c, c->n + (int64_t)len + 1)))
+            return rc;
+        uint8_t *t = (uint8_t *)c->T + c->n;
+        memcpy(t, text, len);
+        for (size_t i = 0; i < len; i++) /* the separator is 0: a NUL in a text reads as 1 */
+            if (!t[i])
+                t[i] = 1;
+        t[len] = 0;
+        d->nsym = (int64_t)len;
+    } else {
+        double t0 = progress_now();
+        c->ids.n = 0;
+        if ((rc = bpe_encode(c->ctx, text, len, &c->ids)))
+            return rc;
+        c->tokenize_seconds += progress_now() - t0;
+        if ((rc = grow(c, c->n + (int64_t)c->ids.n + 1)))
+            return rc;
+        if (!c->ids.n) {
+            d->nsym = 0;
+            c->ndocs++;
+            return 0;
+        }
+        uint16_t *t = (uint16_t *)c->T + c->n;
+        for (size_t i = 0; i < c->ids.n; i++)
+            t[i] = (uint16_t)(c->ids.v[i] + 1);
+        t[c->ids.n] = 0;
+        d->nsym = (int64_t)c->ids.n;
+    }
+    c->n += d->nsym + 1;
+    c->ndocs++;
+    return 0;
+}
+
+/* UTF-8: whether byte b starts a character (is not a continuation byte). */
+static int starts_char(unsigned char b) { return (b & 0xC0) != 0x80; }
+
+int sc_assign(sc_corpus *c, const substr_range *r, size_t nr)
+{
+    free(c->spans);
+    c->spans = NULL;
+    c->nspans = 0;
+    c->span_bytes = 0;
+    if (nr && !(c->spans = malloc(nr * sizeof *c->spans)))
+        return err_set(ERR_NOMEM, "out of memory for %zu spans", nr);
+    size_t k = 0;
+    for (size_t i = 0; i < c->ndocs; i++) {
+        sc_doc *d = &c->docs[i];
+        d->span0 = c->nspans;
+        d->nspans = 0;
+        if (d->nsym < 0)
+            continue;
+        int64_t end = d->sym0 + d->nsym;
+        /* tokens: walk the document's token lengths once, alongside its ranges */
+        int64_t at = d->sym0;
+        uint64_t byte = 0;
+        for (; k < nr && r[k].start < end; k++) {
+            uint64_t b0, b1;
+            if (c->unit == 1) {
+                b0 = (uint64_t)(r[k].start - d->sym0);
+                b1 = (uint64_t)(r[k].end - d->sym0);
+            } else {
+                const uint16_t *t = c->T;
+                for (; at < r[k].start; at++)
+                    byte += c->tlen[t[at] - 1];
+                b0 = byte;
+                for (; at < r[k].end; at++)
+                    byte += c->tlen[t[at] - 1];
+                b1 = byte;
+            }
+            if (b1 > d->tlen)
+                b1 = d->tlen;
+            /* narrowed to whole characters when the text is read again (sc_snap) */
+            sc_span s = {(uint32_t)b0, (uint32_t)b1};
+            c->spans[c->nspans] = s;
+            d->nspans++;
+            c->nspans++;
+        }
+    }
+    return 0;
+}
+
+int sc_snap(const char *text, size_t len, sc_span s, size_t *a, size_t *b)
+{
+    size_t x = s.start, y = s.end < len ? s.end : len;
+    while (x < y && !starts_char((unsigned char)text[x]))
+        x++;
+    while (y > x && y < len && !starts_char((unsigned char)text[y]))
+        y--;
+    *a = x;
+    *b = y;
+    return x < y;
+}
+
+size_t sc_kept_text(const sc_corpus *c, size_t i, const char *text, size_t len, char **buf, size_t *cap)
+{
+    const sc_doc *d = &c->docs[i];
+    if (*cap < len + 1) {
+        char *g = realloc(*buf, len + 1);
+        if (!g)
+            return (size_t)-1;
+        *buf = g;
+        *cap = len + 1;
+    }
+    size_t o = 0, from = 0;
+    for (uint32_t j = 0; j < d->nspans; j++) {
+        size_t a, b;
+        if (!sc_snap(text, len, c->spans[d->span0 + j], &a, &b) || a < from)
+            continue;
+        memcpy(*buf + o, text + from, a - from);
+        o += a - from;
+        from = b;
+    }
+    memcpy(*buf + o, text + from, len - from);
+    o += len - from;
+    (*buf)[o] = 0;
+    return o;
+}

@@ -1,0 +1,164 @@
+/* test_substr.c - dedup/substr.c against brute force: the per-position repeat
+ * lengths (longest previous factor; longest match with any other position), never
+ * across a document's end, for bytes and 16-bit symbols, and the merged ranges. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "dedup/substr.h"
+#include "tests/unit/check.h"
+
+static uint64_t rng = 88172645463325252ull;
+static uint32_t rnd(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng >> 11);
+}
+
+static uint32_t sym(const void *T, int unit, int64_t i)
+{
+    return unit == 1 ? ((const uint8_t *)T)[i] : ((const uint16_t *)T)[i];
+}
+
+/* lcp of the suffixes at p and q, stopping at a separator (0) */
+static int32_t lcp(const void *T, int unit, int64_t n, int64_t p, int64_t q)
+{
+    int32_t l = 0;
+    while (p + l < n && q + l < n && sym(T, unit, p + l) && sym(T, unit, p + l) == sym(T, unit, q + l))
+        l++;
+    return l;
+}
+
+/* A corpus of ndoc documents over an alphabet of k symbols (1..k), with planted copies of
+ * earlier stretches (inside a document and across documents), each document ending in 0. */
+static int64_t corpus(void *T, int unit, int ndoc, int maxlen, int k)
+{
+    int64_t n = 0;
+    for (int d = 0; d < ndoc; d++) {
+        int len = 1 + (int)(rnd() % (uint32_t)maxlen);
+        for (int i = 0; i < len; i++) {
+            uint32_t v = 1 + rnd() % (uint32_t)k;
+            if (n > 8 && rnd() % 16 == 0) { /* copy a stretch from earlier */
+                int64_t from = rnd() % (uint64_t)(n - 1), m = 1 + rnd() % 12;
+                for (int64_t j = 0; j < m && i < len; j++, i++) {
+                    uint32_t c = sym(T, unit, from + j);
+                    if (!c)
+                        break;
+                    if (unit == 1)
+                        ((uint8_t *)T)[n++] = (uint8_t)c;
+                    else
+                        ((uint16_t *)T)[n++] = (uint16_t)c;
+                }
+                continue;
+            }
+            if (unit == 1)
+                ((uint8_t *)T)[n++] = (uint8_t)v;
+            else
+                ((uint16_t *)T)[n++] = (uint16_t)v;
+        }
+        if (unit == 1)
+            ((uint8_t *)T)[n++] = 0;
+        else
+            ((uint16_t *)T)[n++] = 0;
+    }
+    return n;
+}
+
+static void compare(int unit, int mode, int k)
+{
+    enum { CAP = 1 << 14 };
+    void *T = malloc(CAP * 2 * (size_t)unit);
+    int32_t *L = malloc(CAP * 2 * sizeof *L);
+    int64_t n = corpus(T, unit, 40, 60, k);
+    CHECK(n < 2 * CAP);
+    CHECK_EQ_INT(substr_lengths(T, unit, n, mode, 2, L, NULL), 0);
+    int bad = 0, longest = 0;
+    for (int64_t p = 0; p < n; p++) {
+        int32_t best = 0;
+        for (int64_t q = 0; q < n; q++) {
+            if (q == p || (mode == SUBSTR_KEEP_FIRST && q > p))
+                continue;
+            int32_t l = lcp(T, unit, n, p, q);
+            best = l > best ? l : best;
+        }
+        bad += best != L[p];
+        longest = best > longest ? best : longest;
+    }
+    CHECK_EQ_INT(bad, 0);
+    CHECK(longest >= 8); /* the planted copies were found */
+    /* the merged ranges: exactly the positions covered by some [p, p + L(p)) with L >= 5 */
+    substr_range *r;
+    size_t nr;
+    CHECK_EQ_INT(substr_find(T, unit, n, 5, mode, 1, &r, &nr, NULL), 0);
+    char *cov = calloc((size_t)n, 1), *got = calloc((size_t)n, 1);
+    for (int64_t p = 0; p < n; p++)
+        for (int32_t j = 0; L[p] >= 5 && j < L[p]; j++)
+            cov[p + j] = 1;
+    for (size_t i = 0; i < nr; i++) {
+        CHECK(r[i].start < r[i].end && (i == 0 || r[i].start > r[i - 1].end));
+        for (int64_t p = r[i].start; p < r[i].end && p < n; p++)
+            got[p] = 1;
+    }
+    CHECK(nr > 0);
+    CHECK(memcmp(cov, got, (size_t)n) == 0);
+    for (int64_t p = 0; p < n; p++) /* no separator is ever struck */
+        if (!sym(T, unit, p))
+            CHECK(!got[p]);
+    free(cov);
+    free(got);
+    free(r);
+    free(T);
+    free(L);
+}
+
+static void test_keep_first_bytes(void) { compare(1, SUBSTR_KEEP_FIRST, 4); }
+static void test_remove_all_bytes(void) { compare(1, SUBSTR_REMOVE_ALL, 4); }
+static void test_keep_first_tokens(void) { compare(2, SUBSTR_KEEP_FIRST, 40000); }
+static void test_remove_all_tokens(void) { compare(2, SUBSTR_REMOVE_ALL, 3); }
+static void test_large_alphabet_bytes(void) { compare(1, SUBSTR_KEEP_FIRST, 255); }
+
+/* The first copy stays with keep-first; both go with remove-all; a repeat shorter than
+ * the minimum stays; a repeat across a document's end does not count. */
+static void test_small_cases(void)
+{
+    const char s[] = "the cat sat on the mat\0xx the cat sat\0the c\0";
+    int64_t n = (int64_t)sizeof s - 1; /* ends with its last separator */
+    substr_range *r;
+    size_t nr;
+    CHECK_EQ_INT(substr_find(s, 1, n, 8, SUBSTR_KEEP_FIRST, 1, &r, &nr, NULL), 0);
+    CHECK_EQ_INT(nr, 1);
+    if (nr == 1) { /* "the cat sat" in the second document (" the " of the first is 5 long) */
+        CHECK_EQ_INT(r[0].start, 26);
+        CHECK_EQ_INT(r[0].end, 37);
+    }
+    free(r);
+    CHECK_EQ_INT(substr_find(s, 1, n, 8, SUBSTR_REMOVE_ALL, 1, &r, &nr, NULL), 0);
+    CHECK_EQ_INT(nr, 2);
+    if (nr == 2) {
+        CHECK_EQ_INT(r[0].start, 0); /* "the cat sat" in both documents */
+        CHECK_EQ_INT(r[0].end, 11);
+        CHECK_EQ_INT(r[1].start, 26);
+        CHECK_EQ_INT(r[1].end, 37);
+    }
+    free(r);
+    CHECK_EQ_INT(substr_find(s, 1, n, 13, SUBSTR_KEEP_FIRST, 1, &r, &nr, NULL), 0);
+    CHECK_EQ_INT(nr, 0);
+    free(r);
+    /* no separator at the end, a minimum of 0: refused */
+    CHECK_EQ_INT(substr_find(s, 1, n - 1, 8, SUBSTR_KEEP_FIRST, 1, &r, &nr, NULL), ERR_USAGE);
+    CHECK_EQ_INT(substr_find(s, 1, n, 0, SUBSTR_KEEP_FIRST, 1, &r, &nr, NULL), ERR_USAGE);
+}
+
+int main(void)
+{
+    RUN(test_small_cases);
+    RUN(test_keep_first_bytes);
+    RUN(test_remove_all_bytes);
+    RUN(test_keep_first_tokens);
+    RUN(test_remove_all_tokens);
+    RUN(test_large_alphabet_bytes);
+    return check_total_failed ? 1 : 0;
+}
