@@ -5,7 +5,7 @@
  * writes the documents with the later copies struck (or every copy: --remove all), a
  * spans file of what was struck, and drops documents left too short. Two passes over
  * the input: the first builds the symbols, the second writes (standard input is
- * spooled to an unlinked temporary file between them). */
+ * spooled to an unlinked temporary file in $TMPDIR or /tmp between them). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -242,7 +242,8 @@ int main(int argc, char **argv)
     for (size_t f = 0; f < files.n && !rc; f++) {
         int stdin_ = !strcmp(files.paths[f], "-");
         if (stdin_ && spool < 0) {
-            spool = io_anon_tmpfile(NULL);
+            const char *td = getenv("TMPDIR");
+            spool = io_anon_tmpfile(td && *td ? td : "/tmp");
             if (spool < 0)
                 rc = spool;
             snprintf(spool_path, sizeof spool_path, "/proc/self/fd/%d", spool);
