@@ -20,7 +20,8 @@ else
   OPT := -O2
 endif
 
-PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib openblas libbrotlidec libdeflate uchardet libcurl libcrypto
+PKGS := libzstd libcjson libpcre2-8 libxxhash libpsl libutf8proc zlib openblas libbrotlidec libdeflate uchardet libcurl libcrypto \
+  libdivsufsort
 # Recursive (=) so pkg-config runs at recipe time, after deps are installed.
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS = $(shell pkg-config --libs $(PKGS))

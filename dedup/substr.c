@@ -11,6 +11,7 @@
 #endif
 #include "third_party/libsais/include/libsais.h"
 #include "third_party/libsais/include/libsais16.h"
+#include <divsufsort.h>
 
 static double now(void)
 {
@@ -46,6 +47,40 @@ static int build(const void *T, int unit, int32_t n, int threads, int32_t *SA, i
 #endif
     if (rc)
         return err_set(ERR_INTERNAL, "libsais: the LCP array of %d symbols failed (%d)", (int)n, (int)rc);
+    if (st) {
+        st->sa_seconds += t1 - t0;
+        st->lcp_seconds += now() - t1;
+    }
+    return 0;
+}
+
+/* libdivsufsort's plain suffix array, and the LCP array by Kasai's order with each
+ * comparison stopped at a separator (a match that reaches a document's end reaches it
+ * in both suffixes, so the lengths are the generalized array's). PLCP is scratch. */
+static int build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int32_t *PLCP, int32_t *LCP, substr_stats *st)
+{
+    double t0 = now();
+    if (divsufsort(T, SA, n))
+        return err_set(ERR_INTERNAL, "libdivsufsort: the suffix array of %d bytes failed", (int)n);
+    double t1 = now();
+    int32_t *phi = LCP; /* the suffix before each one in the array, by position */
+    phi[SA[0]] = -1;
+    for (int32_t i = 1; i < n; i++)
+        phi[SA[i]] = SA[i - 1];
+    int32_t l = 0;
+    for (int32_t i = 0; i < n; i++) {
+        int32_t j = phi[i];
+        if (j < 0) {
+            PLCP[i] = l = 0;
+            continue;
+        }
+        while (T[i + l] && T[i + l] == T[j + l]) /* T ends in 0: the loop stops there */
+            l++;
+        PLCP[i] = l;
+        l = l > 0 ? l - 1 : 0;
+    }
+    for (int32_t i = 0; i < n; i++)
+        LCP[i] = PLCP[SA[i]];
     if (st) {
         st->sa_seconds += t1 - t0;
         st->lcp_seconds += now() - t1;
@@ -100,10 +135,13 @@ static int longest_previous(const int32_t *SA, const int32_t *LCP, int32_t n, in
     return 0;
 }
 
-int substr_lengths(const void *T, int unit, int64_t n64, int mode, int threads, int32_t *L, substr_stats *st)
+int substr_lengths(const void *T, int unit, int64_t n64, int mode, int builder, int threads, int32_t *L,
+                   substr_stats *st)
 {
     if (unit != 1 && unit != 2)
         return err_set(ERR_USAGE, "substr: unit %d (1: bytes, 2: 16-bit tokens)", unit);
+    if (builder == SUBSTR_DIVSUFSORT && unit != 1)
+        return err_set(ERR_USAGE, "libdivsufsort builds suffix arrays of bytes only (--unit bytes)");
     if (n64 < 1 || n64 >= INT32_MAX)
         return err_set(ERR_USAGE, "substr: %lld symbols (1 to 2^31 - 2 per suffix array: shard the input)",
                        (long long)n64);
@@ -117,7 +155,8 @@ int substr_lengths(const void *T, int unit, int64_t n64, int mode, int threads, 
         return err_set(ERR_NOMEM, "out of memory for the suffix array of %d symbols (8 bytes each)", (int)n);
     }
     /* L serves as the PLCP scratch, then as the per-entry lengths, then by position */
-    int rc = build(T, unit, n, threads, SA, L, LCP, st);
+    int rc = builder == SUBSTR_DIVSUFSORT ? build_divsufsort(T, n, SA, L, LCP, st)
+                                          : build(T, unit, n, threads, SA, L, LCP, st);
     double t0 = now();
     if (!rc && mode == SUBSTR_KEEP_FIRST) {
         rc = longest_previous(SA, LCP, n, L);
@@ -137,8 +176,8 @@ int substr_lengths(const void *T, int unit, int64_t n64, int mode, int threads, 
     return rc;
 }
 
-int substr_find(const void *T, int unit, int64_t n, int64_t min_len, int mode, int threads, substr_range **out,
-                size_t *nout, substr_stats *st)
+int substr_find(const void *T, int unit, int64_t n, int64_t min_len, int mode, int builder, int threads,
+                substr_range **out, size_t *nout, substr_stats *st)
 {
     *out = NULL;
     *nout = 0;
@@ -147,7 +186,7 @@ int substr_find(const void *T, int unit, int64_t n, int64_t min_len, int mode, i
     int32_t *L = n > 0 && n < INT32_MAX ? malloc((size_t)n * sizeof *L) : NULL;
     if (!L && n > 0 && n < INT32_MAX)
         return err_set(ERR_NOMEM, "out of memory for %lld lengths", (long long)n);
-    int rc = substr_lengths(T, unit, n, mode, threads, L, st);
+    int rc = substr_lengths(T, unit, n, mode, builder, threads, L, st);
     if (rc) {
         free(L);
         return rc;

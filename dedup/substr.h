@@ -25,6 +25,10 @@
 #include <stdint.h>
 
 enum { SUBSTR_KEEP_FIRST = 0, SUBSTR_REMOVE_ALL = 1 };
+/* The suffix array's builder: libsais's generalized suffix array (the tool's), or, for
+ * the benchmark's comparison (bytes only), libdivsufsort's plain suffix array with the
+ * LCP array cut at the separators (Kasai's order): the same lengths either way. */
+enum { SUBSTR_LIBSAIS = 0, SUBSTR_DIVSUFSORT = 1 };
 
 typedef struct {
     int64_t start, end; /* symbols [start, end) of the corpus */
@@ -38,11 +42,12 @@ typedef struct {
 /* T: n symbols (uint8_t for unit 1, uint16_t for unit 2), T[n - 1] == 0; n < 2^31.
  * threads: libsais's threads (OpenMP builds; 1 otherwise). *out (malloc'd, *nout
  * ranges) in corpus order, merged. 0 or ERR_*. */
-int substr_find(const void *T, int unit, int64_t n, int64_t min_len, int mode, int threads, substr_range **out,
-                size_t *nout, substr_stats *st);
+int substr_find(const void *T, int unit, int64_t n, int64_t min_len, int mode, int builder, int threads,
+                substr_range **out, size_t *nout, substr_stats *st);
 
 /* The per-position lengths alone, L[p] for p in [0, n) (what substr_find merges): for
  * the tests' brute-force comparison. L: n int32_t. */
-int substr_lengths(const void *T, int unit, int64_t n, int mode, int threads, int32_t *L, substr_stats *st);
+int substr_lengths(const void *T, int unit, int64_t n, int mode, int builder, int threads, int32_t *L,
+                   substr_stats *st);
 
 #endif

@@ -28,7 +28,7 @@
 #endif
 
 typedef struct {
-    const char *out, *spans_path, *unit, *remove, *text_field, *id_field;
+    const char *out, *spans_path, *unit, *remove, *text_field, *id_field, *builder;
     long long threshold, min_length, threads;
     tokcli_spec tok;
     char **inputs;
@@ -42,6 +42,7 @@ static int parse_options(int argc, char **argv, options *o)
     o->remove = "later";
     o->text_field = "text";
     o->id_field = "id";
+    o->builder = "libsais";
     o->threshold = 50;
     o->min_length = 1;
     o->threads = 0;
@@ -61,6 +62,8 @@ static int parse_options(int argc, char **argv, options *o)
         {"text-field", 0, ARG_STR, &o->text_field, "KEY", "JSON key of the text (default text; a top-level key)"},
         {"id-field", 0, ARG_STR, &o->id_field, "KEY", "JSON key of the id written to the spans file (default id)"},
         {"threads", 'j', ARG_INT, &o->threads, "N", "suffix array threads (default: every core)"},
+        {"sa-builder", 0, ARG_STR, &o->builder, "NAME", "libsais (default) or divsufsort (libdivsufsort, one\n"
+                                                       "                                thread, --unit bytes: the benchmark's comparison)"},
         TOKCLI_OPTS(o->tok),
         {NULL, 0, 0, NULL, NULL, NULL},
     };
@@ -89,6 +92,10 @@ static int parse_options(int argc, char **argv, options *o)
         bad = "--length-threshold: expected 1 or more";
     else if (o->min_length < 0)
         bad = "--min-length: expected 0 or more";
+    else if (strcmp(o->builder, "libsais") && strcmp(o->builder, "divsufsort"))
+        bad = "--sa-builder: expected libsais or divsufsort";
+    else if (!strcmp(o->builder, "divsufsort") && strcmp(o->unit, "bytes"))
+        bad = "--sa-builder divsufsort: libdivsufsort sorts bytes only (--unit bytes)";
     else if (strchr(o->text_field, '.'))
         bad = "--text-field: a top-level key (the text is rewritten in place)";
     if (!bad)
@@ -257,7 +264,8 @@ int main(int argc, char **argv)
     substr_stats st = {0};
     if (!rc && c.n > 0) {
         progress_phase(pg, "substr_dedup: suffix array", 0);
-        rc = substr_find(c.T, unit, c.n, o.threshold, mode, threads, &r, &nr, &st);
+        rc = substr_find(c.T, unit, c.n, o.threshold, mode, strcmp(o.builder, "divsufsort") ? SUBSTR_LIBSAIS : SUBSTR_DIVSUFSORT,
+                         threads, &r, &nr, &st);
     }
     if (!rc)
         rc = sc_assign(&c, r, nr);
@@ -293,10 +301,11 @@ int main(int argc, char **argv)
                         " documents; %" PRIu64 " records without text passed through\n",
                 c.nspans, o.threshold, o.unit, mode == SUBSTR_KEEP_FIRST ? "the copies after the first" : "every copy",
                 n.struck, in_bytes, in_bytes ? 100.0 * (double)n.struck / (double)in_bytes : 0.0, n.changed, n.passed);
-        fprintf(stderr, "  %lld %s in one suffix array: read %.2f s%s, suffix array %.2f s (libsais, %d threads), "
+        fprintf(stderr, "  %lld %s in one suffix array: read %.2f s%s, suffix array %.2f s (%s, %d threads), "
                         "LCP %.2f s, scan %.2f s; %.1f MB/s of input in all\n",
-                (long long)c.n, o.unit, t_read, unit == 2 ? " (tokenizing in it)" : "", st.sa_seconds, threads,
-                st.lcp_seconds, st.scan_seconds, total > 0 ? (double)in_bytes / 1e6 / total : 0.0);
+                (long long)c.n, o.unit, t_read, unit == 2 ? " (tokenizing in it)" : "", st.sa_seconds, o.builder,
+                strcmp(o.builder, "libsais") ? 1 : threads, st.lcp_seconds, st.scan_seconds,
+                total > 0 ? (double)in_bytes / 1e6 / total : 0.0);
     }
     sc_free(&c);
     if (tok)

@@ -33,7 +33,7 @@ case "$mode" in "" | --test | --bench | --fixtures) ;; *) echo "usage: $0 [--tes
 pairs="libzstd:libzstd-dev libcjson:libcjson-dev libpcre2-8:libpcre2-dev libxxhash:libxxhash-dev
 libpsl:libpsl-dev libutf8proc:libutf8proc-dev zlib:zlib1g-dev openblas:libopenblas-openmp-dev
 libbrotlidec:libbrotli-dev libdeflate:libdeflate-dev uchardet:libuchardet-dev
-libcurl:libcurl4-openssl-dev libcrypto:libssl-dev"
+libcurl:libcurl4-openssl-dev libcrypto:libssl-dev libdivsufsort:libdivsufsort-dev"
 missing=""
 command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"
 for p in $pairs; do

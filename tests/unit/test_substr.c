@@ -74,7 +74,7 @@ static void compare(int unit, int mode, int k)
     int32_t *L = malloc(CAP * 2 * sizeof *L);
     int64_t n = corpus(T, unit, 40, 60, k);
     CHECK(n < 2 * CAP);
-    CHECK_EQ_INT(substr_lengths(T, unit, n, mode, 2, L, NULL), 0);
+    CHECK_EQ_INT(substr_lengths(T, unit, n, mode, SUBSTR_LIBSAIS, 2, L, NULL), 0);
     int bad = 0, longest = 0;
     for (int64_t p = 0; p < n; p++) {
         int32_t best = 0;
@@ -92,7 +92,7 @@ static void compare(int unit, int mode, int k)
     /* the merged ranges: exactly the positions covered by some [p, p + L(p)) with L >= 5 */
     substr_range *r;
     size_t nr;
-    CHECK_EQ_INT(substr_find(T, unit, n, 5, mode, 1, &r, &nr, NULL), 0);
+    CHECK_EQ_INT(substr_find(T, unit, n, 5, mode, SUBSTR_LIBSAIS, 1, &r, &nr, NULL), 0);
     char *cov = calloc((size_t)n, 1), *got = calloc((size_t)n, 1);
     for (int64_t p = 0; p < n; p++)
         for (int32_t j = 0; L[p] >= 5 && j < L[p]; j++)
@@ -114,6 +114,26 @@ static void compare(int unit, int mode, int k)
     free(L);
 }
 
+/* libdivsufsort's plain suffix array with the LCP cut at separators: the same lengths */
+static void test_divsufsort_same(void)
+{
+    enum { CAP = 1 << 15 };
+    uint8_t *T = malloc(CAP);
+    int32_t *a = malloc(CAP * sizeof *a), *b = malloc(CAP * sizeof *b);
+    for (int mode = 0; mode < 2; mode++)
+        for (int k = 2; k <= 200; k *= 10) {
+            int64_t n = corpus(T, 1, 200, 80, k);
+            CHECK(n < CAP);
+            CHECK_EQ_INT(substr_lengths(T, 1, n, mode, SUBSTR_LIBSAIS, 1, a, NULL), 0);
+            CHECK_EQ_INT(substr_lengths(T, 1, n, mode, SUBSTR_DIVSUFSORT, 1, b, NULL), 0);
+            CHECK(memcmp(a, b, (size_t)n * sizeof *a) == 0);
+        }
+    CHECK_EQ_INT(substr_lengths(T, 2, 4, 0, SUBSTR_DIVSUFSORT, 1, a, NULL), ERR_USAGE);
+    free(T);
+    free(a);
+    free(b);
+}
+
 static void test_keep_first_bytes(void) { compare(1, SUBSTR_KEEP_FIRST, 4); }
 static void test_remove_all_bytes(void) { compare(1, SUBSTR_REMOVE_ALL, 4); }
 static void test_keep_first_tokens(void) { compare(2, SUBSTR_KEEP_FIRST, 40000); }
@@ -128,14 +148,14 @@ static void test_small_cases(void)
     int64_t n = (int64_t)sizeof s - 1; /* ends with its last separator */
     substr_range *r;
     size_t nr;
-    CHECK_EQ_INT(substr_find(s, 1, n, 8, SUBSTR_KEEP_FIRST, 1, &r, &nr, NULL), 0);
+    CHECK_EQ_INT(substr_find(s, 1, n, 8, SUBSTR_KEEP_FIRST, SUBSTR_LIBSAIS, 1, &r, &nr, NULL), 0);
     CHECK_EQ_INT(nr, 1);
     if (nr == 1) { /* "the cat sat" in the second document (" the " of the first is 5 long) */
         CHECK_EQ_INT(r[0].start, 26);
         CHECK_EQ_INT(r[0].end, 37);
     }
     free(r);
-    CHECK_EQ_INT(substr_find(s, 1, n, 8, SUBSTR_REMOVE_ALL, 1, &r, &nr, NULL), 0);
+    CHECK_EQ_INT(substr_find(s, 1, n, 8, SUBSTR_REMOVE_ALL, SUBSTR_LIBSAIS, 1, &r, &nr, NULL), 0);
     CHECK_EQ_INT(nr, 2);
     if (nr == 2) {
         CHECK_EQ_INT(r[0].start, 0); /* "the cat sat" in both documents */
@@ -144,12 +164,12 @@ static void test_small_cases(void)
         CHECK_EQ_INT(r[1].end, 37);
     }
     free(r);
-    CHECK_EQ_INT(substr_find(s, 1, n, 13, SUBSTR_KEEP_FIRST, 1, &r, &nr, NULL), 0);
+    CHECK_EQ_INT(substr_find(s, 1, n, 13, SUBSTR_KEEP_FIRST, SUBSTR_LIBSAIS, 1, &r, &nr, NULL), 0);
     CHECK_EQ_INT(nr, 0);
     free(r);
     /* no separator at the end, a minimum of 0: refused */
-    CHECK_EQ_INT(substr_find(s, 1, n - 1, 8, SUBSTR_KEEP_FIRST, 1, &r, &nr, NULL), ERR_USAGE);
-    CHECK_EQ_INT(substr_find(s, 1, n, 0, SUBSTR_KEEP_FIRST, 1, &r, &nr, NULL), ERR_USAGE);
+    CHECK_EQ_INT(substr_find(s, 1, n - 1, 8, SUBSTR_KEEP_FIRST, SUBSTR_LIBSAIS, 1, &r, &nr, NULL), ERR_USAGE);
+    CHECK_EQ_INT(substr_find(s, 1, n, 0, SUBSTR_KEEP_FIRST, SUBSTR_LIBSAIS, 1, &r, &nr, NULL), ERR_USAGE);
 }
 
 int main(void)
@@ -160,5 +180,6 @@ int main(void)
     RUN(test_keep_first_tokens);
     RUN(test_remove_all_tokens);
     RUN(test_large_alphabet_bytes);
+    RUN(test_divsufsort_same);
     return check_total_failed ? 1 : 0;
 }
