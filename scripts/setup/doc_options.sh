@@ -10,13 +10,13 @@ cd "$(dirname "$0")/../.."
 BIN=${1:-bin}
 page_of() {
   case $1 in
-    minhash|find_duplicates|group_duplicates|remove_duplicates) echo dedup ;;
+    minhash|find_duplicates|group_duplicates|remove_duplicates|substr_dedup) echo dedup ;;
     tokenize|preprocess_data|merge_datasets|inspect_dataset|train_bpe) echo tokenizer ;;
     generate) echo train ;;
     *) echo "$1" ;;
   esac
 }
-for t in blacklist_urls cleanup minhash find_duplicates group_duplicates remove_duplicates shuffle tokenize \
+for t in blacklist_urls cleanup minhash find_duplicates group_duplicates remove_duplicates substr_dedup shuffle tokenize \
          preprocess_data merge_datasets inspect_dataset train_bpe train generate convert_checkpoint; do
   page=docs/$(page_of "$t").md
   help=$("$BIN/$t" --help)

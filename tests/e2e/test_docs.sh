@@ -6,14 +6,14 @@
 . "$(dirname "$0")/lib.sh"
 page_of() {
   case $1 in
-    minhash|find_duplicates|group_duplicates|remove_duplicates) echo dedup ;;
+    minhash|find_duplicates|group_duplicates|remove_duplicates|substr_dedup) echo dedup ;;
     tokenize|preprocess_data|merge_datasets|inspect_dataset|train_bpe) echo tokenizer ;;
     train) echo "train parallel cuda" ;;
     generate) echo train ;;
     *) echo "$1" ;;
   esac
 }
-TOOLS="download extract blacklist_urls cleanup minhash find_duplicates group_duplicates remove_duplicates shuffle tokenize
+TOOLS="download extract blacklist_urls cleanup minhash find_duplicates group_duplicates remove_duplicates substr_dedup shuffle tokenize
        preprocess_data merge_datasets inspect_dataset train_bpe train generate convert_checkpoint"
 for t in $TOOLS; do
   pages=""; for p in $(page_of "$t"); do pages="$pages $ROOT/docs/$p.md"; done
