@@ -176,37 +176,192 @@ int substr_lengths(const void *T, int unit, int64_t n64, int mode, int builder, 
     return rc;
 }
 
-int substr_find(const void *T, int unit, int64_t n, int64_t min_len, int mode, int builder, int threads,
+/* The suffix array alone (no LCP array): libsais's generalized one, or libdivsufsort's. */
+static int build_sa(const void *T, int unit, int32_t n, int builder, int threads, int32_t *SA, substr_stats *st)
+{
+    double t0 = now();
+    int32_t rc;
+    if (builder == SUBSTR_DIVSUFSORT) {
+        rc = divsufsort(T, SA, n);
+    } else {
+#ifdef _OPENMP
+        rc = unit == 1 ? libsais_gsa_omp(T, SA, n, 0, NULL, threads) : libsais16_gsa_omp(T, SA, n, 0, NULL, threads);
+#else
+        (void)threads;
+        rc = unit == 1 ? libsais_gsa(T, SA, n, 0, NULL) : libsais16_gsa(T, SA, n, 0, NULL);
+#endif
+    }
+    if (rc)
+        return err_set(ERR_INTERNAL, "%s: the suffix array of %d symbols failed (%d)",
+                       builder == SUBSTR_DIVSUFSORT ? "libdivsufsort" : "libsais", (int)n, (int)rc);
+    if (st)
+        st->sa_seconds += now() - t0;
+    return 0;
+}
+
+/* min(k, the symbols two suffixes share before a separator): eight bytes at a time while
+ * both stay inside the n symbols (the first difference or separator by the lowest set
+ * bit), then symbol by symbol. */
+static inline uint64_t zero_bytes(uint64_t x) { return (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull; }
+static inline uint64_t zero_words(uint64_t x) { return (x - 0x0001000100010001ull) & ~x & 0x8000800080008000ull; }
+static inline int32_t cap_lcp(const void *T, int unit, int32_t n, int32_t a, int32_t b, int32_t k)
+{
+    int32_t l = 0, w = 8 / unit, far = a > b ? a : b;
+    const uint8_t *x = (const uint8_t *)T + (size_t)a * unit, *y = (const uint8_t *)T + (size_t)b * unit;
+    while (l < k && far + l + w <= n) {
+        uint64_t u, v;
+        memcpy(&u, x + (size_t)l * unit, 8);
+        memcpy(&v, y + (size_t)l * unit, 8);
+        uint64_t stop = (u ^ v) | (unit == 1 ? zero_bytes(u) : zero_words(u));
+        if (stop) {
+            l += (int32_t)(__builtin_ctzll(stop) / (8 * unit));
+            return l < k ? l : k;
+        }
+        l += w;
+    }
+    if (unit == 1) {
+        while (l < k && x[l] && x[l] == y[l])
+            l++;
+    } else {
+        const uint16_t *x2 = (const uint16_t *)x, *y2 = (const uint16_t *)y;
+        while (l < k && x2[l] && x2[l] == y2[l])
+            l++;
+    }
+    return l < k ? l : k;
+}
+
+typedef struct {
+    int32_t pos, gap, res; /* the suffix's position, the least LCP to the entry below, its
+                              longest previous factor so far (capped at k) */
+} pentry;
+
+/* The capped LCPs of the suffix-array entries [c0, c1) with the ones before them,
+ * computed by the threads (each comparison is independent; the stack pass is not). */
+static void chunk_lcp(const void *T, int unit, int32_t n, const int32_t *SA, int32_t k, int32_t c0, int32_t c1,
+                      int threads, int32_t *out)
+{
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+#endif
+    for (int32_t i = c0; i < c1; i++)
+        out[i - c0] = i ? cap_lcp(T, unit, n, SA[i - 1], SA[i], k) : 0;
+    (void)threads;
+}
+
+/* Which positions start a repeat of at least k symbols, a bit each (by position): the
+ * lengths only matter up to k, since a position whose repeat is m >= k long is followed by
+ * m - k more whose repeats reach as far (LPF[p + 1] >= LPF[p] - 1), so the union of
+ * [p, p + k) over the marked positions is the union of [p, p + L(p)). The LCP of
+ * neighbours in the suffix array is compared directly, up to k symbols, so no LCP array
+ * is held: the suffix array, the symbols and n / 8 bytes (the comparisons by the threads, a
+ * chunk at a time). Keep-first: one pass of a
+ * stack that keeps positions increasing gives each entry its nearest earlier-starting
+ * neighbours on both sides (the one below it on the stack when it is pushed, the one that
+ * pops it) and the least LCP to each. */
+static int mark_repeats(const void *T, int unit, int32_t n, const int32_t *SA, int32_t k, int mode, int threads,
+                        uint8_t *bit, uint64_t *marked)
+{
+    enum { CHUNK = 1 << 16 };
+    uint64_t m = 0;
+    int32_t *lb = malloc((CHUNK + 1) * sizeof *lb);
+    size_t cap = 1024, top = 0;
+    pentry *s = mode == SUBSTR_KEEP_FIRST ? malloc(cap * sizeof *s) : NULL;
+    if (!lb || (mode == SUBSTR_KEEP_FIRST && !s)) {
+        free(lb);
+        free(s);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
+#define MARK(p) (bit[(p) >> 3] & (1u << ((p)&7)) ? 0 : (bit[(p) >> 3] |= (uint8_t)(1u << ((p)&7)), m++))
+    for (int32_t c0 = 0; c0 < n; c0 += CHUNK) {
+        int32_t c1 = n - c0 > CHUNK ? c0 + CHUNK : n;
+        /* lb[j]: entry c0 + j with the one before; one more for remove-all's look-ahead */
+        chunk_lcp(T, unit, n, SA, k, c0, c1 < n ? c1 + 1 : c1, threads, lb);
+        if (c1 == n)
+            lb[c1 - c0] = 0;
+        for (int32_t i = c0; i < c1; i++) {
+            int32_t p = SA[i], cur = lb[i - c0];
+            if (mode == SUBSTR_REMOVE_ALL) { /* the longest match with either neighbour */
+                if (cur >= k || lb[i - c0 + 1] >= k)
+                    MARK(p);
+                continue;
+            }
+            while (top && s[top - 1].pos > p) {
+                pentry t = s[--top]; /* p is the next entry that starts earlier than t */
+                if (t.res >= k || cur >= k)
+                    MARK(t.pos);
+                if (t.gap < cur)
+                    cur = t.gap;
+            }
+            if (top == cap) {
+                pentry *g = realloc(s, 2 * cap * sizeof *s);
+                if (!g) {
+                    free(s);
+                    free(lb);
+                    return err_set(ERR_NOMEM, "out of memory");
+                }
+                s = g;
+                cap *= 2;
+            }
+            /* the entry below now starts earlier than p: the nearest such before it */
+            s[top] = (pentry){p, cur, top ? cur : 0};
+            top++;
+        }
+    }
+    while (top) {
+        pentry t = s[--top];
+        if (t.res >= k)
+            MARK(t.pos);
+    }
+#undef MARK
+    free(s);
+    free(lb);
+    *marked = m;
+    return 0;
+}
+
+int substr_find(const void *T, int unit, int64_t n64, int64_t min_len, int mode, int builder, int threads,
                 substr_range **out, size_t *nout, substr_stats *st)
 {
     *out = NULL;
     *nout = 0;
-    if (min_len < 1)
+    if (min_len < 1 || min_len > INT32_MAX)
         return err_set(ERR_USAGE, "substr: a minimum length of %lld (1 or more)", (long long)min_len);
-    int32_t *L = n > 0 && n < INT32_MAX ? malloc((size_t)n * sizeof *L) : NULL;
-    if (!L && n > 0 && n < INT32_MAX)
-        return err_set(ERR_NOMEM, "out of memory for %lld lengths", (long long)n);
-    int rc = substr_lengths(T, unit, n, mode, builder, threads, L, st);
-    if (rc) {
-        free(L);
-        return rc;
+    if (unit != 1 && unit != 2)
+        return err_set(ERR_USAGE, "substr: unit %d (1: bytes, 2: 16-bit tokens)", unit);
+    if (builder == SUBSTR_DIVSUFSORT && unit != 1)
+        return err_set(ERR_USAGE, "libdivsufsort builds suffix arrays of bytes only (--unit bytes)");
+    if (n64 < 1 || n64 >= INT32_MAX)
+        return err_set(ERR_USAGE, "substr: %lld symbols (1 to 2^31 - 2 per suffix array: shard the input)",
+                       (long long)n64);
+    int32_t n = (int32_t)n64, k = (int32_t)min_len;
+    if ((unit == 1 ? ((const uint8_t *)T)[n - 1] : ((const uint16_t *)T)[n - 1]) != 0)
+        return err_set(ERR_USAGE, "substr: the corpus must end with the separator 0");
+    int32_t *SA = malloc((size_t)n * sizeof *SA);
+    uint8_t *bit = calloc((size_t)n / 8 + 1, 1);
+    if (!SA || !bit) {
+        free(SA);
+        free(bit);
+        return err_set(ERR_NOMEM, "out of memory for the suffix array of %d symbols (4 bytes each)", (int)n);
     }
+    uint64_t marked = 0;
+    int rc = build_sa(T, unit, n, builder, threads, SA, st);
     double t0 = now();
-    size_t cap = 0, k = 0;
+    if (!rc)
+        rc = mark_repeats(T, unit, n, SA, k, mode, threads, bit, &marked);
+    free(SA);
+    size_t cap = 0, nr = 0;
     substr_range *r = NULL;
     int64_t end = -1; /* of the range being merged */
     for (int64_t p = 0; p < n && !rc; p++) {
-        if (L[p] < min_len)
+        if (!(bit[p >> 3] & (1u << (p & 7))))
             continue;
-        if (st)
-            st->repeats++;
-        int64_t e = p + L[p];
-        if (k && p <= end) { /* overlaps or touches the last range */
+        int64_t e = p + k;
+        if (nr && p <= end) { /* overlaps or touches the last range */
             if (e > end)
-                end = r[k - 1].end = e;
+                end = r[nr - 1].end = e;
             continue;
         }
-        if (k == cap) {
+        if (nr == cap) {
             size_t nc = cap ? 2 * cap : 1024;
             substr_range *g = realloc(r, nc * sizeof *g);
             if (!g) {
@@ -216,17 +371,19 @@ int substr_find(const void *T, int unit, int64_t n, int64_t min_len, int mode, i
             r = g;
             cap = nc;
         }
-        r[k++] = (substr_range){p, e};
+        r[nr++] = (substr_range){p, e};
         end = e;
     }
-    free(L);
-    if (st)
+    free(bit);
+    if (st) {
         st->scan_seconds += now() - t0;
+        st->repeats += marked;
+    }
     if (rc) {
         free(r);
         return rc;
     }
     *out = r;
-    *nout = k;
+    *nout = nr;
     return 0;
 }

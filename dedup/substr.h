@@ -16,8 +16,10 @@
  *                      other, its neighbours in the suffix array).
  *
  * Position p is struck for [p, p + L(p)) when L(p) >= min_len; the struck ranges are
- * merged and returned in corpus order. Memory: 12 bytes per symbol (the suffix array,
- * the LCP array and the per-position lengths) plus the input. */
+ * merged and returned in corpus order. substr_find holds the suffix array and a bit per
+ * position beside the input (4 bytes and 1/8 a symbol): the lengths matter only up to
+ * min_len, so neighbours in the suffix array are compared directly, up to min_len
+ * symbols, and no LCP array is built (substr_lengths builds one, for the tests). */
 #ifndef DEDUP_SUBSTR_H
 #define DEDUP_SUBSTR_H
 

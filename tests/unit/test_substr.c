@@ -127,6 +127,13 @@ static void test_divsufsort_same(void)
             CHECK_EQ_INT(substr_lengths(T, 1, n, mode, SUBSTR_LIBSAIS, 1, a, NULL), 0);
             CHECK_EQ_INT(substr_lengths(T, 1, n, mode, SUBSTR_DIVSUFSORT, 1, b, NULL), 0);
             CHECK(memcmp(a, b, (size_t)n * sizeof *a) == 0);
+            substr_range *ra, *rb;
+            size_t na, nb;
+            CHECK_EQ_INT(substr_find(T, 1, n, 4, mode, SUBSTR_LIBSAIS, 2, &ra, &na, NULL), 0);
+            CHECK_EQ_INT(substr_find(T, 1, n, 4, mode, SUBSTR_DIVSUFSORT, 1, &rb, &nb, NULL), 0);
+            CHECK(na == nb && na > 0 && memcmp(ra, rb, na * sizeof *ra) == 0);
+            free(ra);
+            free(rb);
         }
     CHECK_EQ_INT(substr_lengths(T, 2, 4, 0, SUBSTR_DIVSUFSORT, 1, a, NULL), ERR_USAGE);
     free(T);
