@@ -444,7 +444,7 @@ QUALITY ?= none
 # WARC=FILES adds web pages (WARC / WET / HTML, through extract) as the corpus "web";
 # URLS=LIST first downloads a URL list (blacklist_urls, download) into data/build/warc.
 data: all
-	+@BIN=$(BIN) scripts/make/make_data.sh QUALITY=$(QUALITY) $(if $(WARC),WARC="$(WARC)") $(if $(URLS),URLS="$(URLS)") \
+	+@BIN=$(BIN) scripts/make/make_data.sh QUALITY=$(QUALITY) $(if $(SUBSTR),SUBSTR=$(SUBSTR)) $(if $(WARC),WARC="$(WARC)") $(if $(URLS),URLS="$(URLS)") \
 	  $(if $(DOWNLOAD_FLAGS),DOWNLOAD_FLAGS="$(DOWNLOAD_FLAGS)") $(if $(TOKENIZER),TOKENIZER=$(TOKENIZER)) \
 	  $(if $(BPE_VOCAB_SIZE),BPE_VOCAB_SIZE=$(BPE_VOCAB_SIZE))
 

@@ -4,6 +4,8 @@
 # it when complete, so an interrupted run leaves nothing that looks finished.
 #   cleanup     fix_text, English only, drop short documents (per corpus)
 #   dedup       minhash -> find_duplicates -> group_duplicates -> remove_duplicates
+#   substr      (SUBSTR=1) substr_dedup: repeated spans of 50+ GPT-2 tokens struck from their
+#               later copies (exact-substring deduplication after MinHash, as RefinedWeb)
 #   shuffle     all corpora together, seeded
 #   vocabulary  (TOKENIZER=trained, the default) train_bpe on the shuffled corpus: a byte-level
 #               BPE of BPE_VOCAB_SIZE tokens in B/bpe/ (encoder.json, vocab.bpe)
@@ -15,7 +17,7 @@
 # Variables: BIN (tools), CORPUS_DIR (inputs NAME.jsonl.zst), CORPORA (their names),
 # WARC (WARC / WET / HTML files or directories to extract, optional), URLS (URL lists to
 # download first, optional; DOWNLOAD_FLAGS for download, e.g. --wait 0.5 -j 128),
-# B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup), TOKENIZER
+# B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup), SUBSTR (0 or 1), TOKENIZER
 # (trained or gpt2), BPE_VOCAB_SIZE (4096). Run from the project root: make -f scripts/make/data.mk
 BIN ?= bin
 CORPUS_DIR ?= data/corpus
@@ -106,7 +108,21 @@ $(B)/groups.jsonl: $(B)/pairs.jsonl $(BIN)/group_duplicates
 $(B)/dedup.jsonl.zst: $(B)/groups.jsonl $(CLEAN) $(BIN)/remove_duplicates
 	$(BIN)/remove_duplicates --id-field url --groups $< $(CLEAN) -o $@ --removed $(B)/dups_removed.jsonl
 
-$(B)/corpus.jsonl.zst: $(B)/dedup.jsonl.zst $(BIN)/shuffle
+# SUBSTR=1: exact-substring deduplication after MinHash (a change of SUBSTR shuffles again)
+SUBSTR ?= 0
+ifeq ($(filter 0 1,$(SUBSTR)),)
+$(error SUBSTR=$(SUBSTR): 0 or 1)
+endif
+$(B)/.substr-$(SUBSTR): | $(B)
+	@rm -f $(B)/.substr-*
+	@touch $@
+
+$(B)/substr.jsonl.zst: $(B)/dedup.jsonl.zst $(BIN)/substr_dedup
+	$(BIN)/substr_dedup --id-field url $< -o $@ --spans $(B)/substr_spans.jsonl
+
+SHUFFLE_IN_0 := $(B)/dedup.jsonl.zst
+SHUFFLE_IN_1 := $(B)/substr.jsonl.zst
+$(B)/corpus.jsonl.zst: $(SHUFFLE_IN_$(SUBSTR)) $(BIN)/shuffle $(B)/.substr-$(SUBSTR)
 	$(BIN)/shuffle --seed 1234 $< -o $@
 
 # a change of TOKENIZER or BPE_VOCAB_SIZE tokenizes again

@@ -40,3 +40,10 @@ if [ "$(grep -c "^$BIN/" "$WORK/run4.out")" = 2 ] && [ "$(ran 4 preprocess_data)
    grep -q -- '--vocab-file data/gpt2/encoder.json' "$WORK/b/corpus_text_document.tokenizer" &&
    "$BIN/inspect_dataset" "$WORK/b/corpus_text_document" | grep -q 'token ids   0 \.\. [0-9]\{5\}$'; then pass make_data_gpt2_vocabulary
 else fail make_data_gpt2_vocabulary "$(grep "^$BIN/" "$WORK/run4.out" | cut -c1-80)"; fi
+# SUBSTR=1: exact-substring deduplication after MinHash; only it and the stages after it run
+make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/b" TOKENIZER=gpt2 \
+  SUBSTR=1 > "$WORK/run5.out" 2>&1
+if [ "$(ran 5 substr_dedup)" = 1 ] && [ "$(ran 5 shuffle)" = 1 ] && [ "$(ran 5 cleanup)" = 0 ] && [ "$(ran 5 minhash)" = 0 ] &&
+   [ "$(ran 5 preprocess_data)" = 1 ] && grep -q '^substr_dedup: [0-9]* documents in: ' "$WORK/run5.out" &&
+   [ -e "$WORK/b/substr_spans.jsonl" ]; then pass "make_data_substr ($(grep -o 'struck: [0-9]* spans' "$WORK/run5.out"))"
+else fail make_data_substr "$(grep "^$BIN/\|^make" "$WORK/run5.out" | cut -c1-80)"; fi
