@@ -190,9 +190,8 @@ int sc_snap(const char *text, size_t len, sc_span s, size_t *a, size_t *b)
     return x < y;
 }
 
-size_t sc_kept_text(const sc_corpus *c, size_t i, const char *text, size_t len, char **buf, size_t *cap)
+size_t sc_kept_text(const sc_span *sp, size_t nsp, const char *text, size_t len, char **buf, size_t *cap)
 {
-    const sc_doc *d = &c->docs[i];
     if (*cap < len + 1) {
         char *g = realloc(*buf, len + 1);
         if (!g)
@@ -201,9 +200,9 @@ size_t sc_kept_text(const sc_corpus *c, size_t i, const char *text, size_t len, 
         *cap = len + 1;
     }
     size_t o = 0, from = 0;
-    for (uint32_t j = 0; j < d->nspans; j++) {
+    for (size_t j = 0; j < nsp; j++) {
         size_t a, b;
-        if (!sc_snap(text, len, c->spans[d->span0 + j], &a, &b) || a < from)
+        if (!sc_snap(text, len, sp[j], &a, &b) || a < from)
             continue;
         memcpy(*buf + o, text + from, a - from);
         o += a - from;

@@ -54,8 +54,8 @@ int sc_add(sc_corpus *c, const char *text, size_t len);
 int sc_assign(sc_corpus *c, const substr_range *r, size_t nr);
 /* A span of a text narrowed to whole UTF-8 characters: [*a, *b); 0 when nothing is left. */
 int sc_snap(const char *text, size_t len, sc_span s, size_t *a, size_t *b);
-/* Document i's text (as read again) with its spans cut out, into *buf (grown); its
- * length. */
-size_t sc_kept_text(const sc_corpus *c, size_t i, const char *text, size_t len, char **buf, size_t *cap);
+/* A text with spans (in order) cut out, into *buf (grown); its length ((size_t)-1: out
+ * of memory). */
+size_t sc_kept_text(const sc_span *sp, size_t nsp, const char *text, size_t len, char **buf, size_t *cap);
 
 #endif

@@ -22,13 +22,14 @@
 #include "common/tally.h"
 #include "dedup/substr.h"
 #include "dedup/substr_corpus.h"
+#include "dedup/substr_spans.h"
 #include "tokenizer/tokcli.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
 
 typedef struct {
-    const char *out, *spans_path, *unit, *remove, *text_field, *id_field, *builder;
+    const char *out, *spans_path, *unit, *remove, *text_field, *id_field, *builder, *apply;
     long long threshold, min_length, threads;
     tokcli_spec tok;
     char **inputs;
@@ -57,6 +58,8 @@ static int parse_options(int argc, char **argv, options *o)
                                             "                                or bytes"},
         {"remove", 0, ARG_STR, &o->remove, "WHICH", "later: every copy after the first in input order (default);\n"
                                                     "                                all: every copy (the reference tool's collect)"},
+        {"apply-spans", 0, ARG_STR, &o->apply, "FILE", "strike the spans of this spans file (from an earlier run,\n"
+                                                       "                                perhaps edited) instead of finding them: one pass"},
         {"min-length", 0, ARG_INT, &o->min_length, "N", "drop a document left with fewer bytes of text (default 1:\n"
                                                         "                                one left empty)"},
         {"text-field", 0, ARG_STR, &o->text_field, "KEY", "JSON key of the text (default text; a top-level key)"},
@@ -96,6 +99,8 @@ static int parse_options(int argc, char **argv, options *o)
         bad = "--sa-builder: expected libsais or divsufsort";
     else if (!strcmp(o->builder, "divsufsort") && strcmp(o->unit, "bytes"))
         bad = "--sa-builder divsufsort: libdivsufsort sorts bytes only (--unit bytes)";
+    else if (o->apply && o->spans_path)
+        bad = "--apply-spans and --spans: the spans applied are the file given";
     else if (strchr(o->text_field, '.'))
         bad = "--text-field: a top-level key (the text is rewritten in place)";
     if (!bad)
@@ -132,7 +137,7 @@ static int read_file(const char *path, const options *o, sc_corpus *c, int spool
 typedef struct {
     tally t;
     int too_short;
-    uint64_t passed, changed, spans, struck;
+    uint64_t passed, changed, spans, struck, in_bytes;
 } counts;
 
 /* {"id", "doc", "start", "end"} */
@@ -149,8 +154,33 @@ static int write_span(io_writer *sw, const char *id, size_t doc, size_t a, size_
     return rc;
 }
 
+/* The spans of record i: found by this run (c's), or read from --apply-spans (ap's, in
+ * record order: cur moves on). */
+typedef struct {
+    const sc_corpus *c;
+    const substr_spans *ap;
+    size_t cur;
+} span_source;
+
+static void spans_of(span_source *src, size_t i, sc_span **sp, size_t *n)
+{
+    if (!src->ap) {
+        const sc_doc *d = &src->c->docs[i];
+        *sp = src->c->spans + d->span0;
+        *n = d->nspans;
+        return;
+    }
+    const substr_spans *a = src->ap;
+    size_t j = src->cur;
+    while (j < a->n && a->doc[j] == i)
+        j++;
+    *sp = a->span + src->cur;
+    *n = j - src->cur;
+    src->cur = j;
+}
+
 /* Pass 2: one file again, each document written with its spans struck, or dropped. */
-static int write_file(const char *path, const options *o, const sc_corpus *c, size_t *doc, io_writer *w,
+static int write_file(const char *path, const options *o, span_source *src, size_t *doc, io_writer *w,
                       io_writer *sw, counts *n, progress *pg)
 {
     jsonl_reader *jr = NULL;
@@ -162,13 +192,24 @@ static int write_file(const char *path, const options *o, const sc_corpus *c, si
     size_t cap = 0;
     while (!rc && (k = jsonl_next(jr, &r)) > 0) {
         size_t i = (*doc)++;
+        n->in_bytes += r.len + 1;
         const char *text = k == JSONL_OK ? jsonl_get_string(r.obj, o->text_field) : NULL;
-        if (i >= c->ndocs || (text != NULL) != (c->docs[i].nsym >= 0) || (text && strlen(text) != c->docs[i].tlen)) {
+        const sc_corpus *c = src->c;
+        if (!src->ap && (i >= c->ndocs || (text != NULL) != (c->docs[i].nsym >= 0) ||
+                         (text && strlen(text) != c->docs[i].tlen))) {
             rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": the input changed between the two passes", path, r.lineno);
             break;
         }
-        const sc_doc *d = &c->docs[i];
-        if (!text || !d->nspans) {
+        sc_span *sp;
+        size_t nsp, len = text ? strlen(text) : 0;
+        spans_of(src, i, &sp, &nsp);
+        if (src->ap && nsp && (!text || sp[nsp - 1].end > len)) {
+            rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": a span past the text of record %zu (%s: line %" PRIu64
+                                     ", %zu bytes of text)", src->ap->name, src->ap->line[src->cur - 1], i, path,
+                         r.lineno, len);
+            break;
+        }
+        if (!text || !nsp) {
             n->passed += !text;
             tally_keep(&n->t);
             rc = io_write(w, r.line, r.len);
@@ -176,15 +217,15 @@ static int write_file(const char *path, const options *o, const sc_corpus *c, si
                 rc = io_write(w, "\n", 1);
             continue;
         }
-        size_t len = d->tlen, kept = sc_kept_text(c, i, text, len, &buf, &cap);
+        size_t kept = sc_kept_text(sp, nsp, text, len, &buf, &cap);
         if (kept == (size_t)-1) {
             rc = err_set(ERR_NOMEM, "out of memory");
             break;
         }
         const char *id = sw ? jsonl_get_string(r.obj, o->id_field) : NULL;
-        for (uint32_t j = 0; sw && j < d->nspans && !rc; j++) {
+        for (size_t j = 0; sw && j < nsp && !rc; j++) {
             size_t a, b;
-            if (sc_snap(text, len, c->spans[d->span0 + j], &a, &b))
+            if (sc_snap(text, len, sp[j], &a, &b))
                 rc = write_span(sw, id, i, a, b);
         }
         n->changed++;
@@ -207,6 +248,41 @@ static int write_file(const char *path, const options *o, const sc_corpus *c, si
         rc = k;
     free(buf);
     jsonl_close(jr);
+    return rc;
+}
+
+/* Pass 1: every file's documents into the corpus (standard input spooled), the suffix
+ * array's spans assigned to them. */
+static int find_spans(const options *o, const fs_list *files, int unit, int mode, int threads, sc_corpus *c,
+                      int *spool, char *spool_path, progress *pg, substr_stats *st, double *t_read)
+{
+    uint64_t in_bytes = 0;
+    double t0 = progress_now();
+    int rc = 0;
+    for (size_t f = 0; f < files->n && !rc; f++) {
+        int stdin_ = !strcmp(files->paths[f], "-");
+        if (stdin_ && *spool < 0) {
+            const char *td = getenv("TMPDIR");
+            *spool = io_anon_tmpfile(td && *td ? td : "/tmp");
+            if (*spool < 0)
+                return *spool;
+            snprintf(spool_path, 64, "/proc/self/fd/%d", *spool);
+        }
+        rc = read_file(files->paths[f], o, c, stdin_ ? *spool : -1, pg, &in_bytes);
+    }
+    *t_read = progress_now() - t0;
+    substr_range *r = NULL;
+    size_t nr = 0;
+    if (!rc && c->n > 0) {
+        progress_phase(pg, "substr_dedup: suffix array", 0);
+        rc = substr_find(c->T, unit, c->n, o->threshold, mode,
+                         strcmp(o->builder, "divsufsort") ? SUBSTR_LIBSAIS : SUBSTR_DIVSUFSORT, threads, &r, &nr, st);
+    }
+    if (!rc)
+        rc = sc_assign(c, r, nr);
+    free(r);
+    free(c->T); /* the symbols are done with */
+    c->T = NULL;
     return rc;
 }
 
@@ -236,42 +312,21 @@ int main(int argc, char **argv)
         rc = fs_expand(&files, "-", fs_jsonl_suffixes);
     for (int i = 0; i < o.ninputs && !rc; i++)
         rc = fs_expand(&files, o.inputs[i], fs_jsonl_suffixes);
-    if (!rc && unit == 2)
+    if (!rc && unit == 2 && !o.apply)
         rc = tokcli_open(&tok, &o.tok);
-    if (!rc)
+    if (!rc && !o.apply)
         rc = sc_init(&c, unit, tok);
-    /* pass 1 */
+    /* pass 1: the spans (or --apply-spans: read) */
     int spool = -1;
     char spool_path[64] = "";
     progress *pg = progress_new("substr_dedup: reading", "documents", 0);
-    uint64_t in_bytes = 0;
-    double t0 = progress_now();
-    for (size_t f = 0; f < files.n && !rc; f++) {
-        int stdin_ = !strcmp(files.paths[f], "-");
-        if (stdin_ && spool < 0) {
-            const char *td = getenv("TMPDIR");
-            spool = io_anon_tmpfile(td && *td ? td : "/tmp");
-            if (spool < 0)
-                rc = spool;
-            snprintf(spool_path, sizeof spool_path, "/proc/self/fd/%d", spool);
-        }
-        if (!rc)
-            rc = read_file(files.paths[f], &o, &c, stdin_ ? spool : -1, pg, &in_bytes);
-    }
-    double t_read = progress_now() - t0;
-    substr_range *r = NULL;
-    size_t nr = 0;
     substr_stats st = {0};
-    if (!rc && c.n > 0) {
-        progress_phase(pg, "substr_dedup: suffix array", 0);
-        rc = substr_find(c.T, unit, c.n, o.threshold, mode, strcmp(o.builder, "divsufsort") ? SUBSTR_LIBSAIS : SUBSTR_DIVSUFSORT,
-                         threads, &r, &nr, &st);
-    }
-    if (!rc)
-        rc = sc_assign(&c, r, nr);
-    free(r);
-    free(c.T); /* the symbols are done with */
-    c.T = NULL;
+    substr_spans ap = {0};
+    double t0 = progress_now(), t_read = 0;
+    if (!rc && o.apply)
+        rc = substr_spans_load(&ap, o.apply);
+    else if (!rc)
+        rc = find_spans(&o, &files, unit, mode, threads, &c, &spool, spool_path, pg, &st, &t_read);
     /* pass 2 */
     io_writer *w = NULL, *sw = NULL;
     if (!rc)
@@ -280,10 +335,15 @@ int main(int argc, char **argv)
         rc = io_writer_open(&sw, o.spans_path, NULL);
     progress_phase(pg, "substr_dedup: writing", 0);
     size_t doc = 0;
+    span_source src = {&c, o.apply ? &ap : NULL, 0};
     for (size_t f = 0; f < files.n && !rc; f++)
-        rc = write_file(strcmp(files.paths[f], "-") ? files.paths[f] : spool_path, &o, &c, &doc, w, sw, &n, pg);
-    if (!rc && doc != c.ndocs)
+        rc = write_file(strcmp(files.paths[f], "-") || o.apply ? files.paths[f] : spool_path, &o, &src, &doc, w, sw,
+                        &n, pg);
+    if (!rc && !o.apply && doc != c.ndocs)
         rc = err_set(ERR_FORMAT, "the input changed between the two passes (%zu documents, then %zu)", c.ndocs, doc);
+    if (!rc && o.apply && src.cur < ap.n)
+        rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": a span of record %" PRIu64 ", past the input's %zu records",
+                     ap.name, ap.line[src.cur], ap.doc[src.cur], doc);
     progress_done(pg);
     io_writer *wg[2] = {w, sw};
     if (!rc)
@@ -299,15 +359,18 @@ int main(int argc, char **argv)
         tally_summary(&n.t, stderr, "substr_dedup", "documents", "bytes", NULL);
         fprintf(stderr, "  struck: %zu spans of %lld+ %s (%s), %" PRIu64 " bytes of %" PRIu64 " (%.2f %%) in %" PRIu64
                         " documents; %" PRIu64 " records without text passed through\n",
-                c.nspans, o.threshold, o.unit, mode == SUBSTR_KEEP_FIRST ? "the copies after the first" : "every copy",
-                n.struck, in_bytes, in_bytes ? 100.0 * (double)n.struck / (double)in_bytes : 0.0, n.changed, n.passed);
-        fprintf(stderr, "  %lld %s in one suffix array: read %.2f s%s, suffix array %.2f s (%s, %d threads), "
-                        "LCP %.2f s, scan %.2f s; %.1f MB/s of input in all\n",
-                (long long)c.n, o.unit, t_read, unit == 2 ? " (tokenizing in it)" : "", st.sa_seconds, o.builder,
-                strcmp(o.builder, "libsais") ? 1 : threads, st.lcp_seconds, st.scan_seconds,
-                total > 0 ? (double)in_bytes / 1e6 / total : 0.0);
+                o.apply ? ap.n : c.nspans, o.threshold, o.unit,
+                o.apply ? "read from the spans file" : mode == SUBSTR_KEEP_FIRST ? "the copies after the first" : "every copy",
+                n.struck, n.in_bytes, n.in_bytes ? 100.0 * (double)n.struck / (double)n.in_bytes : 0.0, n.changed, n.passed);
+        if (!o.apply)
+            fprintf(stderr, "  %lld %s in one suffix array: read %.2f s%s, suffix array %.2f s (%s, %d threads), "
+                            "scan %.2f s; %.1f MB/s of input in all\n",
+                    (long long)c.n, o.unit, t_read, unit == 2 ? " (tokenizing in it)" : "", st.sa_seconds, o.builder,
+                    strcmp(o.builder, "libsais") ? 1 : threads, st.scan_seconds,
+                    total > 0 ? (double)n.in_bytes / 1e6 / total : 0.0);
     }
     sc_free(&c);
+    substr_spans_free(&ap);
     if (tok)
         bpe_free(tok);
     fs_list_free(&files);

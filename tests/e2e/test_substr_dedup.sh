@@ -103,6 +103,42 @@ expect_exit stdin 0 sh -c "'$B' --unit bytes -k 40 < '$WORK/docs.jsonl' > '$WORK
 cmp -s "$WORK/stdin_out.jsonl" "$WORK/bytes_later.jsonl" && pass stdin_same_as_file || fail stdin_same_as_file
 expect_exit zst 0 "$B" --unit bytes -k 40 "$WORK/docs.jsonl.zst" -o "$WORK/zst_out.jsonl"
 cmp -s "$WORK/zst_out.jsonl" "$WORK/bytes_later.jsonl" && pass zst_same_as_plain || fail zst_same_as_plain
+# the separate removal step: a spans file applied gives what the run that wrote it gave; an
+# edited one (every other span) strikes what it lists; a bad one is refused naming its line
+expect_exit apply_spans 0 "$B" --apply-spans "$WORK/tokens_later.spans" "$WORK/docs.jsonl" -o "$WORK/applied.jsonl"
+cmp -s "$WORK/applied.jsonl" "$WORK/tokens_later.jsonl" && pass apply_spans_same_as_the_run || fail apply_spans_same_as_the_run
+awk 'NR % 2' "$WORK/tokens_later.spans" > "$WORK/half.spans"
+expect_exit apply_edited_spans 0 "$B" --apply-spans "$WORK/half.spans" "$WORK/docs.jsonl" -o "$WORK/half.jsonl"
+"$PY" - "$WORK/docs.jsonl" "$WORK/half.spans" "$WORK/half.jsonl" <<'PY' && pass apply_edited_spans_strikes_them || fail apply_edited_spans_strikes_them
+import json, sys
+docs = [json.loads(l)["text"].encode() for l in open(sys.argv[1], encoding="utf-8")]
+cut = {}
+for l in open(sys.argv[2]):
+    s = json.loads(l)
+    cut.setdefault(s["doc"], []).append((s["start"], s["end"]))
+want = []
+for i, t in enumerate(docs):
+    keep, at = b"", 0
+    for a, b in cut.get(i, []):
+        keep, at = keep + t[at:a], b
+    keep += t[at:]
+    if keep or not t:
+        want.append(keep.decode())
+got = [json.loads(l)["text"] for l in open(sys.argv[3], encoding="utf-8")]
+sys.exit(0 if got == want else 1)
+PY
+printf '{"doc":3,"start":0,"end":5}\n{"doc":1,"start":0,"end":5}\n' > "$WORK/order.spans"
+expect_exit apply_out_of_order 1 "$B" --apply-spans "$WORK/order.spans" "$WORK/docs.jsonl" -o "$WORK/never.jsonl"
+stderr_has apply_out_of_order_names_line "order.spans: line 2: out of order"
+printf '{"doc":0,"start":0,"end":99999}\n' > "$WORK/past.spans"
+expect_exit apply_past_text 1 "$B" --apply-spans "$WORK/past.spans" "$WORK/docs.jsonl" -o "$WORK/never.jsonl"
+stderr_has apply_past_text_names_line "past.spans: line 1: a span past the text of record 0"
+printf '{"doc":9999,"start":0,"end":1}\n' > "$WORK/far.spans"
+expect_exit apply_past_input 1 "$B" --apply-spans "$WORK/far.spans" "$WORK/docs.jsonl" -o "$WORK/never.jsonl"
+stderr_has apply_past_input_names_line "far.spans: line 1: a span of record 9999, past the input's 122 records"
+printf '{"doc":0,"start":"x","end":1}\n' > "$WORK/bad.spans"
+expect_exit apply_bad_value 1 "$B" --apply-spans "$WORK/bad.spans" "$WORK/docs.jsonl" -o "$WORK/never.jsonl"
+stderr_has apply_bad_value_names_line "bad.spans: line 1: \"doc\", \"start\" and \"end\" must be whole numbers"
 # bad input: usage errors name the flag; a missing file is named; nothing is left behind
 expect_exit bad_unit 2 "$B" --unit words "$WORK/docs.jsonl"
 stderr_has bad_unit_message "--unit: expected tokens or bytes"
