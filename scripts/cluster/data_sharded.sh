@@ -9,7 +9,10 @@
 #   find J       band range J of BAND_JOBS over every shard's signatures                BAND_JOBS jobs
 #   group        the pairs joined into duplicate groups                                 1 job
 #   remove I     shard I without duplicates (earlier shards count as met first)         SHARDS jobs
-#   shuffle      every shard in order, seeded, then cut into SHARDS contiguous parts    1 job
+#   substr       (SUBSTR=1) every shard in order through substr_dedup: repeated spans  1 job
+#                of 50+ GPT-2 tokens struck (one suffix array: up to 2^31 tokens)
+#   shuffle      every shard in order (or substr's output), seeded, then cut into     1 job
+#                SHARDS contiguous parts
 #   tokenize I   part I into a Megatron dataset                                         SHARDS jobs
 #   merge        the parts, in order, into OUT/corpus_text_document.bin/.idx            1 job
 #   all          every stage in order on this machine (PARALLEL=N shards at once)
@@ -21,12 +24,14 @@
 # CORPUS_DIR/NAME.jsonl.zst), OUT (data/build/sharded), SHARDS (4), BAND_JOBS (4), BANDS
 # and ROWS (16 x 8: what find_duplicates chooses for minhash's 128 permutations at
 # threshold 0.8), WORKERS (preprocess_data and extract threads, default all), PARALLEL (1),
+# SUBSTR (0, or 1: the substr stage before shuffle, as make data SUBSTR=1),
 # WARCS (a file listing WARC / WET files, one per line: web pages added after the corpora).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}; CORPUS_DIR=${CORPUS_DIR:-data/corpus}; CORPORA=${CORPORA:-enwiki_sample wikinews}
 OUT=${OUT:-data/build/sharded}; SHARDS=${SHARDS:-4}; BAND_JOBS=${BAND_JOBS:-4}; BANDS=${BANDS:-16}; ROWS=${ROWS:-8}
-WORKERS=${WORKERS:-$(nproc)}; PARALLEL=${PARALLEL:-1}; WARCS=${WARCS:-}
+WORKERS=${WORKERS:-$(nproc)}; PARALLEL=${PARALLEL:-1}; WARCS=${WARCS:-}; SUBSTR=${SUBSTR:-0}
+case "$SUBSTR" in 0|1) ;; *) echo "data_sharded.sh: SUBSTR=$SUBSTR: 0 or 1" >&2; exit 2;; esac
 nwarcs() { if [ -n "$WARCS" ]; then grep -c . "$WARCS"; else echo 0; fi; }
 stage=${1:-}; i=${2:-${SLURM_ARRAY_TASK_ID:-}}
 S=$OUT/shards
@@ -83,10 +88,16 @@ remove)
   earlier=(); for k in $(seq 0 $(( i - 1 ))); do earlier+=(--earlier "$S/clean.$(n4 "$k").jsonl.zst"); done
   "$BIN/remove_duplicates" --id-field url --groups "$OUT/groups.jsonl" "$S/clean.$(n4 "$i").jsonl.zst" -o "$o" \
     --removed "$S/dups_removed.$(n4 "$i").jsonl" "${earlier[@]}" ;;
+substr)
+  have "$OUT/substr.jsonl.zst" && exit 0
+  # shellcheck disable=SC2046
+  "$BIN/substr_dedup" -j "$WORKERS" --id-field url $(shards dedup .jsonl.zst) -o "$OUT/substr.jsonl.zst" \
+    --spans "$OUT/substr_spans.jsonl" ;;
 shuffle)
   have "$S/part.done" && exit 0
-  # shellcheck disable=SC2046
-  [ -e "$OUT/corpus.jsonl.zst" ] || "$BIN/shuffle" --seed 1234 $(shards dedup .jsonl.zst) -o "$OUT/corpus.jsonl.zst"
+  if [ "$SUBSTR" = 1 ]; then in=$OUT/substr.jsonl.zst; else in=$(shards dedup .jsonl.zst); fi
+  # shellcheck disable=SC2086
+  [ -e "$OUT/corpus.jsonl.zst" ] || "$BIN/shuffle" --seed 1234 $in -o "$OUT/corpus.jsonl.zst"
   tmp=$OUT/.corpus.$$.jsonl; zstd -dqc "$OUT/corpus.jsonl.zst" > "$tmp"
   cut_into "$tmp" "$S/part"; rm -f "$tmp" ;;
 tokenize)
@@ -101,8 +112,9 @@ all)
   each() { seq 0 $(( $2 - 1 )) | xargs -P "$PARALLEL" -I{} bash "$self" "$1" {}; }
   [ "$(nwarcs)" -gt 0 ] && each extract "$(nwarcs)"
   bash "$self" split; each cleanup "$SHARDS"; each minhash "$SHARDS"; each find "$BAND_JOBS"
-  bash "$self" group; each remove "$SHARDS"; bash "$self" shuffle; each tokenize "$SHARDS"; bash "$self" merge
+  bash "$self" group; each remove "$SHARDS"; [ "$SUBSTR" = 1 ] && bash "$self" substr
+  bash "$self" shuffle; each tokenize "$SHARDS"; bash "$self" merge
   echo "data_sharded.sh: $OUT/corpus.jsonl.zst and $OUT/corpus_text_document.bin/.idx are ready" ;;
 *)
-  sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -5,12 +5,13 @@
 # only the outputs that are missing.
 #   SHARDS=64 BAND_JOBS=16 OUT=/scratch/owt CORPUS_DIR=/data/owt CORPORA="a b c" scripts/cluster/slurm_data.sh
 #   WARCS=warc_paths.txt CORPORA="" scripts/cluster/slurm_data.sh     (Common Crawl WARCs: one extract job each)
+#   SUBSTR=1 scripts/cluster/slurm_data.sh     (exact-substring deduplication after MinHash, one job)
 # Env: as data_sharded.sh, plus SBATCH_OPTS (e.g. "--partition=cpu --time=2:00:00
 # --cpus-per-task=8 --mem=16G"), MAX_PARALLEL (array tasks at once, default 32).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-SHARDS=${SHARDS:-4}; BAND_JOBS=${BAND_JOBS:-4}; MAX_PARALLEL=${MAX_PARALLEL:-32}
-export SHARDS BAND_JOBS
+SHARDS=${SHARDS:-4}; BAND_JOBS=${BAND_JOBS:-4}; MAX_PARALLEL=${MAX_PARALLEL:-32}; SUBSTR=${SUBSTR:-0}
+export SHARDS BAND_JOBS SUBSTR
 D="bash $PWD/scripts/cluster/data_sharded.sh"
 dep=""
 submit() { # NAME ARRAY_SIZE (0: a single job) STAGE
@@ -31,7 +32,10 @@ submit minhash "$SHARDS" minhash
 submit find "$BAND_JOBS" find
 submit group 0 group
 submit remove "$SHARDS" remove
+# SUBSTR=1: exact-substring deduplication, one job (one suffix array of the whole corpus)
+[ "$SUBSTR" = 1 ] && submit substr 0 substr
 submit shuffle 0 shuffle
 submit tokenize "$SHARDS" tokenize
 submit merge 0 merge
-echo "slurm_data.sh: $([ -n "${WARCS:-}" ] && echo 10 || echo 9) stages submitted; the dataset will be ${OUT:-data/build/sharded}/corpus_text_document.bin/.idx"
+n=9; [ -n "${WARCS:-}" ] && n=$((n + 1)); [ "$SUBSTR" = 1 ] && n=$((n + 1))
+echo "slurm_data.sh: $n stages submitted; the dataset will be ${OUT:-data/build/sharded}/corpus_text_document.bin/.idx"

@@ -14,9 +14,9 @@ done && pass install_layout
 grep -q '^Usage: train ' "$WORK/inst/share/doc/webtext-gpt/train.txt" && pass install_help_text || fail install_help_text
 # Manual pages (help2man, at build time) into share/man/man1, readable with man -l; docs/ beside the README.
 if command -v help2man >/dev/null 2>&1 && command -v man >/dev/null 2>&1; then
-  n=$(ls "$WORK/inst/share/man/man1/"*.1 2>/dev/null | wc -l)
-  if [ "$n" = 17 ] && MANPAGER=cat man -l "$WORK/inst/share/man/man1/cleanup.1" 2>/dev/null | grep -q -- '--min-tokens'; then
-    pass "install_man_pages ($n)"; else fail install_man_pages "$n pages"; fi
+  n=$(ls "$WORK/inst/share/man/man1/"*.1 2>/dev/null | wc -l); nt=$(ls "$WORK/inst/bin" | wc -l)
+  if [ "$n" = "$nt" ] && [ "$n" -ge 18 ] && MANPAGER=cat man -l "$WORK/inst/share/man/man1/cleanup.1" 2>/dev/null | grep -q -- '--min-tokens'; then
+    pass "install_man_pages ($n, one a tool)"; else fail install_man_pages "$n pages for $nt tools"; fi
 else skip install_man_pages "help2man or man missing (scripts/setup/install_deps.sh installs them)"; fi
 [ -e "$WORK/inst/share/doc/webtext-gpt/docs/train.md" ] && pass install_docs || fail install_docs
 # make uninstall takes all of it away again (a copy, so that the moved tree below is tested on the original).
