@@ -17,6 +17,7 @@ densification), and the estimator of each on real pairs: 400 documents against c
 a tenth of their words replaced, estimate minus exact Jaccard of the 5-byte shingle sets.
 """
 import json
+import shutil
 import os
 import resource
 import subprocess
@@ -45,9 +46,10 @@ def cpu_children():
     return r.ru_utime + r.ru_stime
 
 
-def ours(bin_, path, jobs, out, scheme="minhash"):
+def ours(bin_, path, jobs, out, scheme="minhash", kernel=None):
+    env = dict(os.environ, WEBTEXT_MINHASH_KERNEL=kernel) if kernel else None
     c0, t0 = cpu_children(), time.time()
-    subprocess.run([bin_ + "/minhash", "-q", "-j", str(jobs), "--scheme", scheme, path, "-o", out], check=True)
+    subprocess.run([bin_ + "/minhash", "-q", "-j", str(jobs), "--scheme", scheme, path, "-o", out], check=True, env=env)
     return cpu_children() - c0, time.time() - t0
 
 
@@ -137,6 +139,16 @@ def main():
                 rows.append((name + ", sample", mb_sample / c, mb_sample / w))
                 c, w = ours(bin_, full, jobs, os.path.join(tmp, "f.mh"), scheme)
                 rows.append((name + ", whole corpus", mb_full / c, mb_full / w))
+                if scheme == "minhash" and jobs == 1:
+                    shutil.copy(os.path.join(tmp, "f.mh"), os.path.join(tmp, "f1.mh"))
+        # the classic kernel's lower builds on this CPU (AVX2 machines run the avx2 one; the same
+        # signatures, checked here byte for byte against the default's file)
+        for kernel in ("avx2", "baseline"):
+            out = os.path.join(tmp, "k.mh")
+            c, w = ours(bin_, full, 1, out, "minhash", kernel)
+            same = open(out, "rb").read() == open(os.path.join(tmp, "f1.mh"), "rb").read()
+            rows.append(("minhash -j 1, whole corpus, %s kernel%s" % (kernel, "" if same else " (DIFFERS)"),
+                         mb_full / c, mb_full / w))
         for threads in (1, os.cpu_count()):
             env = dict(os.environ, RAYON_NUM_THREADS=str(threads))
             t0 = time.time()

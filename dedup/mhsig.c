@@ -12,6 +12,7 @@
 #include <utf8proc.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#include <immintrin.h>
 #endif
 /* XXH3 inlined here: the signature kernel hashes every shingle (8 bytes) and a call per
  * shingle cost 7 % of minhash; the values are those of common/hash.c's hash64. */
@@ -144,40 +145,31 @@ long mh_shingles_raw(const mh_params *p, const char *text, size_t n, uint64_t **
 
 /* The signature kernel: shingles hashed once, in blocks of MH_BLOCK; for each
  * block, the K functions in chunks of MH_CHUNK whose minima stay in vector
- * registers over the whole block (a, b of the chunk too). Built for AVX-512
- * (x86-64-v4: 64-bit multiplies, 8 lanes), AVX2 and baseline, picked at run time
- * by the CPU's features (not its model: AMD's AVX-512 parts count). The values
- * are those of the plain definition (mhsig.h), tested equal in test_mhsig. */
+ * registers over the whole block (a, b of the chunk too). Three builds, picked at
+ * run time by the CPU's features (not its model: AMD's AVX-512 parts count), or by
+ * WEBTEXT_MINHASH_KERNEL (avx512, avx2, baseline: tests and benchmarks of the lower
+ * ones on a machine that has more):
+ *   avx512    x86-64-v4: the 64-bit products and minima as written (vpmullq, vpminuq);
+ *   avx2      AVX2 has neither, and the compiler's emulation of both was the slow
+ *             default of AVX2 machines (most EPYC nodes before Zen 4); the high half
+ *             of a x + b (mod 2^64) is hi32(alo xlo + blo) + ahi xlo + alo xhi + bhi
+ *             (mod 2^32), and the minimum of the high halves is the high half of the
+ *             minimum, so 32-bit lanes: two vpmuludq, two vpmulld, a vpminud;
+ *   baseline  the chunked C (SSE2).
+ * The values are those of the plain definition (mhsig.h), every build tested equal in
+ * test_mhsig. */
 #define MH_BLOCK 256
 #define MH_CHUNK 32
 #define MH_MAX_CHUNKED 1024 /* more functions than this: the plain loop */
-#ifdef __clang__ /* no optimize attribute; the fuzz build is -O1 anyway */
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
-#else
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"), optimize("O3")))
-#endif
-void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
+
+static inline __attribute__((always_inline)) void sig_chunked(const mh_hasher *h, const uint64_t *sh, size_t n,
+                                                              uint32_t *sig)
 {
-    if (h->p.scheme == MH_OPH) {
-        mh_signature_oph(h, sh, n, sig);
-        return;
-    }
     uint32_t K = h->p.num_perm;
     const uint64_t *restrict a = h->a, *restrict b = h->b;
     /* hi32 is monotonic: the minimum of hi32(a x + b) is hi32 of the minimum of a x + b, so the
      * minima are kept as 64-bit values (a min instruction, no shift or pack per shingle) */
     uint64_t mm[MH_MAX_CHUNKED];
-    if (K > MH_MAX_CHUNKED) {
-        for (uint32_t k = 0; k < K; k++) sig[k] = UINT32_MAX;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t x = XXH3_64bits_withSeed(&sh[i], 8, h->p.seed);
-            for (uint32_t k = 0; k < K; k++) {
-                uint32_t v = (uint32_t)((a[k] * x + b[k]) >> 32);
-                sig[k] = v < sig[k] ? v : sig[k];
-            }
-        }
-        return;
-    }
     for (uint32_t k = 0; k < K; k++) mm[k] = UINT64_MAX;
     uint64_t xs[MH_BLOCK];
     for (size_t i0 = 0; i0 < n; i0 += MH_BLOCK) {
@@ -203,6 +195,145 @@ void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *si
             }
     }
     for (uint32_t k = 0; k < K; k++) sig[k] = (uint32_t)(mm[k] >> 32);
+}
+
+#if defined(__x86_64__)
+#ifdef __clang__ /* no optimize attribute; the fuzz build is -O1 anyway */
+__attribute__((target("arch=x86-64-v4")))
+#else
+__attribute__((target("arch=x86-64-v4"), optimize("O3")))
+#endif
+static void sig_avx512(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
+{
+    sig_chunked(h, sh, n, sig);
+}
+
+/* 8 functions a vector, four vectors at once; the functions past a multiple of 32 by the
+ * same arithmetic in scalars. */
+__attribute__((target("avx2")))
+static void sig_avx2(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
+{
+    uint32_t K = h->p.num_perm;
+    uint32_t alo[MH_MAX_CHUNKED], ahi[MH_MAX_CHUNKED], blo[MH_MAX_CHUNKED], bhi[MH_MAX_CHUNKED], mm[MH_MAX_CHUNKED];
+    for (uint32_t k = 0; k < K; k++) {
+        alo[k] = (uint32_t)h->a[k];
+        ahi[k] = (uint32_t)(h->a[k] >> 32);
+        blo[k] = (uint32_t)h->b[k];
+        bhi[k] = (uint32_t)(h->b[k] >> 32);
+        mm[k] = UINT32_MAX;
+    }
+    const __m256i lo32 = _mm256_set1_epi64x(0xffffffffll);
+    uint64_t xs[MH_BLOCK];
+    for (size_t i0 = 0; i0 < n; i0 += MH_BLOCK) {
+        size_t bn = n - i0 < MH_BLOCK ? n - i0 : MH_BLOCK;
+        for (size_t i = 0; i < bn; i++) xs[i] = XXH3_64bits_withSeed(&sh[i0 + i], 8, h->p.seed);
+        uint32_t k0 = 0;
+        for (; k0 + 32 <= K; k0 += 32) {
+            __m256i Al[4], Alo[4], Ah[4], Be[4], Bo[4], Bh[4], M[4];
+            for (int g = 0; g < 4; g++) {
+                Al[g] = _mm256_loadu_si256((const __m256i *)(alo + k0 + 8 * g));
+                Alo[g] = _mm256_srli_epi64(Al[g], 32); /* the odd functions' alo, in 64-bit lanes */
+                Ah[g] = _mm256_loadu_si256((const __m256i *)(ahi + k0 + 8 * g));
+                __m256i B = _mm256_loadu_si256((const __m256i *)(blo + k0 + 8 * g));
+                Be[g] = _mm256_and_si256(B, lo32);
+                Bo[g] = _mm256_srli_epi64(B, 32);
+                Bh[g] = _mm256_loadu_si256((const __m256i *)(bhi + k0 + 8 * g));
+                M[g] = _mm256_loadu_si256((const __m256i *)(mm + k0 + 8 * g));
+            }
+            for (size_t i = 0; i < bn; i++) {
+                __m256i Xl = _mm256_set1_epi32((int)(uint32_t)xs[i]), Xh = _mm256_set1_epi32((int)(uint32_t)(xs[i] >> 32));
+                for (int g = 0; g < 4; g++) {
+                    __m256i Pe = _mm256_add_epi64(_mm256_mul_epu32(Al[g], Xl), Be[g]);  /* even functions */
+                    __m256i Po = _mm256_add_epi64(_mm256_mul_epu32(Alo[g], Xl), Bo[g]); /* odd functions */
+                    __m256i Hi = _mm256_blend_epi32(_mm256_srli_epi64(Pe, 32), Po, 0xAA);
+                    __m256i Q = _mm256_add_epi32(_mm256_mullo_epi32(Ah[g], Xl), _mm256_mullo_epi32(Al[g], Xh));
+                    M[g] = _mm256_min_epu32(M[g], _mm256_add_epi32(Hi, _mm256_add_epi32(Q, Bh[g])));
+                }
+            }
+            for (int g = 0; g < 4; g++) _mm256_storeu_si256((__m256i *)(mm + k0 + 8 * g), M[g]);
+        }
+        for (size_t i = 0; i < bn; i++) { /* the rest */
+            uint32_t xl = (uint32_t)xs[i], xh = (uint32_t)(xs[i] >> 32);
+            for (uint32_t k = k0; k < K; k++) {
+                uint32_t v = (uint32_t)(((uint64_t)alo[k] * xl + blo[k]) >> 32) + ahi[k] * xl + alo[k] * xh + bhi[k];
+                mm[k] = v < mm[k] ? v : mm[k];
+            }
+        }
+    }
+    memcpy(sig, mm, K * sizeof *sig);
+}
+#endif
+
+#ifndef __clang__
+__attribute__((optimize("O3")))
+#endif
+static void sig_baseline(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
+{
+    sig_chunked(h, sh, n, sig);
+}
+
+typedef void (*sig_kernel)(const mh_hasher *, const uint64_t *, size_t, uint32_t *);
+static sig_kernel g_kernel;
+static const char *g_kernel_name;
+
+int mh_set_kernel(const char *name)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init();
+    /* x86-64-v4's features, by name (clang 14 knows no level names here) */
+    int v4 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+             __builtin_cpu_supports("avx512cd"),
+        avx2 = __builtin_cpu_supports("avx2");
+#else
+    int v4 = 0, avx2 = 0;
+#endif
+    if (!name || !*name)
+        name = v4 ? "avx512" : avx2 ? "avx2" : "baseline";
+    sig_kernel k = NULL;
+#if defined(__x86_64__)
+    if (!strcmp(name, "avx512") && v4)
+        k = sig_avx512;
+    else if (!strcmp(name, "avx2") && avx2)
+        k = sig_avx2;
+#endif
+    if (!strcmp(name, "baseline"))
+        k = sig_baseline;
+    if (!k)
+        return err_set(ERR_USAGE, "MinHash kernel %s: not one this CPU runs (avx512, avx2 or baseline)", name);
+    g_kernel = k;
+    g_kernel_name = !strcmp(name, "avx512") ? "avx512" : !strcmp(name, "avx2") ? "avx2" : "baseline";
+    return 0;
+}
+
+const char *mh_kernel_name(void)
+{
+    if (!g_kernel && mh_set_kernel(getenv("WEBTEXT_MINHASH_KERNEL")))
+        mh_set_kernel(NULL); /* a kernel the CPU lacks named in the environment: the best one */
+    return g_kernel_name;
+}
+
+void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)
+{
+    if (h->p.scheme == MH_OPH) {
+        mh_signature_oph(h, sh, n, sig);
+        return;
+    }
+    uint32_t K = h->p.num_perm;
+    if (K > MH_MAX_CHUNKED) {
+        for (uint32_t k = 0; k < K; k++) sig[k] = UINT32_MAX;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t x = XXH3_64bits_withSeed(&sh[i], 8, h->p.seed);
+            for (uint32_t k = 0; k < K; k++) {
+                uint32_t v = (uint32_t)((h->a[k] * x + h->b[k]) >> 32);
+                sig[k] = v < sig[k] ? v : sig[k];
+            }
+        }
+        return;
+    }
+    if (!g_kernel)
+        mh_kernel_name();
+    g_kernel(h, sh, n, sig);
 }
 
 void mh_signature_oph(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig)

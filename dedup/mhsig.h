@@ -60,6 +60,10 @@ long mh_shingles_raw(const mh_params *p, const char *text, size_t n, uint64_t **
 /* Signature from a shingle set (repeats allowed), by h->p.scheme. */
 void mh_signature(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig);
 void mh_signature_oph(const mh_hasher *h, const uint64_t *sh, size_t n, uint32_t *sig);
+/* The classic signature's kernel: avx512, avx2 or baseline (NULL: the best this CPU runs; at
+ * first use, WEBTEXT_MINHASH_KERNEL names one). ERR_USAGE for one the CPU lacks. */
+int mh_set_kernel(const char *name);
+const char *mh_kernel_name(void);
 /* Hash of the normalised text for exact duplicates: case-folded (utf8proc),
  * runs of white space collapsed to one space, trimmed. */
 uint64_t mh_exact_hash(const char *text, size_t n);

@@ -330,8 +330,9 @@ int main(int argc, char **argv)
         tally_describe(&s.t, ST_NO_ID - 1, no_id);
         tally_describe(&s.t, ST_NO_TEXT - 1, no_text);
         tally_summary(&s.t, stderr, "minhash", "documents", NULL, note);
-        fprintf(stderr, "  signed into %s (%s, %u perms, %s %u-grams)\n", o.out, o.scheme, s.prm.num_perm,
-                o.word ? "word" : "char", s.prm.ngram);
+        fprintf(stderr, "  signed into %s (%s%s%s, %u perms, %s %u-grams)\n", o.out, o.scheme,
+                strcmp(o.scheme, "oph") ? ", kernel " : "", strcmp(o.scheme, "oph") ? mh_kernel_name() : "",
+                s.prm.num_perm, o.word ? "word" : "char", s.prm.ngram);
     }
     batch *b = &s.b;
     for (size_t p = 0; p < s.parts && b->sh; p++)
