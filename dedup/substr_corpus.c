@@ -6,13 +6,17 @@
 
 #include "common/err.h"
 #include "common/progress.h"
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
-enum { MAX_SYMBOLS = INT32_MAX - 1 };
+enum { MAX_SYMBOLS = INT32_MAX - 1, SC_BATCH = 2 << 20 };
 
-int sc_init(sc_corpus *c, int unit, const bpe *tok)
+int sc_init(sc_corpus *c, int unit, const bpe *tok, int threads)
 {
     memset(c, 0, sizeof *c);
     c->unit = unit;
+    c->threads = threads > 0 ? threads : 1;
     if (unit == 1)
         return 0;
     if (unit != 2 || !tok)
@@ -27,8 +31,11 @@ int sc_init(sc_corpus *c, int unit, const bpe *tok)
                        bpe_type(tok));
     c->tok = tok;
     c->tlen = calloc(nid ? nid : 1, sizeof *c->tlen);
-    c->ctx = bpe_ctx_new(tok);
-    if (!c->tlen || !c->ctx) {
+    c->ctx = calloc((size_t)c->threads, sizeof *c->ctx);
+    int ok = c->tlen && c->ctx;
+    for (int t = 0; ok && t < c->threads; t++)
+        ok = (c->ctx[t] = bpe_ctx_new(tok)) != NULL;
+    if (!ok) {
         sc_free(c);
         return err_set(ERR_NOMEM, "out of memory");
     }
@@ -46,9 +53,19 @@ void sc_free(sc_corpus *c)
     free(c->T);
     free(c->spans);
     free(c->tlen);
-    if (c->ctx)
-        bpe_ctx_free(c->ctx);
-    bpe_ids_free(&c->ids);
+    for (int t = 0; c->ctx && t < c->threads; t++)
+        if (c->ctx[t])
+            bpe_ctx_free(c->ctx[t]);
+    free(c->ctx);
+    for (size_t i = 0; i < c->pend_cap; i++) {
+        if (i < c->npend)
+            free(c->pend_text[i]);
+        if (c->pend_ids)
+            bpe_ids_free(&c->pend_ids[i]);
+    }
+    free(c->pend_doc);
+    free(c->pend_text);
+    free(c->pend_ids);
     memset(c, 0, sizeof *c);
 }
 
@@ -106,28 +123,82 @@ int sc_add(sc_corpus *c, const char *text, size_t len)
                 t[i] = 1;
         t[len] = 0;
         d->nsym = (int64_t)len;
-    } else {
-        double t0 = progress_now();
-        c->ids.n = 0;
-        if ((rc = bpe_encode(c->ctx, text, len, &c->ids)))
-            return rc;
-        c->tokenize_seconds += progress_now() - t0;
-        if ((rc = grow(c, c->n + (int64_t)c->ids.n + 1)))
-            return rc;
-        if (!c->ids.n) {
-            d->nsym = 0;
-            c->ndocs++;
-            return 0;
+    } else { /* held back: encoded with the batch */
+        if (c->npend == c->pend_cap) {
+            size_t nc = c->pend_cap ? 2 * c->pend_cap : 1024;
+            size_t *nd = realloc(c->pend_doc, nc * sizeof *nd);
+            if (nd)
+                c->pend_doc = nd;
+            char **nt = nd ? realloc(c->pend_text, nc * sizeof *nt) : NULL;
+            if (nt)
+                c->pend_text = nt;
+            bpe_ids *ni = nt ? realloc(c->pend_ids, nc * sizeof *ni) : NULL;
+            if (!ni)
+                return err_set(ERR_NOMEM, "out of memory");
+            memset(ni + c->pend_cap, 0, (nc - c->pend_cap) * sizeof *ni);
+            c->pend_ids = ni;
+            c->pend_cap = nc;
         }
-        uint16_t *t = (uint16_t *)c->T + c->n;
-        for (size_t i = 0; i < c->ids.n; i++)
-            t[i] = (uint16_t)(c->ids.v[i] + 1);
-        t[c->ids.n] = 0;
-        d->nsym = (int64_t)c->ids.n;
+        if (!(c->pend_text[c->npend] = malloc(len)))
+            return err_set(ERR_NOMEM, "out of memory");
+        memcpy(c->pend_text[c->npend], text, len);
+        c->pend_doc[c->npend++] = c->ndocs++;
+        c->pend_bytes += len;
+        return c->threads == 1 || c->pend_bytes >= SC_BATCH ? sc_flush(c) : 0;
     }
     c->n += d->nsym + 1;
     c->ndocs++;
     return 0;
+}
+
+/* The held-back texts encoded by the threads (each its own context; the model is read
+ * only), then appended in order. */
+int sc_flush(sc_corpus *c)
+{
+    if (!c->npend)
+        return 0;
+    double t0 = progress_now();
+    int rc = 0;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(dynamic, 8) num_threads(c->threads) if (c->threads > 1)
+#endif
+    for (size_t i = 0; i < c->npend; i++) {
+        int t = 0;
+#ifdef _OPENMP
+        t = omp_get_thread_num();
+#endif
+        size_t d = c->pend_doc[i];
+        c->pend_ids[i].n = 0;
+        if (bpe_encode(c->ctx[t], c->pend_text[i], c->docs[d].tlen, &c->pend_ids[i]))
+#ifdef _OPENMP
+#pragma omp atomic write
+#endif
+            rc = ERR_NOMEM;
+    }
+    c->tokenize_seconds += progress_now() - t0;
+    for (size_t i = 0; i < c->npend && !rc; i++) {
+        sc_doc *d = &c->docs[c->pend_doc[i]];
+        const bpe_ids *ids = &c->pend_ids[i];
+        d->sym0 = c->n;
+        d->nsym = 0;
+        if (!ids->n)
+            continue; /* no separator for an empty document (see above) */
+        if ((rc = grow(c, c->n + (int64_t)ids->n + 1)))
+            break;
+        uint16_t *t = (uint16_t *)c->T + c->n;
+        for (size_t j = 0; j < ids->n; j++)
+            t[j] = (uint16_t)(ids->v[j] + 1);
+        t[ids->n] = 0;
+        d->nsym = (int64_t)ids->n;
+        c->n += d->nsym + 1;
+    }
+    for (size_t i = 0; i < c->npend; i++)
+        free(c->pend_text[i]);
+    c->npend = 0;
+    c->pend_bytes = 0;
+    if (rc == ERR_NOMEM)
+        err_set(ERR_NOMEM, "out of memory while encoding");
+    return rc;
 }
 
 /* UTF-8: whether byte b starts a character (is not a continuation byte). */

@@ -37,19 +37,28 @@ typedef struct {
     sc_span *spans;    /* every document's, in corpus order */
     size_t nspans;
     uint64_t span_bytes; /* their total */
-    const bpe *tok;    /* tokens: the tokenizer and a context */
-    bpe_ctx *ctx;
-    bpe_ids ids;
+    const bpe *tok;    /* tokens: the tokenizer, a context a thread */
+    bpe_ctx **ctx;
+    int threads;
+    /* tokens: the texts added since the last flush (copied), encoded by the threads
+     * together and appended in order when they pass SC_BATCH bytes or at sc_flush */
+    size_t *pend_doc;
+    char **pend_text;
+    bpe_ids *pend_ids;
+    size_t npend, pend_cap, pend_bytes;
     uint32_t *tlen;    /* tokens: each id's byte length */
     double tokenize_seconds;
 } sc_corpus;
 
-/* unit 2 needs tok: lossless, at most 65,534 ids (ERR_USAGE otherwise). */
-int sc_init(sc_corpus *c, int unit, const bpe *tok);
+/* unit 2 needs tok: lossless, at most 65,534 ids (ERR_USAGE otherwise); threads encode
+ * (tokens) in parallel, the symbols the same for any count. */
+int sc_init(sc_corpus *c, int unit, const bpe *tok, int threads);
 void sc_free(sc_corpus *c);
 /* Add a document's text (NULL: a record without one, passed through). ERR_USAGE when
  * the corpus would pass a suffix array's 2^31 symbols. */
 int sc_add(sc_corpus *c, const char *text, size_t len);
+/* Encode and append what sc_add holds back (tokens): before the symbols are used. */
+int sc_flush(sc_corpus *c);
 /* The ranges of substr_find (corpus order) as each document's byte spans. */
 int sc_assign(sc_corpus *c, const substr_range *r, size_t nr);
 /* A span of a text narrowed to whole UTF-8 characters: [*a, *b); 0 when nothing is left. */

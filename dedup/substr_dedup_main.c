@@ -270,6 +270,8 @@ static int find_spans(const options *o, const fs_list *files, int unit, int mode
         }
         rc = read_file(files->paths[f], o, c, stdin_ ? *spool : -1, pg, &in_bytes);
     }
+    if (!rc)
+        rc = sc_flush(c);
     *t_read = progress_now() - t0;
     substr_range *r = NULL;
     size_t nr = 0;
@@ -315,7 +317,7 @@ int main(int argc, char **argv)
     if (!rc && unit == 2 && !o.apply)
         rc = tokcli_open(&tok, &o.tok);
     if (!rc && !o.apply)
-        rc = sc_init(&c, unit, tok);
+        rc = sc_init(&c, unit, tok, threads);
     /* pass 1: the spans (or --apply-spans: read) */
     int spool = -1;
     char spool_path[64] = "";
