@@ -147,4 +147,32 @@ expect_exit missing_file 3 "$B" "$WORK/nope.jsonl" -o "$WORK/never.jsonl"
 stderr_has missing_file_named "nope.jsonl"
 [ ! -e "$WORK/never.jsonl" ] && pass no_output_on_error || fail no_output_on_error
 no_tmp_left "$WORK" no_temporary_files
+# an empty input: nothing in, nothing out, a summary that says so
+: > "$WORK/empty.jsonl"
+expect_exit empty_input 0 "$B" "$WORK/empty.jsonl" -o "$WORK/empty_out.jsonl"
+[ -e "$WORK/empty_out.jsonl" ] && [ ! -s "$WORK/empty_out.jsonl" ] && pass empty_input_empty_output || fail empty_input_empty_output
+stderr_has empty_input_summary "0 documents in"
+# one document of 100 MB (the release tier; 8 MB under the sanitizers): its repeats struck, the
+# rest kept, the text still valid UTF-8
+mb=100; [ "${TEST_TIER:-rel}" = san ] && mb=8
+"$PY" - "$WORK/big.jsonl" "$mb" <<'PY'
+import json, random, sys
+random.seed(3)
+words = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi rho".split() + ["naïve", "日本"]
+para = " ".join(random.choice(words) for _ in range(400))
+parts, n = [], 0
+while n < int(sys.argv[2]) * 1000000:
+    p = " ".join(random.choice(words) for _ in range(300)) + (" " + para if random.random() < 0.3 else "")
+    parts.append(p); n += len(p.encode()) + 1
+open(sys.argv[1], "w", encoding="utf-8").write(json.dumps({"id": "big", "text": "\n".join(parts)}, ensure_ascii=False) + "\n")
+PY
+expect_exit big_document 0 "$B" -j 2 "$WORK/big.jsonl" -o "$WORK/big_out.jsonl"
+"$PY" -c 'import json,sys; a=json.loads(open(sys.argv[1]).read())["text"]; b=json.loads(open(sys.argv[2]).read())["text"]; sys.exit(0 if 0 < len(b) < len(a) else 1)' \
+  "$WORK/big.jsonl" "$WORK/big_out.jsonl" && pass "big_document_struck ($mb MB)" || fail big_document_struck
+# kill -9 mid-run: no output that looks complete, nothing left beside it
+for i in 1 2 3 4; do cat "$WORK/big.jsonl"; done > "$WORK/four.jsonl"
+"$B" -j 1 "$WORK/four.jsonl" -o "$WORK/killed.jsonl" --spans "$WORK/killed.spans" 2> /dev/null & kp=$!
+sleep 1; kill -9 $kp 2>/dev/null; wait $kp 2>/dev/null
+[ ! -e "$WORK/killed.jsonl" ] && [ ! -e "$WORK/killed.spans" ] && pass kill9_leaves_no_output || fail kill9_leaves_no_output
+no_tmp_left "$WORK" kill9_no_temporary_files
 check help "$B" --help
