@@ -20,21 +20,16 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+static int build_sa(const void *T, int unit, int32_t n, int builder, int threads, int32_t *SA, substr_stats *st);
+
 /* The generalized suffix array and its LCP array (LCP[i] = lcp(SA[i - 1], SA[i]), 0
  * for i = 0; the comparisons stop at a separator). PLCP is scratch. */
 static int build(const void *T, int unit, int32_t n, int threads, int32_t *SA, int32_t *PLCP, int32_t *LCP,
                  substr_stats *st)
 {
-    double t0 = now();
-    int32_t rc;
-#ifdef _OPENMP
-    rc = unit == 1 ? libsais_gsa_omp(T, SA, n, 0, NULL, threads) : libsais16_gsa_omp(T, SA, n, 0, NULL, threads);
-#else
-    (void)threads;
-    rc = unit == 1 ? libsais_gsa(T, SA, n, 0, NULL) : libsais16_gsa(T, SA, n, 0, NULL);
-#endif
+    int32_t rc = build_sa(T, unit, n, SUBSTR_LIBSAIS, threads, SA, st);
     if (rc)
-        return err_set(ERR_INTERNAL, "libsais: the suffix array of %d symbols failed (%d)", (int)n, (int)rc);
+        return rc;
     double t1 = now();
 #ifdef _OPENMP
     rc = unit == 1 ? libsais_plcp_gsa_omp(T, SA, PLCP, n, threads) : libsais16_plcp_gsa_omp(T, SA, PLCP, n, threads);
@@ -47,10 +42,8 @@ static int build(const void *T, int unit, int32_t n, int threads, int32_t *SA, i
 #endif
     if (rc)
         return err_set(ERR_INTERNAL, "libsais: the LCP array of %d symbols failed (%d)", (int)n, (int)rc);
-    if (st) {
-        st->sa_seconds += t1 - t0;
+    if (st)
         st->lcp_seconds += now() - t1;
-    }
     return 0;
 }
 
@@ -59,9 +52,9 @@ static int build(const void *T, int unit, int32_t n, int threads, int32_t *SA, i
  * in both suffixes, so the lengths are the generalized array's). PLCP is scratch. */
 static int build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int32_t *PLCP, int32_t *LCP, substr_stats *st)
 {
-    double t0 = now();
-    if (divsufsort(T, SA, n))
-        return err_set(ERR_INTERNAL, "libdivsufsort: the suffix array of %d bytes failed", (int)n);
+    int rc = build_sa(T, 1, n, SUBSTR_DIVSUFSORT, 1, SA, st);
+    if (rc)
+        return rc;
     double t1 = now();
     int32_t *phi = LCP; /* the suffix before each one in the array, by position */
     phi[SA[0]] = -1;
@@ -81,10 +74,8 @@ static int build_divsufsort(const uint8_t *T, int32_t n, int32_t *SA, int32_t *P
     }
     for (int32_t i = 0; i < n; i++)
         LCP[i] = PLCP[SA[i]];
-    if (st) {
-        st->sa_seconds += t1 - t0;
+    if (st)
         st->lcp_seconds += now() - t1;
-    }
     return 0;
 }
 

@@ -37,7 +37,7 @@ typedef struct {
 } substr_range;
 
 typedef struct {
-    double sa_seconds, lcp_seconds, scan_seconds;
+    double sa_seconds, lcp_seconds, scan_seconds; /* lcp: substr_lengths only */
     uint64_t repeats; /* positions whose length reached min_len */
 } substr_stats;
 

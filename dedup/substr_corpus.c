@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "common/err.h"
-#include "common/progress.h"
 #ifdef _OPENMP
 #include <omp.h>
 #endif
@@ -157,7 +156,6 @@ int sc_flush(sc_corpus *c)
 {
     if (!c->npend)
         return 0;
-    double t0 = progress_now();
     int rc = 0;
 #ifdef _OPENMP
 #pragma omp parallel for schedule(dynamic, 8) num_threads(c->threads) if (c->threads > 1)
@@ -175,7 +173,6 @@ int sc_flush(sc_corpus *c)
 #endif
             rc = ERR_NOMEM;
     }
-    c->tokenize_seconds += progress_now() - t0;
     for (size_t i = 0; i < c->npend && !rc; i++) {
         sc_doc *d = &c->docs[c->pend_doc[i]];
         const bpe_ids *ids = &c->pend_ids[i];
@@ -209,7 +206,6 @@ int sc_assign(sc_corpus *c, const substr_range *r, size_t nr)
     free(c->spans);
     c->spans = NULL;
     c->nspans = 0;
-    c->span_bytes = 0;
     if (nr && !(c->spans = malloc(nr * sizeof *c->spans)))
         return err_set(ERR_NOMEM, "out of memory for %zu spans", nr);
     size_t k = 0;

@@ -36,7 +36,6 @@ typedef struct {
     int64_t n, cap;
     sc_span *spans;    /* every document's, in corpus order */
     size_t nspans;
-    uint64_t span_bytes; /* their total */
     const bpe *tok;    /* tokens: the tokenizer, a context a thread */
     bpe_ctx **ctx;
     int threads;
@@ -47,7 +46,6 @@ typedef struct {
     bpe_ids *pend_ids;
     size_t npend, pend_cap, pend_bytes;
     uint32_t *tlen;    /* tokens: each id's byte length */
-    double tokenize_seconds;
 } sc_corpus;
 
 /* unit 2 needs tok: lossless, at most 65,534 ids (ERR_USAGE otherwise); threads encode

@@ -137,7 +137,7 @@ static int read_file(const char *path, const options *o, sc_corpus *c, int spool
 typedef struct {
     tally t;
     int too_short;
-    uint64_t passed, changed, spans, struck, in_bytes;
+    uint64_t passed, changed, struck, in_bytes;
 } counts;
 
 /* {"id", "doc", "start", "end"} */
