@@ -154,8 +154,10 @@ static int choose_device(run *r, train_args *a)
         if (a->cpu_offload)
             return err_set(ERR_USAGE, "--cpu-offload with several ranks: not in this build (one GPU per run)");
     }
-    if (!r->cuda && getenv("WEBTEXT_PROFILE") && !strcmp(getenv("WEBTEXT_PROFILE"), "1")) {
-        r->ops = gpt_ops_profiled(r->ops);
+    /* WEBTEXT_PROFILE=1: each operation synchronised; =events: the table's events (CUDA), no syncs */
+    const char *pe = getenv("WEBTEXT_PROFILE");
+    if (!r->cuda && pe && (!strcmp(pe, "1") || !strcmp(pe, "events"))) {
+        r->ops = !strcmp(pe, "events") ? gpt_ops_profiled_events(r->ops) : gpt_ops_profiled(r->ops);
         r->profile = 1;
         comm_profile_enable(1);
     }

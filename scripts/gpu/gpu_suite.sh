@@ -254,11 +254,17 @@ BCONF=${SUITE_CONFIGS:-"124M:16 1558M:4"} # e.g. "124M:16 1558M:4,8"
 #    where its time goes (WEBTEXT_PROFILE=1: each operation timed, synchronised)
 if [ "$DEV" = cuda ] && step 6; then
   CONFIGS="$BCONF" ITERS=20 NO_TORCH=1 EXTRA=--cuda-parallel-model bash bench/bench_gpu.sh 2>&1 | tee "$OUT/bench_one_model.log" | tail -4 | sed "s/^/one model: /" >> "$SUM"
-  WEBTEXT_PROFILE=1 bin/train --num-layers 12 --hidden-size 768 --num-attention-heads 12 \
-    --seq-length 1024 --micro-batch-size 16 --global-batch-size 16 --train-iters 4 --lr 6e-4 --log-interval 1 --eval-iters 0 \
-    --split 100,0,0 --data-path "$W/d_text_document" --data-cache-path "$W" --device cuda --bf16 --cuda-parallel-model \
-    > "$OUT/profile_124M.log" 2>&1
+  PR="--num-layers 12 --hidden-size 768 --num-attention-heads 12 --seq-length 1024 --micro-batch-size 16
+      --global-batch-size 16 --train-iters 6 --lr 6e-4 --log-interval 1 --eval-iters 0 --split 100,0,0
+      --data-path $W/d_text_document --data-cache-path $W --device cuda --bf16"
+  WEBTEXT_PROFILE=1 bin/train $PR --cuda-parallel-model > "$OUT/profile_124M.log" 2>&1
   sed -n '/operation/,$p' "$OUT/profile_124M.log" | head -40
+  # the same with the table's events (device time per operation, no syncs: "outside" is the GPU's idle time)
+  WEBTEXT_PROFILE=events bin/train $PR --cuda-parallel-model > "$OUT/profile_124M_events.log" 2>&1
+  grep '^> ' "$OUT/profile_124M_events.log" | sed -n '/profile (WEBTEXT/,$p' | head -40
+  # beside it, gpt_cuda.cu's own (events between its operations, no syncs; the first two steps left out)
+  WEBTEXT_CUDA_PROFILE=1 bin/train $PR > "$OUT/profile_124M_gpt_cuda.log" 2>&1
+  sed -n '/CUDA profile/,$p' "$OUT/profile_124M_gpt_cuda.log" | head -40
 fi
 # 7. tp 2 and pp 2 with the ranks sharing the GPU (staged communicator), bf16: where the step's time
 #    goes (compute, collectives, point to point with the pipeline's waits, the schedule's bubble),

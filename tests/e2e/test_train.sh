@@ -69,6 +69,17 @@ if grep -q '^> profile (WEBTEXT_PROFILE=1, cpu table): ' "$WORK/.out" && grep -q
    grep -q '^>   outside (communication, data, host)' "$WORK/.out" &&
    grep -qE '^> profile split \(rank 0\): compute [0-9.]+ ms \([0-9.]+ %\), collectives 0.0 ms in 0 calls' "$WORK/.out"
 then pass profile_report; else fail profile_report "$(grep '^> *profile' "$WORK/.out")"; fi
+# WEBTEXT_PROFILE=events: the table's timing events instead of a sync after each operation (the
+# CUDA table's; the checked table's stand for them and count a read before a sync as a violation):
+# the report, no violation, and the losses of the checked table unprofiled
+expect_exit checked_run 0 "$BIN/train" ${M/--device cpu/--device checked} --train-iters 6 --data-path "$D/a" --log-json "$WORK/logck.jsonl"
+expect_exit profile_events_run 0 env WEBTEXT_PROFILE=events "$BIN/train" ${M/--device cpu/--device checked} --train-iters 6 \
+  --data-path "$D/a" --log-json "$WORK/logcke.jsonl"
+if grep -q '^> profile (WEBTEXT_PROFILE=events: device time, no syncs, checked table): ' "$WORK/.out" &&
+   grep -qE '^>   matmul forward +[0-9.]+ ms +[0-9]+ calls' "$WORK/.out" && ! grep -q 'device-discipline' "$WORK/.err" &&
+   diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/logck.jsonl") \
+        <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/logcke.jsonl") >/dev/null
+then pass profile_events_report; else fail profile_events_report "$(grep '^> *profile' "$WORK/.out"; grep device-discipline "$WORK/.err" | head -2)"; fi
 expect_exit recompute_run 0 "$BIN/train" $M --train-iters 10 --data-path "$D/a" --log-json "$WORK/log1r.jsonl" --recompute-activations
 for f in log1p log1r; do
   if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/log1.jsonl") \

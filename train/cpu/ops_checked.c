@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "train/cpu/kernels.h"
@@ -37,6 +38,7 @@
 #define TAG_MASK ((uintptr_t)0x7fff << 48)
 
 static long violations;
+static unsigned long syncs; /* ck_sync calls so far (the timing events' completion) */
 long gpt_ops_checked_violations(void) { return violations; }
 
 /* ---- the registry of live allocations (also keeps LSan's reachability) ---- */
@@ -179,6 +181,7 @@ static void ck_download(void *host, const void *src, size_t bytes)
 
 static void ck_sync(void)
 {
+    syncs++;
     for (size_t i = 0; i < npend; i++) {
         const unsigned char *h = pend[i].host;
         for (size_t j = 0; j < pend[i].bytes; j++)
@@ -196,6 +199,39 @@ static void ck_sync(void)
     pend = NULL;
     cappend = 0;
 }
+
+/* Timing events (the profile's event mode): the host clock at the record; reading one
+ * before a sync has completed it is a violation, as a GPU's not-ready event would be. */
+static struct {
+    double t;
+    unsigned long gen;
+} *evs;
+static size_t nevs, capevs;
+static int ck_event_record(void)
+{
+    if (nevs == capevs) {
+        capevs = capevs ? 2 * capevs : 256;
+        if (!(evs = realloc(evs, capevs * sizeof *evs))) {
+            fprintf(stderr, "train: device-discipline check: out of memory\n");
+            abort();
+        }
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    evs[nevs].t = ts.tv_sec + ts.tv_nsec * 1e-9;
+    evs[nevs].gen = syncs;
+    return (int)nevs++;
+}
+static double ck_event_seconds(int a, int b)
+{
+    if ((size_t)a >= nevs || (size_t)b >= nevs || evs[a].gen >= syncs || evs[b].gen >= syncs) {
+        violations++;
+        fprintf(stderr, "train: device-discipline check: timing events %d, %d read before a sync completed them\n", a, b);
+        return 0;
+    }
+    return evs[b].t - evs[a].t;
+}
+static void ck_events_clear(void) { nevs = 0; }
 
 static void *ck_host_alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
 static void ck_host_free(void *p) { free(p); }
@@ -343,6 +379,9 @@ const gpt_ops gpt_ops_checked = {
             .host_alloc = ck_host_alloc,
             .host_free = ck_host_free,
             .device_uuid = ck_device_uuid,
+            .event_record = ck_event_record,
+            .event_seconds = ck_event_seconds,
+            .events_clear = ck_events_clear,
         },
     .storage_prec = ck_storage_prec,
     .to_prec = ck_to_prec,

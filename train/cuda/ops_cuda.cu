@@ -784,9 +784,31 @@ static void cu_adamw(float *p, floatX *plow, const float *g, float *m, float *v,
     BY_TYPE(adamw_t, p, plow, g, m, v, n, gs, lr, beta1, beta2, eps, decay, bc1, bc2);
 }
 
+/* the profile's events (WEBTEXT_PROFILE=events): a pool reused after each clear */
+static std::vector<cudaEvent_t> g_pev;
+static size_t g_npev;
+static int cu_event_record(void)
+{
+    if (g_npev == g_pev.size()) {
+        cudaEvent_t e;
+        CUDA_CHECK(cudaEventCreate(&e));
+        g_pev.push_back(e);
+    }
+    CUDA_CHECK(cudaEventRecord(g_pev[g_npev], 0));
+    return (int)g_npev++;
+}
+static double cu_event_seconds(int a, int b)
+{
+    float ms = 0;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, g_pev[(size_t)a], g_pev[(size_t)b]));
+    return ms * 1e-3;
+}
+static void cu_events_clear(void) { g_npev = 0; }
+
 extern "C" const gpt_ops gpt_ops_cuda = {
     "cuda", 1, 1,
-    {cu_alloc, cu_free, cu_copy, cu_zero, cu_upload, cu_download, cu_sync, cu_host_alloc, cu_host_free, cu_device_uuid},
+    {cu_alloc, cu_free, cu_copy, cu_zero, cu_upload, cu_download, cu_sync, cu_host_alloc, cu_host_free, cu_device_uuid,
+     cu_event_record, cu_event_seconds, cu_events_clear},
     cu_storage_prec, cu_to_prec, cu_from_prec, cu_encoder_forward, cu_encoder_forward_vp, cu_encoder_backward, cu_layernorm_forward, cu_layernorm_backward,
     cu_layernorm_part_floats, cu_matmul_forward, cu_matmul_backward, cu_attention_forward, cu_attention_backward,
     cu_attention_scratch_floats, cu_attention_state_floats, cu_gelu_forward, cu_gelu_backward, cu_matmul_gelu_forward,

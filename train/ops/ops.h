@@ -61,6 +61,14 @@ typedef struct gpt_mem_ops {
     void (*host_free)(void *p);
     /* The device's UUID (which physical GPU; the communicators compare them). */
     void (*device_uuid)(unsigned char uuid[16]);
+    /* Optional (NULL where the table has none; the CUDA table's): a timing event recorded
+     * in the table's order, returning its number; the seconds between two recorded events
+     * once a sync has completed both; forget the recorded events (after a sync). The
+     * profile's event mode (WEBTEXT_PROFILE=events) times the device without a sync after
+     * each operation. */
+    int (*event_record)(void);
+    double (*event_seconds)(int a, int b);
+    void (*events_clear)(void);
 } gpt_mem_ops;
 
 typedef struct gpt_ops {
@@ -194,6 +202,10 @@ void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);
  * operation (synchronising after it); the report of the time per operation.
  * One profiled table per process. */
 const gpt_ops *gpt_ops_profiled(const gpt_ops *inner);
+/* The same with events (the table's event_record; sync mode where it has none): each
+ * operation's device time without a sync after it, so the time between operations is the
+ * device's idle time (launches, host work, waits). */
+const gpt_ops *gpt_ops_profiled_events(const gpt_ops *inner);
 void gpt_ops_profile_report(FILE *f);
 /* Start again (after the first iteration: its allocations, uploads, cuBLAS and cuDNN
  * plans are set-up, not the step). */
