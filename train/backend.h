@@ -1,17 +1,14 @@
 /* backend.h - the trainer's model backend: one table of operations on the
  * model buffers that the backend owns. The training loop (trainer.c) reaches
- * the model only through it, whatever runs the kernels:
+ * the model only through it:
  *
- *   train_backend_cpu   the reference: train/model (the GPT with its parallel
- *                       layers) on train/cpu's kernels; data parallelism and
- *                       ZeRO-1 through train/distributed/ddp over MPI.
- *   train_backend_cuda  train/cuda (one GPU per rank): parameters, gradients,
- *                       moments and activations in device memory; data
- *                       parallelism through train/parallel/nccl on the device.
+ *   train_backend_model  train/model (the GPT with its parallel layers) on an
+ *                        operation table (train/ops/ops.h: the CPU's, the checked
+ *                        one of the tests, or CUDA's); data parallelism and ZeRO
+ *                        through train/distributed/ddp over the communicators.
  *
- * The host gpt_model is where checkpoints are read and written in both:
- * sync_host brings the backend's master weights and moments into it. Pipeline
- * stages (train/model's stage functions) exist on the CPU backend only. */
+ * The host gpt_model is where checkpoints are read and written: sync_host brings
+ * the table's master weights and moments into it. */
 #ifndef TRAIN_BACKEND_H
 #define TRAIN_BACKEND_H
 
@@ -24,7 +21,7 @@
 typedef struct train_backend train_backend;
 
 typedef struct {
-    const char *name; /* "cpu", "cuda" */
+    const char *name; /* "model" */
     /* Forward of inputs [B, T]; *loss the mean loss with targets, else -1. Returns 0 or an
      * ERR_* code (gpt_forward's). */
     int (*forward)(train_backend *b, const int32_t *in, const int32_t *tg, int B, int T, float *loss);
@@ -46,17 +43,12 @@ struct train_backend {
     const train_backend_ops *ops;
     gpt_model *m;  /* the host model */
     dist_ctx *d;
-    ddp *dp;       /* CPU: the data-parallel optimizer */
-    void *gpu;     /* CUDA: the gpt_cuda */
-    void *nccl;    /* CUDA: the data-parallel group's dist_nccl, or NULL */
+    ddp *dp;       /* the data-parallel optimizer */
 };
 
-extern const train_backend_ops train_backend_cpu;
+extern const train_backend_ops train_backend_model;
 /* Tests only (WEBTEXT_TRAIN_INJECT_NAN), kept out of the table: make one
  * gradient NaN in whichever backend b runs on. */
 void train_backend_poison_grad(train_backend *b);
-#ifdef WEBTEXT_CUDA
-extern const train_backend_ops train_backend_cuda;
-#endif
 
 #endif

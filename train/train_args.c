@@ -143,9 +143,10 @@ static const arg_opt train_opts[] = {
     {"loss-scale-window", 0, ARG_INT, &parsed.loss_scale_window, "N", "fp16: double the scale after N clean iterations\n"
                                                                 "(default 1000)"},
     {"hysteresis", 0, ARG_INT, &parsed.hysteresis, "N", "fp16: halve the scale after N overflows (default 2)"},
-    {"cpu-offload", 0, ARG_FLAG, &parsed.cpu_offload, NULL, "--device cuda: fp32 master weights and AdamW state in\n"
-                                          "pinned host memory, updated by CPU threads while the\n"
-                                          "gradients stream in (6 bytes per parameter on the GPU, not 18)"},
+    {"cpu-offload", 0, ARG_FLAG, &parsed.cpu_offload, NULL, "--device cuda, ZeRO-0: fp32 master weights and AdamW\n"
+                                          "state in host memory, updated by CPU threads chunk by\n"
+                                          "chunk while the next gradients download (bf16: 6 bytes\n"
+                                          "per parameter on the GPU, not 18)"},
     {"optimizer-cpu-offload", 0, ARG_FLAG, &parsed.cpu_offload, NULL, "the same (Megatron-Core's name)"},
     {"no-cublaslt-epilogues", 0, ARG_FLAG, &parsed.no_epilogues, NULL, "--device cuda: bias and GELU as separate kernels"},
     {"data-impl", 0, ARG_STR, &ign.ign_s, "IMPL", "accepted (mmap)"},
@@ -162,13 +163,12 @@ static const arg_opt train_opts[] = {
                                           "outputs, recompute them in backward (any device)"},
     {"checkpoint-activations", 0, ARG_FLAG, &parsed.recompute_activations, NULL, "the same (Megatron's older name)"},
     {"attention-backend", 0, ARG_STR, &parsed.attention_backend, "B", "--device cuda: auto (default: fused where it\n"
-                                          "applies, else unfused), fused (cuDNN's flash attention),\n"
+                                          "applies, else flash where it applies, else unfused), fused (cuDNN's flash attention),\n"
                                           "flash (our FlashAttention-2 kernels: head size 64, T a\n"
                                           "multiple of 64), unfused (batched GEMMs, T x T scratch)"},
     {"use-flash-attn", 0, ARG_FLAG, &parsed.use_flash_attn, NULL, "--attention-backend flash (Megatron's older flag)"},
-    {"cuda-parallel-model", 0, ARG_FLAG, &parsed.cuda_parallel_model, NULL, "--device cuda: run the parallel model on the\n"
-                                          "CUDA operation table (what tensor / pipeline\n"
-                                          "parallelism, ZeRO and ranks sharing a GPU use)"},
+    {"cuda-parallel-model", 0, ARG_FLAG, &ign.ign_f, NULL, "accepted (every run is the one model on the CUDA\n"
+                                          "operation table now)"},
     {"no-masked-softmax-fusion", 0, ARG_FLAG, &ign.ign_f, NULL, "accepted"},
     {"no-bias-gelu-fusion", 0, ARG_FLAG, &ign.ign_f, NULL, "accepted"},
     {"no-bias-dropout-fusion", 0, ARG_FLAG, &ign.ign_f, NULL, "accepted"},

@@ -42,7 +42,6 @@ typedef struct {
     int sequence_parallel;      /* with tp > 1: LayerNorm and residual regions split by token */
     /* CUDA backend: precision (Megatron: fp32 unless --bf16 or --fp16) and memory */
     int bf16, fp16, recompute_activations, no_epilogues, use_flash_attn, cpu_offload;
-    int cuda_parallel_model; /* --device cuda through the parallel model on the CUDA operation table */
     const char *distributed_backend; /* nccl: the CUDA backend uses NCCL even with one rank */
     const char *attention_backend; /* auto (default), fused, flash, unfused (local: unfused) */
     int attention;                 /* the GPT_ATTN_* it names (set by setup) */

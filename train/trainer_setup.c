@@ -19,7 +19,6 @@
 #include "tokenizer/tokcli.h"
 #include "train/cpu/blas.h"
 #include "train/cpu/precision.h"
-#include "train/cuda/gpt_cuda.h" /* declarations only: the functions exist with WEBTEXT_CUDA */
 #include "train/run.h"
 #ifdef WEBTEXT_NCCL
 #include "train/parallel/nccl.h"
@@ -95,10 +94,8 @@ static int choose_device(run *r, train_args *a)
     if (!a->device) {
         a->device = "cpu";
 #ifdef WEBTEXT_CUDA
-        char name[256];
-        size_t mem;
-        double pk;
-        if (r->d.world_size == 1 && gpt_cuda_device(name, sizeof name, &mem, &pk) == 0)
+        int ngpu = 0;
+        if (r->d.world_size == 1 && gpt_ops_cuda_count(&ngpu) == 0 && ngpu > 0)
             a->device = "cuda";
 #endif
     }
@@ -106,57 +103,29 @@ static int choose_device(run *r, train_args *a)
      * access to device memory (train/cpu/ops_checked.c) */
     if (strcmp(a->device, "cpu") && strcmp(a->device, "cuda") && strcmp(a->device, "checked"))
         return err_set(ERR_USAGE, "--device %s: expected cpu, cuda or checked (a test)", a->device);
-    r->cuda = !strcmp(a->device, "cuda");
     r->ops = !strcmp(a->device, "checked") ? &gpt_ops_checked : &gpt_ops_cpu;
-    /* Tensor / pipeline parallelism and ZeRO on GPUs run the parallel model on the CUDA
-     * operation table; the single-GPU model (gpt_cuda.cu) stays the default elsewhere
-     * until the table has been proven on a GPU (scripts/gpu/gpu_suite.sh). */
     long long zero = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
-    /* Ranks sharing a GPU (more ranks on this node than GPUs) cannot use NCCL, which the
-     * single-GPU path's data parallelism needs: they take the table too, whose
-     * communicators stage through the host. */
-    int shared_gpu = 0;
+    if (a->cpu_offload && zero > 0 && strcmp(a->device, "cpu"))
+        return err_set(ERR_USAGE, "--cpu-offload with ZeRO stage %lld: the distributed optimizer's shards stay on the "
+                                  "device; --cpu-offload runs with ZeRO-0 (each rank steps its own weights on its CPU)",
+                       zero);
+    /* --device cuda: the one model (train/model/gpt.c) on the CUDA operation table, in any
+     * layout; ranks sharing a GPU (more ranks on a node than GPUs) have communicators that
+     * stage through the host (NCCL takes one GPU per rank; train/parallel/comm.c). */
+    if (!strcmp(a->device, "cuda")) {
 #ifdef WEBTEXT_CUDA
-    if (r->cuda && r->d.world_size > 1) {
-        int lsize = 1, ngpu = 0;
-        dist_local_rank(&lsize);
-        if (gpt_ops_cuda_count(&ngpu) == 0 && ngpu > 0 && lsize > ngpu)
-            shared_gpu = 1;
-    }
-#endif
-    if (r->cuda && (r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model || shared_gpu)) {
-#ifdef WEBTEXT_CUDA
-        if (a->cpu_offload)
-            return err_set(ERR_USAGE, "--device cuda with tensor / pipeline parallelism, ZeRO, ranks sharing a GPU or "
-                                      "--cuda-parallel-model runs the parallel model on the CUDA operation table, "
-                                      "which keeps the optimizer on the GPU: drop --cpu-offload");
-        if (shared_gpu && r->d.world_rank == 0 && !(r->d.tp > 1 || r->d.pp > 1 || zero > 0 || a->cuda_parallel_model))
-            fprintf(stderr, "note: %d ranks share this node's GPUs: data parallelism runs the parallel model on the "
-                            "CUDA operation table with staged communicators (NCCL takes one GPU per rank)\n",
-                    r->d.world_size);
         if (gpt_ops_cuda_select(dist_local_rank(NULL)) < 0)
             return ERR_USAGE;
-        r->cuda = 0;
         r->cuda_table = 1;
         r->ops = &gpt_ops_cuda;
-#endif
-    }
-#ifndef WEBTEXT_CUDA
-    if (r->cuda)
+#else
         return err_set(ERR_USAGE, "--device cuda: this build has no CUDA backend (nvcc was not found when it was "
                                   "built); use --device cpu");
 #endif
-    if (r->cuda && r->d.world_size > 1) {
-#ifndef WEBTEXT_NCCL
-        return err_set(ERR_USAGE, "--device cuda with %d ranks: this build has no NCCL (nccl.h was not found when it "
-                                  "was built); use --device cpu with mpirun", r->d.world_size);
-#endif
-        if (a->cpu_offload)
-            return err_set(ERR_USAGE, "--cpu-offload with several ranks: not in this build (one GPU per run)");
     }
     /* WEBTEXT_PROFILE=1: each operation synchronised; =events: the table's events (CUDA), no syncs */
     const char *pe = getenv("WEBTEXT_PROFILE");
-    if (!r->cuda && pe && (!strcmp(pe, "1") || !strcmp(pe, "events"))) {
+    if (pe && (!strcmp(pe, "1") || !strcmp(pe, "events"))) {
         r->ops = !strcmp(pe, "events") ? gpt_ops_profiled_events(r->ops) : gpt_ops_profiled(r->ops);
         r->profile = 1;
         comm_profile_enable(1);
@@ -183,11 +152,10 @@ static int choose_device(run *r, train_args *a)
     /* --bf16 / --fp16 on the CPU and checked tables: the parallel model's mixed precision
      * (weights, activations and their gradients rounded to bf16 / fp16 as the GPU rounds
      * them, computed in fp32; master weights, AdamW and weight gradients in fp32). */
-    if (r->cuda && a->grad_reduce_in_bf16 && r->d.world_rank == 0)
-        fprintf(stderr, "note: --grad-reduce-in-bf16: for the parallel model; the single-GPU path reduces in fp32\n");
-    if (!r->cuda && (a->cpu_offload || a->use_flash_attn) && r->d.world_rank == 0)
-        fprintf(stderr, "note: --%s: for --device cuda; ignored on --device %s\n",
-                a->cpu_offload ? "cpu-offload" : "use-flash-attn", a->device);
+    if (!r->ops->device && a->cpu_offload && r->d.world_rank == 0)
+        fprintf(stderr, "note: --cpu-offload: for --device cuda; ignored on --device %s\n", a->device);
+    if (!r->cuda_table && a->use_flash_attn && r->d.world_rank == 0)
+        fprintf(stderr, "note: --use-flash-attn: for --device cuda; ignored on --device %s\n", a->device);
     return 0;
 }
 
@@ -222,6 +190,15 @@ static int check_args(run *r, train_args *a)
     int rc;
     if ((rc = choose_device(r, a)) || (rc = train_args_check(a, &r->d, &r->vpp)))
         return rc;
+#ifdef WEBTEXT_CUDA
+    /* the CUDA table's attention for this run's shape (this rank's heads), its epilogues */
+    int tpn = r->d.tp > 0 ? r->d.tp : 1;
+    if (r->cuda_table &&
+        (rc = gpt_ops_cuda_configure(a->bf16 ? 1 : a->fp16 ? 2 : 0, a->attention, !a->no_epilogues,
+                                     (int)a->micro_batch_size, (int)a->seq_length, (int)(a->num_heads / tpn),
+                                     (int)(a->hidden_size / a->num_heads))))
+        return rc;
+#endif
     return vocab_size(r, a);
 }
 
@@ -244,72 +221,30 @@ static int open_device(run *r, char *dev_desc, size_t dn, char *peak_desc, size_
              : r->m.prec == GPT_PREC_FP16 ? "fp16 mixed precision with loss scaling (rounded as the GPU rounds, "
                                             "computed in fp32)"
                                           : "fp32");
+    if (r->m.offload && !r->cuda_table)
+        snprintf(dev_desc + strlen(dev_desc), dn - strlen(dev_desc),
+                 ", optimizer on the CPU (--cpu-offload: master weights and moments in host memory)");
 #ifdef WEBTEXT_CUDA
     if (r->cuda_table) {
         char gpu_name[256] = "";
         size_t gpu_mem = 0;
         double gpu_peak = 0;
-        if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
+        if ((rc = gpt_ops_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
             return rc;
         size_t held = 0, fr = 0, tot = 0;
         gpt_ops_cuda_mem(&held, &fr, &tot);
-        snprintf(dev_desc, dn, "cuda: %s, the parallel model on the CUDA operation table, %s, GPU "
+        snprintf(dev_desc, dn, "cuda: %s, the model on the CUDA operation table, %s%s, GPU "
                  "memory held %.3f GB by this rank before activations (%.2f GB of %.1f GB in use on the GPU)",
                  gpu_name,
                  r->m.prec == GPT_PREC_BF16   ? "bf16 storage (fp32 master weights and optimizer state)"
                  : r->m.prec == GPT_PREC_FP16 ? "fp16 storage with loss scaling (fp32 master weights and optimizer state)"
                                               : "fp32",
-                 held / 1e9, (tot - fr) / 1e9, tot / 1e9);
-        if (r->peak <= 0) {
-            r->peak = gpu_peak > 0 ? gpu_peak : NAN;
-            snprintf(peak_desc, pn, "%s bf16 dense peak%s", gpu_name,
-                     gpu_peak > 0 ? "" : " unknown: give --peak-tflops");
-        }
-    }
-#endif
-#ifdef WEBTEXT_CUDA
-    if (r->cuda) {
-        char gpu_name[256] = "";
-        size_t gpu_mem = 0;
-        double gpu_peak = 0;
-#ifdef WEBTEXT_NCCL
-        if (r->d.world_size > 1) {
-            char why[160];
-            int dev = dist_local_device(gpt_cuda_device_count(), why, sizeof why);
-            if (dev < 0)
-                return err_set(ERR_USAGE, "--device cuda: %s", why);
-            gpt_cuda_set_device(dev);
-        }
-#endif
-        if ((rc = gpt_cuda_device(gpu_name, sizeof gpu_name, &gpu_mem, &gpu_peak)))
-            return rc;
-        gpt_cuda_opts go = {.precision = a->bf16 ? GPT_CUDA_BF16 : a->fp16 ? GPT_CUDA_FP16 : GPT_CUDA_FP32,
-                            .B = r->mbs, .T = r->L, .recompute = a->recompute_activations, .epilogues = !a->no_epilogues,
-                            .attention = a->attention, .offload = a->cpu_offload};
-        if ((rc = gpt_cuda_create((gpt_cuda **)&r->be.gpu, &r->m, &go)))
-            return rc;
-        r->be.ops = &train_backend_cuda;
-        size_t tot;
-        size_t held = gpt_cuda_memory(r->be.gpu, &tot);
-        snprintf(dev_desc, dn, "cuda: %s, %s%s, GPU memory held %.2f GB of %.1f GB", gpu_name,
-                 a->bf16 ? "bf16 mixed precision" : a->fp16 ? "fp16 mixed precision with loss scaling" : "fp32",
-                 a->recompute_activations ? ", activations recomputed" : "", held / 1e9, tot / 1e9);
-        if (a->cpu_offload)
+                 a->recompute_activations ? ", activations recomputed" : "", held / 1e9, (tot - fr) / 1e9, tot / 1e9);
+        if (r->m.offload)
             snprintf(dev_desc + strlen(dev_desc), dn - strlen(dev_desc),
                      ", optimizer on the CPU (%d threads, %.2f GB of master weights and moments in host memory)", threads,
                      r->m.num_params * 12.0 / 1e9);
-        snprintf(dev_desc + strlen(dev_desc), dn - strlen(dev_desc), ", attention %s",
-                 gpt_cuda_attention(r->be.gpu));
-#ifdef WEBTEXT_NCCL
-        /* Data parallelism on the GPU: gradients all-reduced by NCCL on the device. With one
-         * rank, --distributed-backend nccl still runs the NCCL path (a group of one). */
-        if (r->d.dp > 1 || (a->distributed_backend && !strcmp(a->distributed_backend, "nccl"))) {
-            if ((rc = dist_nccl_init((dist_nccl **)&r->be.nccl, &r->d, &r->d.data)))
-                return rc;
-            snprintf(dev_desc + strlen(dev_desc), dn - strlen(dev_desc),
-                     ", gradients all-reduced over NCCL %s (data-parallel group of %d)", dist_nccl_version(), r->d.dp);
-        }
-#endif
+        snprintf(dev_desc + strlen(dev_desc), dn - strlen(dev_desc), ", attention %s", gpt_ops_cuda_attention());
         if (r->peak <= 0) {
             r->peak = gpu_peak > 0 ? gpu_peak : NAN;
             snprintf(peak_desc, pn, "%s bf16 dense peak%s", gpu_name,
@@ -317,7 +252,7 @@ static int open_device(run *r, char *dev_desc, size_t dn, char *peak_desc, size_
         }
     }
 #endif
-    if (!(r->peak > 0) && !r->cuda && !r->cuda_table)
+    if (!(r->peak > 0) && !r->cuda_table)
         r->peak = cpu_peak_tflops(threads, peak_desc, pn);
     return 0;
 }
@@ -343,10 +278,10 @@ static void print_banner(run *r, const char *dev_desc, const char *peak_desc, do
     printf("> device %s; micro-batch %d x %lld x data-parallel %d = global batch %lld; MFU against a peak "
            "of %.3f TFLOP/s (%s)\n",
            dev_desc, mbs, nmicro_rank, dp, gbs, r->peak, peak_desc);
-    if (r->d.world_size > 1 && !r->cuda)
+    if (r->d.world_size > 1)
         printf("> communicators: tensor %s, pipeline %s, data %s, embedding %s\n", comm_name(&r->c_tensor),
                comm_name(&r->c_pipe), comm_name(&r->c_data), comm_name(&r->c_emb));
-    if (!r->cuda) {
+    if (!r->cuda_table) {
         /* the CPU backend's matrix products: a slow kernel set is explained, not hidden */
         char blas[320];
         int slow = 0;
@@ -379,12 +314,16 @@ static void print_banner(run *r, const char *dev_desc, const char *peak_desc, do
             int units[3] = {0, 1, r->m.nlayers + 1};
             for (int k = 0; k < 3; k++)
                 work += (double)gpt_unit_size(&r->m, units[k]) * (double)r->m.xb;
+        } else if (r->m.offload) {
+            /* --cpu-offload: the device holds the compute weights and the gradients; the master
+             * weights and the moments (12 bytes a parameter) are in host memory */
+            bp = (double)r->m.xb;
+            bm = 0;
         } else if (r->m.prec) {
             bp += (double)r->m.xb;
         }
         double n = (double)r->m.num_params, act = (double)gpt_activation_bytes(&r->m, mbs, L);
-        if (!r->cuda)
-            printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
+        printf("> memory per rank (ZeRO stage %d, data-parallel %d): parameters %.1f MB, gradients %.1f MB, optimizer "
                    "state %.1f MB, activations %.2f MB, working buffers %.1f MB; %.3f bytes per parameter (params %.3f + "
                    "grads %.3f + moments %.3f)\n",
                    r->dp.zero, dp, bp * n / 1e6, bg * n / 1e6, bm * n / 1e6, act / 1e6, work / 1e6,
@@ -451,7 +390,8 @@ static int open_model(run *r)
     gpt_par par = {.tp = tp, .tp_rank = r->d.tp_rank, .pp = pp, .pp_rank = r->d.pp_rank, .d = &r->d,
                    .tp_g = &r->d.tensor, .pp_g = &r->d.pipeline, .sp = a->sequence_parallel, .vpp = r->vpp,
                    .ops = r->ops, .tp_comm = &r->c_tensor, .recompute = a->recompute_activations,
-                   .prec = r->cuda ? GPT_PREC_FP32 : a->bf16 ? GPT_PREC_BF16 : a->fp16 ? GPT_PREC_FP16 : GPT_PREC_FP32};
+                   .prec = a->bf16 ? GPT_PREC_BF16 : a->fp16 ? GPT_PREC_FP16 : GPT_PREC_FP32,
+                   .offload = a->cpu_offload && r->ops->device};
     if ((rc = gpt_alloc_par(&r->m, &cfg, &par)))
         return rc;
     r->st.seed = (uint64_t)a->seed;
@@ -472,7 +412,7 @@ static int open_model(run *r)
     /* Data parallelism: every rank holds the same initial (or loaded) model. */
     gpt_upload(&r->m); /* into the table's buffers (nothing to do on the CPU's) */
     rc = ddp_init(&r->dp, &r->d, &r->m, (int)a->zero_stage, (size_t)a->ddp_bucket_size, &r->c_data);
-    r->be = (train_backend){.ops = &train_backend_cpu, .m = &r->m, .d = &r->d, .dp = &r->dp};
+    r->be = (train_backend){.ops = &train_backend_model, .m = &r->m, .d = &r->d, .dp = &r->dp};
     if (rc)
         return rc;
     r->dp.grad_reduce_prec = a->grad_reduce_in_bf16 ? GPT_PREC_BF16 : GPT_PREC_FP32;

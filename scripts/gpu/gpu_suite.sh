@@ -23,7 +23,7 @@
 #         4. the GPU memory each rank holds for ZeRO-1/2/3 and tp 2 (the trainer's
 #            "GPU memory held" line) beside the formulas;
 #         5. tokens/s and MFU at 124M and 1.5B against PyTorch (bench/bench_gpu.sh);
-#         6. the one model (--cuda-parallel-model) at the same shapes, and its profile;
+#         6. where the time goes at 124M (WEBTEXT_PROFILE=1 and =events), and --cpu-offload's speed;
 #         7. tp 2 and pp 2 (ranks sharing the GPU) in bf16 with WEBTEXT_PROFILE=1: the step
 #            split into compute, collectives, point to point and the schedule's bubble.
 #       summary.txt lists PASS / FAIL per check.
@@ -150,14 +150,14 @@ PY
 pflag() { case $1 in bf16) echo --bf16;; fp16) echo --fp16 --initial-loss-scale 65536;; esac; }
 ptol() { case $1 in bf16) echo 1e-2;; fp16) echo 2e-3;; *) echo 1e-4;; esac; }
 # The reference of a layout: one GPU process of the same model (the parallel model on the
-# CUDA operation table, --cuda-parallel-model) in the same precision. Tolerances: fp32
+# CUDA operation table) in the same precision. Tolerances: fp32
 # 1e-4; bf16 1e-2 and fp16 2e-3, what the CPU tables allow (docs/parallel.md: measured
 # 1.05e-3 / 4.1e-4 there): a layout changes the shapes of the products, so the fp32 sums
 # inside them round differently before the result is rounded to 8 or 11 bits.
 ref_of() { # PRECISION -> path of the one-process log
   local prec=$1 ref="$W/single_$1.jsonl"
   if [ ! -f "$ref" ]; then
-    bin/train $M $(pflag "$prec") --cuda-parallel-model --log-json "$ref" > "$W/ref_$prec.out" 2>&1 ||
+    bin/train $M $(pflag "$prec") --log-json "$ref" > "$W/ref_$prec.out" 2>&1 ||
       { bad "single_$prec" "$(tail -2 "$W/ref_$prec.out" | tr '\n' ' ')"; rm -f "$ref"; return 1; }
   fi
   echo "$ref"
@@ -188,21 +188,14 @@ step 2 && for prec in ${SUITE_PRECS:-fp32 $([ "$DEV" = cuda ] && echo bf16 fp16)
   # a group of one on its own GPU takes NCCL: the overlap's side stream and events run
   layout zero3_overlap_nccl_group_of_one 1 $prec --zero-stage 3 --overlap-grad-reduce --overlap-param-gather
   layout tp2_pp2_dp2 8 $prec --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2
+  # the optimizer on the CPU (the host's AdamW, the compute weights uploaded chunk by chunk)
+  layout cpu_offload 1 $prec --cpu-offload
+  layout dp2_cpu_offload 2 $prec --cpu-offload
 done
-# the parallel model in one process against the single-GPU model (gpt_cuda.cu), same precision
-if [ "$DEV" = cuda ] && step 2 && [ -z "${SUITE_PRECS:-}" ]; then
-  for prec in fp32 bf16; do
-    ref=$(ref_of "$prec") || continue
-    bin/train $M $(pflag "$prec") --log-json "$W/gptcuda_$prec.jsonl" > "$W/gptcuda_$prec.out" 2>&1 || { bad "gpt_cuda_$prec" "$(tail -2 "$W/gptcuda_$prec.out")"; continue; }
-    t=1e-4; [ "$prec" = bf16 ] && t=5e-2
-    r=$(cmpj "$ref" "$W/gptcuda_$prec.jsonl" "$t") && ok "one_model_vs_gpt_cuda $prec: $r" || bad "one_model_vs_gpt_cuda $prec" "$r"
-  done
-fi
-
 # the one model is deterministic on a GPU (the encoder's backward grouped by token, no atomics;
 # fixed reduction orders): a second run gives the same bits
 if [ "$DEV" = cuda ] && step 2 && ref=$(ref_of bf16); then
-  if bin/train $M $(pflag bf16) --cuda-parallel-model --log-json "$W/again_bf16.jsonl" > "$W/again.out" 2>&1; then
+  if bin/train $M $(pflag bf16) --log-json "$W/again_bf16.jsonl" > "$W/again.out" 2>&1; then
     r=$(cmpj "$ref" "$W/again_bf16.jsonl" 0) && ok "one_model_deterministic bf16: $r" || bad "one_model_deterministic bf16" "$r"
   else bad "one_model_deterministic bf16" "$(tail -2 "$W/again.out" | tr '\n' ' ')"; fi
 fi
@@ -250,21 +243,19 @@ done
 # 5. one GPU, one rank: tokens/s and MFU against PyTorch
 BCONF=${SUITE_CONFIGS:-"124M:16 1558M:4"} # e.g. "124M:16 1558M:4,8"
 [ "$DEV" = cuda ] && step 5 && CONFIGS="$BCONF" ITERS=20 bash bench/bench_gpu.sh 2>&1 | tee "$OUT/bench.log" | tail -8 >> "$SUM"
-# 6. the one model (the parallel model on the CUDA table, one rank) at the same shapes, and
-#    where its time goes (WEBTEXT_PROFILE=1: each operation timed, synchronised)
+# 6. where the one model's time goes at 124M (WEBTEXT_PROFILE=1: each operation synchronised;
+#    =events: the table's events, no syncs, so "outside" is the GPU's idle time), and the speed
+#    with the optimizer on the CPU (--cpu-offload)
 if [ "$DEV" = cuda ] && step 6; then
-  CONFIGS="$BCONF" ITERS=20 NO_TORCH=1 EXTRA=--cuda-parallel-model bash bench/bench_gpu.sh 2>&1 | tee "$OUT/bench_one_model.log" | tail -4 | sed "s/^/one model: /" >> "$SUM"
   PR="--num-layers 12 --hidden-size 768 --num-attention-heads 12 --seq-length 1024 --micro-batch-size 16
       --global-batch-size 16 --train-iters 6 --lr 6e-4 --log-interval 1 --eval-iters 0 --split 100,0,0
       --data-path $W/d_text_document --data-cache-path $W --device cuda --bf16"
-  WEBTEXT_PROFILE=1 bin/train $PR --cuda-parallel-model > "$OUT/profile_124M.log" 2>&1
+  WEBTEXT_PROFILE=1 bin/train $PR > "$OUT/profile_124M.log" 2>&1
   sed -n '/operation/,$p' "$OUT/profile_124M.log" | head -40
-  # the same with the table's events (device time per operation, no syncs: "outside" is the GPU's idle time)
-  WEBTEXT_PROFILE=events bin/train $PR --cuda-parallel-model > "$OUT/profile_124M_events.log" 2>&1
+  WEBTEXT_PROFILE=events bin/train $PR > "$OUT/profile_124M_events.log" 2>&1
   grep '^> ' "$OUT/profile_124M_events.log" | sed -n '/profile (WEBTEXT/,$p' | head -40
-  # beside it, gpt_cuda.cu's own (events between its operations, no syncs; the first two steps left out)
-  WEBTEXT_CUDA_PROFILE=1 bin/train $PR > "$OUT/profile_124M_gpt_cuda.log" 2>&1
-  sed -n '/CUDA profile/,$p' "$OUT/profile_124M_gpt_cuda.log" | head -40
+  CONFIGS="124M:16" ITERS=20 NO_TORCH=1 EXTRA=--cpu-offload bash bench/bench_gpu.sh 2>&1 | tee "$OUT/bench_offload.log" |
+    grep '^row:' | sed "s/^row:/cpu offload:/" >> "$SUM"
 fi
 # 7. tp 2 and pp 2 with the ranks sharing the GPU (staged communicator), bf16: where the step's time
 #    goes (compute, collectives, point to point with the pipeline's waits, the schedule's bubble),

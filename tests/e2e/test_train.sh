@@ -109,6 +109,25 @@ if diff <(grep -o '"iteration":\(7\|8\|9\|10\|11\|12\),[^}]*"lm_loss":[^,]*,"gra
    [ "$(grep -c '"iteration":1[0-2],' "$WORK/ckB/train_log.jsonl")" -ge 3 ]; then pass resume_same_losses; else fail resume_same_losses "$(head -5 "$WORK/d")"; fi
 if cmp -s "$WORK/ckA/iter_0000012/model.ckpt" "$WORK/ckB/iter_0000012/model.ckpt"; then pass resume_bit_identical; else fail resume_bit_identical; fi
 no_tmp_left "$WORK/ckB" ckpt_no_tmp
+# --- --cpu-offload (a device table, here the checked one, bf16): AdamW on the CPU table over the
+# host's master weights and moments, the compute weights uploaded chunk by chunk: the same bits as
+# the device's AdamW (both the CPU kernels here); a checkpoint saved with it resumes without it
+MO="${M/--device cpu/--device checked} --bf16 --train-iters 12 --data-path $D/a"
+expect_exit offload_ref 0 "$BIN/train" $MO --save "$WORK/ckO1" --save-interval 6
+expect_exit offload_run 0 "$BIN/train" $MO --cpu-offload --save "$WORK/ckO2" --save-interval 6
+grep -q '^> device checked .*optimizer on the CPU (--cpu-offload' "$WORK/.out" &&
+  grep -q 'memory per rank .*(params 2.000 + grads 4.000 + moments 0.000)' "$WORK/.out" && pass offload_banner ||
+  fail offload_banner "$(grep '^> device\|memory per rank' "$WORK/.out" | cut -c1-300)"
+if diff <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/ckO1/train_log.jsonl") \
+        <(grep -o '"lm_loss":[^,]*,"grad_norm":[^,]*' "$WORK/ckO2/train_log.jsonl") >/dev/null &&
+   cmp -s "$WORK/ckO1/iter_0000012/model.ckpt" "$WORK/ckO2/iter_0000012/model.ckpt"; then pass offload_same_bits
+else fail offload_same_bits; fi
+expect_exit offload_half 0 "$BIN/train" $MO --cpu-offload --save "$WORK/ckO3" --exit-interval 6
+expect_exit offload_resume_plain 0 "$BIN/train" $MO --save "$WORK/ckO3" --load "$WORK/ckO3"
+if cmp -s "$WORK/ckO1/iter_0000012/model.ckpt" "$WORK/ckO3/iter_0000012/model.ckpt"; then pass offload_resume_bit_identical
+else fail offload_resume_bit_identical; fi
+expect_exit offload_zero1_refused 2 "$BIN/train" $MO --cpu-offload --use-distributed-optimizer
+stderr_has offload_zero1_says "--cpu-offload with ZeRO stage 1"
 
 # --- damaged and mismatched checkpoints are refused
 cp -r "$WORK/ckA" "$WORK/ckC"

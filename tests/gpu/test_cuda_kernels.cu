@@ -2,14 +2,12 @@
  * reference (train/cpu/kernels.c, train/model/gpt.c), on fresh random inputs,
  * in fp32 and bf16, by the relative error ||gpu - cpu|| / ||cpu||, with a
  * tolerance per operation and precision. Outputs are poisoned with NaN before
- * each kernel runs, so an element it fails to write fails the check. Then the
- * whole model: loss, every gradient and the parameters after AdamW against the
- * CPU model; and two runs give bit-identical gradients (determinism).
+ * each kernel runs, so an element it fails to write fails the check. The whole
+ * model on the CUDA table is tests/gpu/test_ops_cuda.cu's.
  * Without a GPU it prints a SKIP line (counted as skipped) and exits 0. */
 extern "C" {
 #include "common/err.h"
 #include "train/cpu/kernels.h"
-#include "train/cuda/gpt_cuda.h"
 #include "train/model/gpt.h"
 }
 #include <math.h>
@@ -334,152 +332,6 @@ template <typename T> static void test_kernels(const char *P, double tol, mm_ctx
 }
 
 /* The whole model against the CPU model: loss, gradients, AdamW. */
-static void test_model(int prec, const char *P, double tol, int attention)
-{
-    /* head size 64 and T 64: every attention backend applies in bf16 */
-    gpt_config cfg = {.max_seq_len = 64, .vocab_size = 301, .padded_vocab_size = 384, .num_layers = 2, .num_heads = 2,
-                      .channels = 128};
-    int B = 3, Tn = 64, N = B * Tn;
-    gpt_model cm;
-    if (gpt_alloc(&cm, &cfg)) {
-        printf("FAIL cuda %s model: gpt_alloc: %s\n", P, err_msg());
-        failures++;
-        return;
-    }
-    gpt_init_weights(&cm, 7, 0.02f);
-    if (prec != GPT_CUDA_FP32) /* the CPU model starts from what the GPU can hold */
-        for (size_t i = 0; i < cm.num_params; i++)
-            cm.params[i] = __bfloat162float(__float2bfloat16(cm.params[i]));
-    vec p0_init(cm.params, cm.params + cm.num_params);
-    std::vector<int32_t> in(N), tg(N);
-    for (int i = 0; i < N; i++) {
-        in[i] = (int32_t)(urand() * cfg.vocab_size);
-        tg[i] = (int32_t)(urand() * cfg.vocab_size);
-    }
-    gpt_cuda_opts o = {prec, B, Tn, 0, 1, 0, attention};
-    gpt_cuda *g;
-    if (gpt_cuda_create(&g, &cm, &o)) {
-        printf("FAIL cuda %s model: %s\n", P, err_msg());
-        failures++;
-        gpt_free(&cm);
-        return;
-    }
-    for (int rec = 0; rec < 2; rec++) {
-        gpt_cuda *h = g;
-        if (rec) {
-            o.recompute = 1;
-            if (gpt_cuda_create(&h, &cm, &o)) {
-                printf("FAIL cuda %s model: %s\n", P, err_msg());
-                failures++;
-                continue;
-            }
-        }
-        char nm[96];
-        gpt_zero_grad(&cm);
-        float lc = 0;
-        if (gpt_forward(&cm, in.data(), tg.data(), B, Tn, &lc)) {
-            printf("FAIL cuda %s model: forward: %s\n", P, err_msg());
-            failures++;
-        }
-        gpt_backward(&cm, 1.0f);
-        gpt_cuda_zero_grad(h);
-        float lg = gpt_cuda_forward(h, in.data(), tg.data());
-        gpt_cuda_backward(h, 1.0f);
-        snprintf(nm, sizeof nm, "model loss%s (cpu %.6f, gpu %.6f)", rec ? " (recompute)" : "", lc, lg);
-        check(P, nm, fabs(lc - lg) / lc, prec ? 5e-3 : 1e-5);
-        gpt_model gm = cm;
-        vec gg(cm.num_params), p0(cm.params, cm.params + cm.num_params);
-        std::vector<float> mm_(cm.num_params), vv_(cm.num_params);
-        gm.params = p0.data();
-        gm.grads = gg.data();
-        gm.adam_m = mm_.data();
-        gm.adam_v = vv_.data();
-        gpt_cuda_download(h, &gm);
-        for (int t = 0; t < GPT_NUM_TENSORS; t++) {
-            vec a(gg.begin() + cm.offsets[t], gg.begin() + cm.offsets[t] + cm.sizes[t]);
-            vec r(cm.grads + cm.offsets[t], cm.grads + cm.offsets[t] + cm.sizes[t]);
-            snprintf(nm, sizeof nm, "model gradient %s%s", gpt_tensor_names[t], rec ? " (recompute)" : "");
-            check(P, nm, relerr(a, r), prec ? 4 * tol : 1e-4);
-        }
-        if (rec) {
-            gpt_cuda_free(h);
-            continue;
-        }
-        /* determinism: the same step again gives the same bits */
-        gpt_cuda_zero_grad(h);
-        float lg2 = gpt_cuda_forward(h, in.data(), tg.data());
-        gpt_cuda_backward(h, 1.0f);
-        vec gg2(cm.num_params);
-        gm.grads = gg2.data();
-        gpt_cuda_download(h, &gm);
-        checks++;
-        if (lg2 == lg && !memcmp(gg.data(), gg2.data(), gg.size() * 4)) {
-            printf("PASS cuda %s model: a second run gives bit-identical loss and gradients\n", P);
-        } else {
-            printf("FAIL cuda %s model: a second run differs (loss %.9g vs %.9g)\n", P, lg, lg2);
-            failures++;
-        }
-        /* grad norm and AdamW on the GPU's gradients, CPU vs GPU */
-        memcpy(cm.grads, gg.data(), gg.size() * 4);
-        double nc = gpt_grad_norm(&cm), ng = gpt_cuda_grad_norm(h);
-        check(P, "grad norm", fabs(nc - ng) / nc, 1e-6);
-        gpt_scale_grads(&cm, 0.5f);
-        gpt_adamw(&cm, 1.0f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
-        gpt_cuda_adamw(h, 0.5f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
-        gm.grads = NULL;
-        gpt_cuda_download(h, &gm);
-        vec pc(cm.params, cm.params + cm.num_params), mc(cm.adam_m, cm.adam_m + cm.num_params);
-        check(P, "adamw parameters", relerr(p0, pc), 1e-6);
-        check(P, "adamw first moment", relerr(mm_, mc), 1e-6);
-    }
-    gpt_cuda_free(g);
-    /* --cpu-offload: the same step with the optimizer on the CPU, in the host model itself */
-    {
-        gpt_model hm;
-        if (gpt_alloc(&hm, &cfg) == 0) {
-            memcpy(hm.params, p0_init.data(), hm.num_params * 4);
-            gpt_model ref;
-            gpt_alloc(&ref, &cfg);
-            memcpy(ref.params, p0_init.data(), ref.num_params * 4);
-            gpt_cuda_opts oo = o;
-            oo.recompute = 0;
-            oo.offload = 1;
-            gpt_cuda *h;
-            if (gpt_cuda_create(&h, &hm, &oo)) {
-                printf("FAIL cuda %s offload: %s\n", P, err_msg());
-                failures++;
-            } else {
-                gpt_cuda *g2;
-                oo.offload = 0;
-                gpt_cuda_create(&g2, &ref, &oo);
-                for (int it = 1; it <= 2; it++) {
-                    gpt_cuda_zero_grad(h);
-                    gpt_cuda_zero_grad(g2);
-                    float l1 = gpt_cuda_forward(h, in.data(), tg.data()), l2 = gpt_cuda_forward(g2, in.data(), tg.data());
-                    gpt_cuda_backward(h, 1.0f);
-                    gpt_cuda_backward(g2, 1.0f);
-                    char nm[64];
-                    snprintf(nm, sizeof nm, "offload step %d loss", it);
-                    check(P, nm, fabs(l1 - l2) / l2, it == 1 ? 0.0 : 1e-5);
-                    gpt_cuda_adamw(h, 0.5f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, it);
-                    gpt_cuda_adamw(g2, 0.5f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, it);
-                }
-                gpt_cuda_download(h, &hm);
-                gpt_model rv = ref;
-                rv.grads = NULL;
-                gpt_cuda_download(g2, &rv);
-                vec a(hm.params, hm.params + hm.num_params), r(ref.params, ref.params + ref.num_params);
-                check(P, "offload parameters after two steps (cpu AdamW vs gpu AdamW)", relerr(a, r), 1e-5);
-                gpt_cuda_free(g2);
-                gpt_cuda_free(h);
-            }
-            gpt_free(&ref);
-            gpt_free(&hm);
-        }
-    }
-    gpt_free(&cm);
-}
-
 int main(void)
 {
     int n = 0;
@@ -499,12 +351,6 @@ int main(void)
     mm.epilogues = 1;
     test_kernels<float>("fp32", 1e-5, &mm);
     test_kernels<__nv_bfloat16>("bf16", 1e-2, &mm);
-    test_model(GPT_CUDA_FP32, "fp32", 1e-5, GPT_ATTN_AUTO);
-    test_model(GPT_CUDA_BF16, "bf16 (flash attention)", 1e-2, GPT_ATTN_FLASH);
-    test_model(GPT_CUDA_BF16, "bf16 (unfused attention)", 1e-2, GPT_ATTN_UNFUSED);
-#ifdef WEBTEXT_CUDNN
-    test_model(GPT_CUDA_BF16, "bf16 (fused cuDNN attention)", 1e-2, GPT_ATTN_FUSED);
-#endif
     printf("%d of %d CUDA checks passed\n", checks - failures, checks);
     return failures ? 1 : 0;
 }

@@ -464,21 +464,31 @@ static void test_typed(int prec)
     D->storage_prec(0);
 }
 
-/* One step of the model (gpt.c) on a table. */
-static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params, int prec = 0)
+/* The model's shape in these checks: small (head size 16, T 32) or wide enough for every
+ * attention backend in 16 bits (head size 64, T 64). */
+struct shape {
+    int B, T, C, NH, L, V, Vp;
+};
+static const shape SMALL = {2, 32, 64, 4, 2, 300, 384}, WIDE = {3, 64, 128, 2, 2, 301, 384};
+
+/* steps of the model (gpt.c) on a table; with offload (--cpu-offload) the optimizer on the
+ * CPU: loss, grad norm and the parameters after the last step */
+static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params, int prec = 0, const shape &sh = SMALL,
+                    int offload = 0, int steps = 1)
 {
     gpt_config cfg;
-    cfg.max_seq_len = 32;
-    cfg.vocab_size = 300;
-    cfg.padded_vocab_size = 384;
-    cfg.num_layers = 2;
-    cfg.num_heads = 4;
-    cfg.channels = 64;
+    cfg.max_seq_len = sh.T;
+    cfg.vocab_size = sh.V;
+    cfg.padded_vocab_size = sh.Vp;
+    cfg.num_layers = sh.L;
+    cfg.num_heads = sh.NH;
+    cfg.channels = sh.C;
     gpt_par par;
     memset(&par, 0, sizeof par);
     par.tp = par.pp = 1;
     par.ops = ops;
     par.prec = prec;
+    par.offload = offload;
     gpt_model m;
     if (gpt_alloc_par(&m, &cfg, &par)) {
         printf("FAIL ops_cuda model: %s\n", err_msg());
@@ -487,22 +497,35 @@ static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params, 
     }
     gpt_init_weights(&m, 11, 0.02f);
     gpt_upload(&m);
-    std::vector<int32_t> in(2 * 32), tg(2 * 32);
-    for (int i = 0; i < 64; i++) {
-        in[i] = (i * 37 + 5) % 300;
-        tg[i] = (i * 53 + 7) % 300;
+    int N = sh.B * sh.T;
+    std::vector<int32_t> in(N), tg(N);
+    for (int i = 0; i < N; i++) {
+        in[i] = (i * 37 + 5) % sh.V;
+        tg[i] = (i * 53 + 7) % sh.V;
     }
-    gpt_zero_grad(&m);
-    if (gpt_forward(&m, in.data(), tg.data(), 2, 32, loss)) {
-        printf("FAIL ops_cuda model forward: %s\n", err_msg());
-        failures++;
+    for (int k = 1; k <= steps; k++) {
+        gpt_zero_grad(&m);
+        if (gpt_forward(&m, in.data(), tg.data(), sh.B, sh.T, loss)) {
+            printf("FAIL ops_cuda model forward: %s\n", err_msg());
+            failures++;
+        }
+        gpt_backward(&m, 1.0f);
+        *norm = gpt_grad_norm(&m);
+        gpt_adamw(&m, 0.5f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, k);
     }
-    gpt_backward(&m, 1.0f);
-    *norm = gpt_grad_norm(&m);
-    gpt_adamw(&m, 1.0f, 1e-3f, 0.9f, 0.95f, 1e-8f, 0.1f, 1);
     gpt_download(&m, 1);
     params.assign(m.params, m.params + m.num_params);
     gpt_free(&m);
+}
+
+static double rel(const vec &a, const vec &b)
+{
+    double d = 0, n = 0;
+    for (size_t i = 0; i < a.size() && i < b.size(); i++) {
+        d += (double)(a[i] - b[i]) * (a[i] - b[i]);
+        n += (double)b[i] * b[i];
+    }
+    return a.size() == b.size() && n > 0 ? sqrt(d / n) : INFINITY;
 }
 
 /* prec 0: fp32 (loss 1e-5, grad norm 1e-4, parameters 1e-5); bf16 / fp16: the rounded
@@ -511,28 +534,76 @@ static void step_on(const gpt_ops *ops, float *loss, double *norm, vec &params, 
  * AdamW's first step moves every weight by about lr = 1e-3 in the sign of its gradient,
  * so a gradient near zero that rounds to the other sign on one table moves its weight
  * 2e-3 the other way: with weights of std 0.02, a relative 1e-3 is such flips on
- * 0.01 % of the weights (measured on an H100: bf16 1.6e-3, fp16 8.4e-4). */
-static void test_model(int prec)
+ * 0.01 % of the weights (measured on an H100: bf16 1.6e-3, fp16 8.4e-4). Each attention
+ * backend the CUDA table has (gpt_ops_cuda_configure) against the CPU's. */
+static void test_model(int prec, const shape &sh = SMALL, int attention = GPT_ATTN_AUTO, const char *an = "")
 {
+    if (gpt_ops_cuda_configure(prec, attention, 1, sh.B, sh.T, sh.NH, sh.C / sh.NH)) {
+        printf("FAIL ops_cuda configure %s: %s\n", an, err_msg());
+        failures++;
+        checks++;
+        return;
+    }
     float lc = 0, lg = 0;
     double nc = 0, ng = 0;
     vec pc, pg;
-    step_on(H, &lc, &nc, pc, prec);
-    step_on(D, &lg, &ng, pg, prec);
-    double dp = 0, np = 0;
-    for (size_t i = 0; i < pc.size() && i < pg.size(); i++) {
-        dp += (double)(pg[i] - pc[i]) * (pg[i] - pc[i]);
-        np += (double)pc[i] * pc[i];
-    }
-    double el = fabs(lg - lc) / lc, en = fabs(ng - nc) / nc, ep = sqrt(dp / np);
+    step_on(H, &lc, &nc, pc, prec, sh);
+    step_on(D, &lg, &ng, pg, prec, sh);
+    double el = fabs(lg - lc) / lc, en = fabs(ng - nc) / nc, ep = rel(pg, pc);
     checks++;
     const char *pn = prec == 1 ? " bf16" : prec == 2 ? " fp16" : "";
     double tl = prec ? 1e-2 : 1e-5, tn = prec ? 1e-2 : 1e-4, tp = prec ? 5e-3 : 1e-5;
     if (pc.size() != pg.size() || !(el < tl && en < tn && ep < tp)) {
         failures++;
-        printf("FAIL ops_cuda model step%s: loss %.7g vs %.7g, grad norm rel %.3g, params rel %.3g\n", pn, lg, lc, en, ep);
+        printf("FAIL ops_cuda model step%s%s (attention %s): loss %.7g vs %.7g, grad norm rel %.3g, params rel %.3g\n",
+               pn, an, gpt_ops_cuda_attention(), lg, lc, en, ep);
     } else {
-        printf("PASS ops_cuda model step%s (loss rel %.2g, grad norm rel %.2g, params rel %.2g)\n", pn, el, en, ep);
+        printf("PASS ops_cuda model step%s%s (attention %s; loss rel %.2g, grad norm rel %.2g, params rel %.2g)\n", pn,
+               an, gpt_ops_cuda_attention(), el, en, ep);
+    }
+    gpt_ops_cuda_configure(prec, GPT_ATTN_AUTO, 1, sh.B, sh.T, sh.NH, sh.C / sh.NH);
+}
+
+/* Determinism: two runs of three steps give the same bits (fixed grids and reduction
+ * orders, the encoder's backward grouped by token, no atomics). */
+static void test_deterministic(int prec)
+{
+    float l1 = 0, l2 = 0;
+    double n1 = 0, n2 = 0;
+    vec p1, p2;
+    gpt_ops_cuda_configure(prec, GPT_ATTN_AUTO, 1, WIDE.B, WIDE.T, WIDE.NH, WIDE.C / WIDE.NH);
+    step_on(D, &l1, &n1, p1, prec, WIDE, 0, 3);
+    step_on(D, &l2, &n2, p2, prec, WIDE, 0, 3);
+    checks++;
+    if (l1 != l2 || n1 != n2 || p1.size() != p2.size() || memcmp(p1.data(), p2.data(), p1.size() * sizeof(float))) {
+        failures++;
+        printf("FAIL ops_cuda deterministic (prec %d): loss %.9g vs %.9g, norm %.12g vs %.12g\n", prec, l1, l2, n1, n2);
+    } else {
+        printf("PASS ops_cuda deterministic (prec %d, attention %s): two runs of three steps, the same bits\n", prec,
+               gpt_ops_cuda_attention());
+    }
+}
+
+/* --cpu-offload: three steps with the optimizer on the CPU (the host's master weights and
+ * moments, the compute weights uploaded chunk by chunk) against the same steps with the
+ * GPU's AdamW: the same losses; the parameters within 1e-5 (fp32; the two AdamW kernels
+ * round their last bits apart) or, in bf16, within what one flipped rounding allows. */
+static void test_offload(int prec)
+{
+    float l1 = 0, l2 = 0;
+    double n1 = 0, n2 = 0;
+    vec p1, p2;
+    gpt_ops_cuda_configure(prec, GPT_ATTN_AUTO, 1, SMALL.B, SMALL.T, SMALL.NH, SMALL.C / SMALL.NH);
+    step_on(D, &l1, &n1, p1, prec, SMALL, 1, 3);
+    step_on(D, &l2, &n2, p2, prec, SMALL, 0, 3);
+    double el = fabs(l1 - l2) / l2, ep = rel(p1, p2), tp = prec ? 1e-3 : 1e-5;
+    checks++;
+    const char *pn = prec == 1 ? " bf16" : "";
+    if (!(el < (prec ? 1e-3 : 1e-5) && ep < tp)) {
+        failures++;
+        printf("FAIL ops_cuda offload%s: third loss %.7g vs %.7g, params rel %.3g\n", pn, l1, l2, ep);
+    } else {
+        printf("PASS ops_cuda offload%s (third loss rel %.2g, params rel %.2g after three steps)\n", pn, el, ep);
     }
 }
 
@@ -553,6 +624,15 @@ int main(void)
     test_model(0);
     test_model(1);
     test_model(2);
+    test_model(0, WIDE, GPT_ATTN_AUTO, ", head size 64");
+    test_model(1, WIDE, GPT_ATTN_FLASH, ", head size 64");
+    test_model(1, WIDE, GPT_ATTN_UNFUSED, ", head size 64");
+#ifdef WEBTEXT_CUDNN
+    test_model(1, WIDE, GPT_ATTN_FUSED, ", head size 64");
+#endif
+    test_deterministic(1);
+    test_offload(0);
+    test_offload(1);
     printf("%d of %d CUDA operation-table checks passed\n", checks - failures, checks);
     return failures != 0;
 }

@@ -458,13 +458,19 @@ template <> struct flash_of<float> {
         return false;
     }
 };
+static int g_attn = GPT_ATTN_AUTO; /* gpt_ops_cuda_configure */
+static char g_attn_desc[640] = "auto";
 template <typename T>
 static void att_fwd_t(floatX *out_, float *lse, const floatX *qkv_, int B, int Tn, int C, int NH)
 {
     T *out = TX(out_);
     const T *qkv = CTX(qkv_);
+    if (g_attn == GPT_ATTN_UNFUSED) {
+        attention_forward<T>(&g_mm, out, lse, qkv, att_t<T>((size_t)B * NH * Tn * Tn), B, Tn, C, NH);
+        return;
+    }
 #ifdef WEBTEXT_CUDNN
-    if (use_cudnn<T>(B, Tn, NH, C / NH)) {
+    if (g_attn != GPT_ATTN_FLASH && use_cudnn<T>(B, Tn, NH, C / NH)) {
         cudnn_attention_forward(cudnn_dtype<T>(), out, lse, qkv, B, Tn, NH, C / NH, 0);
         return;
     }
@@ -478,8 +484,12 @@ static void att_bwd_t(floatX *dqkv_, const floatX *dout_, const floatX *qkv_, co
 {
     T *dqkv = TX(dqkv_);
     const T *dout = CTX(dout_), *qkv = CTX(qkv_), *out = CTX(out_);
+    if (g_attn == GPT_ATTN_UNFUSED) {
+        attention_backward<T>(&g_mm, dqkv, dout, out, qkv, lse, att_t<T>((size_t)B * NH * Tn * Tn), B, Tn, C, NH);
+        return;
+    }
 #ifdef WEBTEXT_CUDNN
-    if (use_cudnn<T>(B, Tn, NH, C / NH)) {
+    if (g_attn != GPT_ATTN_FLASH && use_cudnn<T>(B, Tn, NH, C / NH)) {
         cudnn_attention_backward(cudnn_dtype<T>(), dqkv, dout, qkv, out, lse, B, Tn, NH, C / NH, 0);
         return;
     }
@@ -842,6 +852,85 @@ extern "C" int gpt_ops_cuda_select(int local_rank)
     ready();
     return dev;
 }
+
+extern "C" int gpt_ops_cuda_device(char *name, size_t n, size_t *mem_total, double *peak)
+{
+    int dev = 0, cnt = 0;
+    gpt_ops_cuda_count(&cnt);
+    if (cnt < 1)
+        return err_set(ERR_USAGE, "--device cuda: no CUDA GPU found (%s)",
+                       "is the NVIDIA driver loaded and a GPU visible? use --device cpu");
+    cudaDeviceProp p;
+    CUDA_CHECK(cudaGetDevice(&dev));
+    CUDA_CHECK(cudaGetDeviceProperties(&p, dev));
+    snprintf(name, n, "%s", p.name);
+    *mem_total = p.totalGlobalMem;
+    /* bf16 dense tensor-core peaks of the parts we know (datasheet; SXM forms). */
+    double pk = 0;
+    if (strstr(p.name, "H100"))
+        pk = strstr(p.name, "PCIe") ? 756 : 989;
+    else if (strstr(p.name, "H200") || strstr(p.name, "GH200"))
+        pk = 989;
+    else if (strstr(p.name, "A100"))
+        pk = 312;
+    else if (strstr(p.name, "B200"))
+        pk = 2250;
+    else if (strstr(p.name, "L40S"))
+        pk = 362;
+    else if (strstr(p.name, "A10"))
+        pk = 125;
+    *peak = pk;
+    return 0;
+}
+
+extern "C" int gpt_ops_cuda_configure(int prec, int attention, int epilogues, int B, int T, int NH, int hs)
+{
+    ready();
+    g_mm.epilogues = epilogues;
+    g_attn = attention;
+    const char *unf = "unfused (batched GEMMs)";
+    bool flash_ok = prec && flash::usable<__nv_bfloat16>(T, NH * hs, NH);
+    const char *flash_desc = "flash (WMMA FlashAttention-2 kernels)";
+    if (!prec) {
+        if (attention == GPT_ATTN_FUSED)
+            return err_set(ERR_USAGE, "--attention-backend fused: needs --bf16 or --fp16 (cuDNN's fused attention has "
+                                      "no fp32 form)");
+        snprintf(g_attn_desc, sizeof g_attn_desc, "%s%s", unf,
+                 attention == GPT_ATTN_FLASH ? "; flash attention needs bf16/fp16" : "");
+        return 0;
+    }
+    if (attention == GPT_ATTN_UNFUSED) {
+        snprintf(g_attn_desc, sizeof g_attn_desc, "%s", unf);
+        return 0;
+    }
+    if (attention == GPT_ATTN_FLASH) {
+        snprintf(g_attn_desc, sizeof g_attn_desc, "%s",
+                 flash_ok ? flash_desc
+                          : "unfused (batched GEMMs; flash attention not applicable: needs head size 64 and seq-length a "
+                            "multiple of 64)");
+        return 0;
+    }
+    char why[512] = "";
+#ifdef WEBTEXT_CUDNN
+    int dt = prec == 1 ? cudnn_dtype<__nv_bfloat16>() : cudnn_dtype<__half>();
+    if (!getenv("WEBTEXT_NO_CUDNN_TABLE") && cudnn_attention_prepare(dt, B, T, NH, hs, why, sizeof why) == 0) {
+        long v = cudnn_attention_version();
+        snprintf(g_attn_desc, sizeof g_attn_desc, "fused (cuDNN %ld.%ld.%ld)", v / 10000, v / 100 % 100, v % 100);
+        return 0;
+    }
+    if (getenv("WEBTEXT_NO_CUDNN_TABLE"))
+        snprintf(why, sizeof why, "WEBTEXT_NO_CUDNN_TABLE is set");
+#else
+    (void)B;
+    snprintf(why, sizeof why, "this build has no cuDNN attention (the cuDNN frontend headers were not found at build time)");
+#endif
+    if (attention == GPT_ATTN_FUSED)
+        return err_set(ERR_USAGE, "--attention-backend fused: %s", why);
+    snprintf(g_attn_desc, sizeof g_attn_desc, "%s (fused: %s)", flash_ok ? flash_desc : unf, why);
+    return 0;
+}
+
+extern "C" const char *gpt_ops_cuda_attention(void) { return g_attn_desc; }
 
 extern "C" void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes)
 {

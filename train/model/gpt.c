@@ -34,6 +34,9 @@ const char *const gpt_tensor_names[GPT_NUM_TENSORS] = {
     "wte", "wpe", "ln1w", "ln1b", "qkvw", "qkvb", "attprojw", "attprojb",
     "ln2w", "ln2b", "fcw", "fcb", "fcprojw", "fcprojb", "lnfw", "lnfb"};
 
+/* --cpu-offload: parameters per chunk of the step's transfers (16 MB of fp32 gradients) */
+#define OFFLOAD_CHUNK ((size_t)1 << 22)
+
 int gpt_padded_vocab(int v)
 {
     return (v + 127) / 128 * 128;
@@ -133,7 +136,23 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
         gpt_free(m);
         return err_set(ERR_NOMEM, "out of memory");
     }
-    if (m->ops->device) {
+    m->offload = p && p->offload && m->ops->device;
+    if (m->offload) {
+        /* the device: the compute weights (fp32: dev.params, a copy of params) and the
+         * gradients; two pinned chunks each way for the step */
+        size_t ch = off < OFFLOAD_CHUNK ? off : OFFLOAD_CHUNK;
+        m->dev.params = m->prec ? NULL : ops_alloc_floats(m->ops, off);
+        m->dev.grads = ops_alloc_floats(m->ops, off);
+        for (int k = 0; k < 2; k++) {
+            m->off_g[k] = m->ops->mem.host_alloc(ch * sizeof(float));
+            m->off_w[k] = m->ops->mem.host_alloc(ch * m->xb);
+        }
+        if ((!m->prec && !m->dev.params) || !m->dev.grads || !m->off_g[0] || !m->off_g[1] || !m->off_w[0] ||
+            !m->off_w[1]) {
+            gpt_free(m);
+            return err_set(ERR_NOMEM, "out of %s or pinned host memory for %zu parameters", m->ops->name, off);
+        }
+    } else if (m->ops->device) {
         m->dev.params = ops_alloc_floats(m->ops, off);
         m->dev.grads = ops_alloc_floats(m->ops, off);
         m->dev.adam_m = ops_alloc_floats(m->ops, off);
@@ -172,11 +191,31 @@ int gpt_alloc_par(gpt_model *m, const gpt_config *cfg, const gpt_par *p)
     return 0;
 }
 
+/* --cpu-offload: parameters [lo, hi) of the host's master weights (already converted into
+ * the pinned chunk w by the CPU table) to the device's compute weights. */
+static void offload_put(gpt_model *m, size_t lo, size_t hi, const void *w)
+{
+    void *dst = m->prec ? (void *)XI(m, m->wlow, lo) : (void *)(m->dev.params + lo);
+    m->ops->mem.upload(dst, w, (hi - lo) * m->xb);
+}
+
 void gpt_upload(gpt_model *m)
 {
     m->wlow_stale = 1;
     if (!m->ops->device)
         return;
+    if (m->offload) {
+        /* the compute weights from the host's master weights, chunk by chunk */
+        gpt_ops_cpu.storage_prec(m->prec);
+        for (size_t lo = 0; lo < m->num_params; lo += OFFLOAD_CHUNK) {
+            size_t hi = m->num_params - lo < OFFLOAD_CHUNK ? m->num_params : lo + OFFLOAD_CHUNK;
+            gpt_ops_cpu.to_prec(m->off_w[0], m->params + lo, hi - lo);
+            offload_put(m, lo, hi, m->off_w[0]);
+            m->ops->mem.sync();
+        }
+        m->wlow_stale = 0;
+        return;
+    }
     size_t b = m->num_params * sizeof(float);
     if (m->dev.params && m->params)
         m->ops->mem.upload(m->dev.params, m->params, b);
@@ -227,7 +266,7 @@ void gpt_drop(gpt_model *m, int what)
 
 void gpt_download(gpt_model *m, int moments)
 {
-    if (!m->ops->device)
+    if (!m->ops->device || m->offload) /* offload: the host holds the master weights and moments */
         return;
     size_t b = m->num_params * sizeof(float);
     if (m->dev.params && m->params)
@@ -345,6 +384,12 @@ void gpt_free(gpt_model *m)
         o->mem.free(m->dev.grads);
         o->mem.free(m->dev.adam_m);
         o->mem.free(m->dev.adam_v);
+        for (int k = 0; k < 2; k++) {
+            if (m->off_g[k])
+                o->mem.host_free(m->off_g[k]);
+            if (m->off_w[k])
+                o->mem.host_free(m->off_w[k]);
+        }
     }
     free(m->params);
     free(m->grads);
@@ -744,9 +789,54 @@ void gpt_scale_grads(gpt_model *m, float s)
 static void adamw_tensors(const gpt_model *m, size_t lo, size_t hi, float *params, floatX *plow, const float *grads,
                           float *adam_m, float *adam_v, float gscale, float lr, float beta1, float beta2, float eps,
                           float wd, int64_t step);
+/* Weight decay on 2-D tensors only: embeddings and linear weights. */
+static int decays_of(int t)
+{
+    return t == GPT_WTE || t == GPT_WPE || t == GPT_QKVW || t == GPT_ATTPROJW || t == GPT_FCW || t == GPT_FCPROJW;
+}
+
+/* --cpu-offload's step: chunk k's gradients come down while the CPU table updates chunk
+ * k - 1 of the host's master weights and moments (AdamW tensor by tensor, the compute
+ * copy written into the pinned chunk in the same pass), which then goes up. */
+static void adamw_offload(gpt_model *m, float gscale, float lr, float beta1, float beta2, float eps, float wd,
+                          int64_t step)
+{
+    const gpt_ops *o = m->ops, *h = &gpt_ops_cpu;
+    h->storage_prec(m->prec);
+    float bc1 = 1.0f - powf(beta1, (float)step), bc2 = 1.0f - powf(beta2, (float)step);
+    size_t n = m->num_params, nc = (n + OFFLOAD_CHUNK - 1) / OFFLOAD_CHUNK;
+    if (!nc)
+        return;
+    o->mem.download(m->off_g[0], m->dev.grads, (n < OFFLOAD_CHUNK ? n : OFFLOAD_CHUNK) * sizeof(float));
+    o->mem.sync();
+    for (size_t k = 0; k < nc; k++) {
+        size_t lo = k * OFFLOAD_CHUNK, hi = n - lo < OFFLOAD_CHUNK ? n : lo + OFFLOAD_CHUNK;
+        int b = (int)(k & 1);
+        if (k + 1 < nc) {
+            size_t lo1 = hi, hi1 = n - lo1 < OFFLOAD_CHUNK ? n : lo1 + OFFLOAD_CHUNK;
+            o->mem.download(m->off_g[b ^ 1], m->dev.grads + lo1, (hi1 - lo1) * sizeof(float));
+        }
+        for (int t = 0; t < GPT_NUM_TENSORS; t++) {
+            size_t t0 = m->offsets[t] > lo ? m->offsets[t] : lo, t1 = m->offsets[t] + m->sizes[t];
+            t1 = t1 < hi ? t1 : hi;
+            if (t0 >= t1)
+                continue;
+            h->adamw(m->params + t0, (floatX *)((char *)m->off_w[b] + (t0 - lo) * m->xb), m->off_g[b] + (t0 - lo),
+                     m->adam_m + t0, m->adam_v + t0, t1 - t0, gscale, lr, beta1, beta2, eps,
+                     decays_of(t) ? wd : 0.0f, bc1, bc2);
+        }
+        offload_put(m, lo, hi, m->off_w[b]);
+        o->mem.sync(); /* chunk k + 1 is down, chunk k up: both pinned chunks free again */
+    }
+    m->wlow_stale = 0;
+}
 
 void gpt_adamw(gpt_model *m, float gscale, float lr, float beta1, float beta2, float eps, float wd, int64_t step)
 {
+    if (m->offload) {
+        adamw_offload(m, gscale, lr, beta1, beta2, eps, wd, step);
+        return;
+    }
     /* the whole model here: the compute weights are written in the same pass (fused) */
     m->ops->storage_prec(m->prec);
     floatX *plow = m->prec && m->wlow && !m->wlow_stale ? m->wlow : NULL;
@@ -775,10 +865,7 @@ static void adamw_tensors(const gpt_model *m, size_t lo, size_t hi, float *param
 {
     float bc1 = 1.0f - powf(beta1, (float)step), bc2 = 1.0f - powf(beta2, (float)step);
     for (int t = 0; t < GPT_NUM_TENSORS; t++) {
-        /* Weight decay on 2-D tensors only: embeddings and linear weights. */
-        int two_d = t == GPT_WTE || t == GPT_WPE || t == GPT_QKVW || t == GPT_ATTPROJW || t == GPT_FCW ||
-                    t == GPT_FCPROJW;
-        float decay = two_d ? wd : 0.0f;
+        float decay = decays_of(t) ? wd : 0.0f;
         /* The part of tensor t inside [lo, hi). */
         size_t t0 = m->offsets[t] > lo ? m->offsets[t] : lo, t1 = m->offsets[t] + m->sizes[t];
         t1 = t1 < hi ? t1 : hi;

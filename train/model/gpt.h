@@ -122,6 +122,14 @@ typedef struct {
     size_t xb;
     floatX *wlow;
     int wlow_stale;
+    /* --cpu-offload (a device table, ZeRO-0): the master weights and AdamW's moments stay
+     * in the host arrays (params, adam_m, adam_v), which gpt_adamw updates on the CPU
+     * table chunk by chunk while the next chunk's gradients download; the device holds
+     * the compute weights (wlow; dev.params in fp32, a copy of params) and the gradients.
+     * off_g, off_w: two pinned chunks of gradients and of compute weights in flight. */
+    int offload;
+    float *off_g[2];
+    void *off_w[2];
     struct dist_ctx *tp_d;
     struct dist_group *tp_g;
     struct pcomm *tp_comm; /* the tensor group's communicator on ops' buffers */
@@ -182,6 +190,7 @@ typedef struct {
     int vpp; /* model chunks per stage (interleaved 1F1B); 0 or 1: one */
     int recompute; /* see gpt_model */
     int prec;      /* GPT_PREC_*: see gpt_model */
+    int offload;   /* see gpt_model (a device table only; ZeRO-0) */
     struct dist_ctx *d;
     struct dist_group *tp_g, *pp_g;
     const struct gpt_ops *ops; /* NULL: the CPU's (train/ops/ops.h) */

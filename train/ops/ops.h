@@ -194,6 +194,22 @@ long gpt_ops_checked_violations(void);
 extern const gpt_ops gpt_ops_cuda;
 int gpt_ops_cuda_select(int local_rank);
 int gpt_ops_cuda_count(int *n);
+/* The GPU selected: 0 with its name, memory and bf16 dense peak (TFLOP/s; 0 when
+ * unknown), or ERR_USAGE with a message when there is none. */
+int gpt_ops_cuda_device(char *name, size_t n, size_t *mem_total, double *peak_tflops);
+/* Attention backends (Megatron's --attention-backend). AUTO: cuDNN's fused attention
+ * where it takes the shape (16-bit, cuDNN built), else the flash kernels where they
+ * apply, else unfused. FUSED: cuDNN's (an error where it does not apply). FLASH:
+ * the WMMA FlashAttention-2 kernels (train/cuda/flash.cuh: 16-bit, head size 64, T a
+ * multiple of 64; else unfused with a note). UNFUSED: batched GEMMs and softmax
+ * kernels on a T x T scratch (every precision). */
+enum { GPT_ATTN_AUTO = 0, GPT_ATTN_FUSED = 1, GPT_ATTN_FLASH = 2, GPT_ATTN_UNFUSED = 3 };
+/* The CUDA table's choices for a run: the attention backend for its shape (micro-batch
+ * B, sequence T, this rank's NH heads of size hs, precision prec) and whether bias and
+ * GELU fold into cuBLASLt's epilogues (1, the default). 0 or ERR_USAGE naming why. */
+int gpt_ops_cuda_configure(int prec, int attention, int epilogues, int B, int T, int NH, int hs);
+/* The attention in use, in words (e.g. "fused (cuDNN 9.19.0)"). */
+const char *gpt_ops_cuda_attention(void);
 /* The bytes this process holds in the table's buffers; free and total memory
  * of its GPU (all processes on it). */
 void gpt_ops_cuda_mem(size_t *held, size_t *free_bytes, size_t *total_bytes);
