@@ -10,8 +10,8 @@
 #       unpacked there into a folder, never over /. Prints the device call.
 #   scripts/gpu/gpu_suite.sh run       (there; writes its logs under $OUT)
 #       unpacks the .debs into /tmp/gpu-carry, then runs, each step logged:
-#         1. nvidia-smi; the CUDA kernel tests against the CPU references and
-#            single-GPU training against the CPU backend (make test-gpu's checks);
+#         1. nvidia-smi; the CUDA kernel tests against the CPU references, the table's
+#            model against the CPU table, and training against the CPU (make test-gpu's checks);
 #         2. the layouts on one GPU with several ranks (mpirun -np 2..8,
 #            --device cuda, staged communicator): tp 2 + sp, pp 2, interleaved
 #            pp 2 x 2, dp 2 ZeRO-2 and ZeRO-3 (and with --overlap-grad-reduce
@@ -29,7 +29,9 @@
 #       summary.txt lists PASS / FAIL per check.
 #   SUITE_DEVICE=checked scripts/gpu/gpu_suite.sh run   (here, no GPU: the same steps 2-4 and 7 on
 #       the device-discipline table, to check the suite itself; 1, 5 and 6 are left out)
-# Device call (its carry: the build and the .debs):
+#   scripts/gpu/gpu_suite.sh trim | untrim   (here, around the call: the working tree under the
+#       device's 64 MiB; see below)
+# Device call (its carry: the build and the .debs), between trim and untrim:
 #   run(command="bash scripts/gpu/gpu_suite.sh run", carry=["bin/train", "bin/preprocess_data", "build/rel/tests/gpu/test_cuda_kernels", "build/rel/tests/gpu/test_ops_cuda", "build/gpu-carry"], timeout_s=540)
 # with ["bin/train", "bin/preprocess_data", "build/rel/tests/gpu/test_cuda_kernels", "build/rel/tests/gpu/test_ops_cuda", "build/gpu-carry"] the files the steps run (the whole bin/ and the tests' objects pass the device's
 # 64 MiB): the line `prepare` prints, which checks the sum.
@@ -79,9 +81,27 @@ if [ "$mode" = prepare ]; then
   exit 0
 fi
 
+# trim / untrim (here): the device copies the working tree (tracked and untracked files) and takes
+# 64 MiB in all with the carry; the fuzz corpora, the data corpus, third_party and most fixtures
+# are over it. trim takes them out of the index and ignores them (.git/info/exclude, a marked
+# block) for the call; untrim puts them back. Keeps tests/fixtures/cc and gptdata (the suite's).
+TRIM_MARK="# gpu_suite trim"
+if [ "$mode" = trim ]; then
+  P="tests/fuzz data/corpus third_party bench/extract $(ls -d tests/fixtures/* | grep -v -E '/(cc|gptdata)$' | tr '\n' ' ')"
+  git rm -r -q --cached $P || exit 1
+  { echo "$TRIM_MARK"; printf '%s\n' $P; echo "$TRIM_MARK end"; } >> .git/info/exclude
+  echo "gpu_suite: the working tree the device copies: $(git ls-files -co --exclude-standard | xargs -d '\n' stat -c %s 2>/dev/null |
+        awk '{s += $1} END {printf "%.1f MiB", s / 1048576}'); run 'scripts/gpu/gpu_suite.sh untrim' after the call"
+  exit 0
+fi
+if [ "$mode" = untrim ]; then
+  git reset -q && sed -i "/^$TRIM_MARK\$/,/^$TRIM_MARK end\$/d" .git/info/exclude && git status --short | head -5
+  exit 0
+fi
+
 # run: steps 1-7; run-checks: 1-4; run-bench: 5-7 (two device calls when one would pass 10 minutes)
 case "$mode" in run) steps="1 2 3 4 5 6 7";; run-checks) steps="1 2 3 4";; run-bench) steps="5 6 7";;
-  *) echo "usage: scripts/gpu/gpu_suite.sh prepare|run|run-checks|run-bench (see the header)" >&2; exit 2;; esac
+  *) echo "usage: scripts/gpu/gpu_suite.sh prepare|trim|untrim|run|run-checks|run-bench (see the header)" >&2; exit 2;; esac
 steps=${SUITE_STEPS:-$steps} # e.g. SUITE_STEPS="2 6": only those
 step() { case " $steps " in *" $1 "*) return 0;; esac; return 1; }
 
@@ -118,6 +138,17 @@ for t in build/rel/tests/gpu/test_*; do
   else bad "$(basename "$t")" "$(grep '^FAIL' "$OUT/t.log" | head -3 | tr '\n' ' ')"; fi
   cat "$OUT/t.log"
 done
+# ... and training end to end against the CPU (tests/gpu/test_train_cuda.sh: precisions, attention
+# backends, offload, NCCL with a group of one, resume, fp16 scaling, out of memory); it needs
+# tests/fixtures/gptdata in the working tree the device copies
+if [ "$DEV" = cuda ] && step 1; then
+  if [ -d tests/fixtures/gptdata ]; then
+    BIN=bin bash tests/gpu/test_train_cuda.sh > "$OUT/t.log" 2>&1
+    if ! grep -q '^FAIL' "$OUT/t.log" && grep -q '^PASS' "$OUT/t.log"; then ok "test_train_cuda.sh ($(grep -c '^PASS' "$OUT/t.log") checks)"
+    else bad test_train_cuda.sh "$(grep '^FAIL' "$OUT/t.log" | head -3 | tr '\n' ' ')"; fi
+    cat "$OUT/t.log"
+  else bad test_train_cuda.sh "tests/fixtures/gptdata is not in the working tree here"; fi
+fi
 rm -f "$OUT/t.log"
 
 # 2. the layouts on one GPU, several ranks, against one GPU process

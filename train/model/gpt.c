@@ -503,7 +503,10 @@ static int forward_stage(gpt_model *m, const int32_t *inputs, const int32_t *tar
         if (m->slots && k < m->nslots)
             m->slots[k] = a;
         if (!a) {
-            return err_set(ERR_NOMEM, "out of memory for activations (B=%d, T=%d)", B, T);
+            return err_set(ERR_NOMEM, "out of %s memory for activations (micro-batch %d x %d tokens: %.2f GB; lower "
+                                      "--micro-batch-size or use --recompute-activations)",
+                           !strcmp(o->name, "cuda") ? "GPU" : o->device ? "device" : "host", B, T,
+                           gpt_activation_bytes(m, B, T) / 1e9);
         }
     }
     m->B = B;
