@@ -62,8 +62,7 @@ typedef struct {
     double unigram;
     double peak;            /* TFLOP/s of the device the MFU is against */
     double flops_tok;       /* model FLOPs per token (forward and backward) */
-    int cuda;           /* the CUDA backend: the model lives on the GPU, r->m is its host copy */
-    int cuda_table;     /* --device cuda through the parallel model on the CUDA operation table */
+    int cuda_table;     /* --device cuda: the model on the CUDA operation table */
     int profile;        /* WEBTEXT_PROFILE=1: the table's operations timed (train/ops/ops_profile.c) */
     const gpt_ops *ops; /* the parallel model's operation table (train/ops/ops.h) */
     pcomm c_tensor, c_pipe, c_data, c_emb; /* the groups' communicators on its buffers */

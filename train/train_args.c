@@ -121,8 +121,9 @@ static const arg_opt train_opts[] = {
     {"zero-stage", 0, ARG_INT, &parsed.zero_stage, "N", "0: replicated optimizer (default), 1: sharded optimizer\n"
                                                    "                                state (= --use-distributed-optimizer), 2: and\n"
                                                    "                                gradients, 3: and parameters (gathered per layer)"},
-    {"overlap-grad-reduce", 0, ARG_FLAG, &parsed.overlap_grad_reduce, NULL, "ZeRO stages 2 and 3: each layer's\n"
-     "                                gradient reduce-scatter runs while the backward goes on"},
+    {"overlap-grad-reduce", 0, ARG_FLAG, &parsed.overlap_grad_reduce, NULL, "ZeRO stages 0, 2 and 3: each layer's\n"
+     "                                gradient all-reduce (0, in the last micro-batch) or\n"
+     "                                reduce-scatter runs while the backward goes on"},
     {"overlap-param-gather", 0, ARG_FLAG, &parsed.overlap_param_gather, NULL, "ZeRO stage 3: the next layer's\n"
      "                                parameters all-gathered while this one computes"},
     {"ddp-bucket-size", 0, ARG_INT, &parsed.ddp_bucket_size, "N", "gradient elements per communication bucket\n"
@@ -162,10 +163,11 @@ static const arg_opt train_opts[] = {
     {"recompute-activations", 0, ARG_FLAG, &parsed.recompute_activations, NULL, "keep one layer's LayerNorm and GELU\n"
                                           "outputs, recompute them in backward (any device)"},
     {"checkpoint-activations", 0, ARG_FLAG, &parsed.recompute_activations, NULL, "the same (Megatron's older name)"},
-    {"attention-backend", 0, ARG_STR, &parsed.attention_backend, "B", "--device cuda: auto (default: fused where it\n"
-                                          "applies, else flash where it applies, else unfused), fused (cuDNN's flash attention),\n"
-                                          "flash (our FlashAttention-2 kernels: head size 64, T a\n"
-                                          "multiple of 64), unfused (batched GEMMs, T x T scratch)"},
+    {"attention-backend", 0, ARG_STR, &parsed.attention_backend, "B", "--device cuda: auto (default: cuDNN's fused\n"
+                                          "attention where it applies, else flash where it\n"
+                                          "applies, else unfused), fused (cuDNN's), flash (our\n"
+                                          "FlashAttention-2 kernels: head size 64, T a multiple\n"
+                                          "of 64), unfused (batched GEMMs, T x T scratch)"},
     {"use-flash-attn", 0, ARG_FLAG, &parsed.use_flash_attn, NULL, "--attention-backend flash (Megatron's older flag)"},
     {"cuda-parallel-model", 0, ARG_FLAG, &ign.ign_f, NULL, "accepted (every run is the one model on the CUDA\n"
                                           "operation table now)"},
@@ -301,10 +303,16 @@ static int check_model_and_layout(train_args *a, const dist_ctx *d, int *vpp)
         return err_set(ERR_USAGE, "--zero-stage %lld with --pipeline-model-parallel-size %d: ZeRO stages 2 and 3 do "
                                   "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
                        a->zero_stage, d->pp);
-    if (a->overlap_grad_reduce && a->zero_stage < 2)
-        return err_set(ERR_USAGE, "--overlap-grad-reduce: implemented for --zero-stage 2 and 3, whose gradients are "
-                                  "reduced a layer at a time as the backward finishes them (stage %lld reduces the "
-                                  "flat parameter order's buckets after the backward)", a->zero_stage);
+    long long zs = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
+    if (a->overlap_grad_reduce && zs == 1)
+        return err_set(ERR_USAGE, "--overlap-grad-reduce: implemented for --zero-stage 0, 2 and 3, whose gradients "
+                                  "are reduced a layer at a time as the backward finishes them (stage 1 "
+                                  "reduce-scatters the flat parameter order's buckets into its shards after the "
+                                  "backward)");
+    if (a->overlap_grad_reduce && zs == 0 && d->pp > 1)
+        return err_set(ERR_USAGE, "--overlap-grad-reduce with ZeRO-0 and pipeline parallelism: not yet (a layer's "
+                                  "gradients are all-reduced in the backward of the iteration's last micro-batch, "
+                                  "which the pipeline schedules do not mark); use --pipeline-model-parallel-size 1");
     if (a->overlap_param_gather && a->zero_stage != 3)
         return err_set(ERR_USAGE, "--overlap-param-gather: implemented for --zero-stage 3 (the next layer's "
                                   "parameters gathered while this one computes; stage %lld gathers after the step)",

@@ -178,8 +178,10 @@ static int forward_backward(run *r, uint64_t it, double *loss, double *norm)
             (rc = r->be.ops->forward(&r->be, r->in, r->tg, r->mbs, r->L, &l)))
             return rc;
         *loss += l / (double)r->nmicro;
+        r->m.grad_last = k == nmicro_rank - 1; /* ZeRO-0's overlap reduces in the last backward */
         r->be.ops->backward(&r->be, (float)(lscale / (double)r->nmicro));
     }
+    r->m.grad_last = 0;
     if (r->hooks.fail_rank == r->d.world_rank && r->hooks.fail_iter == (long long)it)
         return err_set(ERR_INTERNAL, "failure injected at iteration %llu (WEBTEXT_TRAIN_FAIL_AT)", (unsigned long long)it);
     char key[32];

@@ -87,8 +87,8 @@ static int parse_data_path(const train_args *a, const char ***paths, double **we
     return 0;
 }
 
-/* --device and what goes with it: the operation table (CPU, checked, CUDA) or the
- * single-GPU model, the attention backend, the communicators' backend. */
+/* --device and what goes with it: the operation table (CPU, checked, CUDA), the
+ * attention backend, the communicators' backend. */
 static int choose_device(run *r, train_args *a)
 {
     if (!a->device) {
@@ -202,9 +202,8 @@ static int check_args(run *r, train_args *a)
     return vocab_size(r, a);
 }
 
-/* The backend on the device flags chose (the CPU table, the checked table, the
- * CUDA table, or the single-GPU model), described for the banner, and the peak
- * the MFU is measured against. */
+/* The table the device flags chose (the CPU's, the checked one, CUDA's), described
+ * for the banner, and the peak the MFU is measured against. */
 static int open_device(run *r, char *dev_desc, size_t dn, char *peak_desc, size_t pn)
 {
     const train_args *a = r->a;
@@ -416,7 +415,7 @@ static int open_model(run *r)
     if (rc)
         return rc;
     r->dp.grad_reduce_prec = a->grad_reduce_in_bf16 ? GPT_PREC_BF16 : GPT_PREC_FP32;
-    if ((rc = ddp_set_overlap(&r->dp, a->overlap_grad_reduce, a->overlap_param_gather)))
+    if ((rc = ddp_set_overlap(&r->dp, &r->m, a->overlap_grad_reduce, a->overlap_param_gather)))
         return rc;
     if (r->dp.zero) {
         /* Keep only this rank's part of the moments (loaded, or zero). */

@@ -378,7 +378,7 @@ for pair in pp2:pp2 v2:v2 p4v2m4:p4v2m4; do
 done
 full check nccl_semantics_tpdv_same_bits_as_cpu compare "$WORK/tpdv.jsonl" "$WORK/cn_tpdv.jsonl" 0
 
-# --- Megatron's overlap on ZeRO-2 and ZeRO-3: --overlap-grad-reduce starts each layer's
+# --- Megatron's overlap on ZeRO-0, ZeRO-2 and ZeRO-3: --overlap-grad-reduce starts each layer's
 # reduce-scatter as the backward finishes it and completes it (adds it into the shard) when its
 # buffer is taken again (layers alternate between two) or before the step; --overlap-param-gather
 # starts the next layer's all-gather while this one computes. The sums and the order of the
@@ -397,7 +397,17 @@ expect_exit overlap_nccl_semantics_zero2 0 $MPI_L -np 2 "$BIN/train" $M $CKN --t
   --zero-stage 2 $OV
 expect_exit overlap_nccl_semantics_zero3_recompute 0 $MPI -np 2 "$BIN/train" $M $CKN --train-iters $IT \
   --log-json "$WORK/cn_ov_z3.jsonl" --zero-stage 3 $OV --overlap-param-gather --recompute-activations
-for pair in z2:ov_z2 z3:ov_z3 z3:ck_ov_z3 z2:cn_ov_z2 z3:cn_ov_z3; do
+# ZeRO-0 (plain data parallelism): each layer all-reduced from a packed copy in the backward of
+# the iteration's last micro-batch (2 here), unpacked before the step; with sequence parallelism
+# its LayerNorms summed over the tensor group first: the bits of the buckets' all-reduce
+expect_exit overlap_zero0 0 $MPI -np 2 "$BIN/train" $M --train-iters $IT --log-json "$WORK/ov_z0.jsonl" $OV
+expect_exit overlap_checked_zero0 0 $MPI -np 2 "$BIN/train" $M $CK --train-iters $IT --log-json "$WORK/ck_ov_z0.jsonl" $OV
+expect_exit overlap_nccl_semantics_zero0 0 $MPI_L -np 2 "$BIN/train" $M $CKN --train-iters $IT --log-json "$WORK/cn_ov_z0.jsonl" $OV
+expect_exit tp2_sp_dp2 0 $MPI_L -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/tpsp_dp2.jsonl" \
+  --tensor-model-parallel-size 2 --sequence-parallel
+expect_exit overlap_tp2_sp_dp2_zero0 0 $MPI_L -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/ov_tpsp_dp2.jsonl" \
+  --tensor-model-parallel-size 2 --sequence-parallel $OV
+for pair in z2:ov_z2 z3:ov_z3 z3:ck_ov_z3 z2:cn_ov_z2 z3:cn_ov_z3 dp2:ov_z0 dp2:ck_ov_z0 dp2:cn_ov_z0 tpsp_dp2:ov_tpsp_dp2; do
   check "${pair#*:}_same_bits" compare "$WORK/${pair%%:*}.jsonl" "$WORK/${pair#*:}.jsonl" 0
 done
 # the second layer buffers are counted in the working buffers (stage 3: gradients and parameters)
@@ -412,7 +422,9 @@ sys.exit(0 if abs(w[1] - want) < 0.06 else 1)  # printed to 0.1 MB
 PY
 # refused where there is nothing to overlap here, naming why
 expect_exit overlap_grad_refused_zero1 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --use-distributed-optimizer $OV
-stderr_has overlap_grad_refusal_says_why "--overlap-grad-reduce: implemented for --zero-stage 2 and 3"
+stderr_has overlap_grad_refusal_says_why "--overlap-grad-reduce: implemented for --zero-stage 0, 2 and 3"
+expect_exit overlap_grad_refused_zero0_pp2 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 2 $OV
+stderr_has overlap_grad_pp_refusal_says_why "--overlap-grad-reduce with ZeRO-0 and pipeline parallelism: not yet"
 expect_exit overlap_param_refused_zero2 2 "$BIN/train" $M --train-iters 2 --zero-stage 2 --overlap-param-gather
 stderr_has overlap_param_refusal_says_why "--overlap-param-gather: implemented for --zero-stage 3"
 

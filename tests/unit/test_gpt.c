@@ -432,7 +432,7 @@ static void test_forward_errors(void)
     /* 2^30 x 1024 tokens: 2^47 bytes for the first activation alone, more than any
      * address space (nothing is read from in: the allocation comes first) */
     CHECK_EQ_INT(gpt_forward(&m, in, in, 1 << 30, 1024, &loss), ERR_NOMEM);
-    CHECK(strstr(err_msg(), "out of memory for activations") != NULL);
+    CHECK(strstr(err_msg(), "memory for activations") != NULL);
     CHECK(loss == 0.0f); /* nothing half-computed comes back */
     /* and the model still works after the failures */
     CHECK_EQ_INT(gpt_forward(&m, in, in, 1, 8, &loss), 0);

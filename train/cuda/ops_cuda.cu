@@ -1,21 +1,19 @@
-/* ops_cuda.cu - the CUDA operation table (train/ops/ops.h): the parallel model of
- * train/model/gpt.c on one GPU per rank (or ranks sharing one), with this
- * folder's kernels (encoder, LayerNorm, GELU, cuBLASLt matmuls with bias
- * epilogues, attention) and small kernels for the operations the CPU table does
- * in loops (row-parallel residual sum, positions, the vocab-parallel
- * cross-entropy's parts, sums, AdamW). Everything is ordered on the legacy
+/* ops_cuda.cu - the CUDA operation table (train/ops/ops.h): the model of
+ * train/model/gpt.c on one GPU per rank (or ranks sharing one), for one rank and
+ * every layout, with this folder's kernels (encoder, LayerNorm with the residual,
+ * GELU, cuBLASLt matmuls with bias and GELU epilogues, cuDNN / flash / batched-GEMM
+ * attention, the one-pass cross-entropy, AdamW) and small kernels for the operations
+ * the CPU table does in loops (row-parallel residual sum, positions, the
+ * vocab-parallel cross-entropy's parts, sums). Everything is ordered on the legacy
  * default stream, as the communicators' NCCL calls are.
  *
  * Typed storage (train/ops/ops.h's floatX): under --bf16 / --fp16 the model's compute
  * weights, activations and their gradients are __nv_bfloat16 / __half buffers and
- * every kernel is instantiated for the type (BY_TYPE below), as gpt_cuda.cu runs
- * them; master weights, weight gradients and AdamW's state are fp32.
- * The fp32-storage version of this table was checked on an H100 (every layout in
- * fp32, bf16 and fp16 against one process); the typed version has been compiled and
- * its CPU reference run bit for bit against the fp32-storage model, and waits for its
- * GPU run (scripts/gpu/gpu_suite.sh, tests/gpu/test_ops_cuda.cu's test_typed). Speed:
- * the single-GPU model of gpt_cuda.cu stays the default for one rank and plain data
- * parallelism until that run shows this table as fast; see docs/parallel.md. */
+ * every kernel is instantiated for the type (BY_TYPE below); master weights, weight
+ * gradients and AdamW's state are fp32. Checked on H100s and H200s (every layout in
+ * fp32, bf16 and fp16 against one process; tests/gpu/test_ops_cuda.cu against the CPU
+ * table); as fast as the single-GPU model it replaced (gpt_cuda.cu, deleted on
+ * 2026-11-28); see docs/parallel.md. */
 extern "C" {
 #include "common/err.h"
 #include "train/ops/ops.h"
@@ -90,7 +88,7 @@ static attn_scratch<float> att_for(size_t n)
 
 /* ---- typed storage: the precision, and each operation instantiated per type ----
  * The model's floatX buffers hold T = float, __nv_bfloat16 or __half (storage_prec),
- * so the kernels of this folder run on them as the single-GPU model runs them: the
+ * so the kernels of this folder run on them as the single-GPU model ran them: the
  * products on the tensor cores with fp32 accumulation and a T output (cuBLASLt's
  * bias epilogue), LayerNorm and GELU loading T and computing in fp32, attention
  * through cuDNN's fused kernel where it takes the shape (WEBTEXT_NO_CUDNN_TABLE=1:
@@ -192,7 +190,7 @@ static void enc_fwd_t(floatX *out, const int32_t *inp, const floatX *wte, const 
 {
     encoder_forward<T>(TX(out), inp, CTX(wte), CTX(wpe), B, T_, C, 0);
 }
-/* The encoder's backward as gpt_cuda.cu runs it, deterministic (no atomics): the
+/* The encoder's backward as the single-GPU model ran it, deterministic (no atomics): the
  * positions grouped by token on the host (encoder.cuh's encoder_group), one block a
  * token adding its positions in order. The forward copies its tokens to the host as it
  * runs (pinned, an event), keyed by the device buffer, which the backward of the same
@@ -528,7 +526,7 @@ static void cu_gelu_backward(floatX *dinp, const floatX *inp, const floatX *dout
     BY_TYPE(gelu_bwd_t, dinp, inp, dout, n);
 }
 
-/* ---- fused: gpt_cuda.cu's epilogues and kernels (the CPU table runs the sequences) ---- */
+/* ---- fused: the epilogues and fused kernels (the CPU table runs the sequences) ---- */
 template <typename T>
 static void mmg_t(floatX *out, floatX *pre, const floatX *inp, const floatX *w, const floatX *bias, int N, int C, int OC)
 {
@@ -670,7 +668,7 @@ __global__ void ce_finish_kernel(float *lse, float *loss, const float *max, cons
     }
 }
 /* The whole vocabulary here: classifier.cuh's one-pass kernel (16-byte loads, the
- * online softmax), as gpt_cuda.cu runs it. */
+ * online softmax). */
 template <typename T>
 static void ce_fwd_t(float *lse, float *loss, const floatX *logits, const int32_t *targets, size_t BT, int nv, size_t Vs)
 {

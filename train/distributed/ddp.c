@@ -154,6 +154,12 @@ static int grad_finish(ddp *o, int s)
     if (rc)
         return rc;
     const ddp_unit *k = &o->units[o->gunit[s]];
+    if (o->zero == 0) { /* the unit's sums back into the flat gradients */
+        grad_round(o, o->gbuf[s], k->n);
+        unpack(o, o->gunit[s], o->gbuf[s], o->m->dev.grads);
+        o->gunit[s] = -1;
+        return 0;
+    }
     grad_round(o, o->recv[s], k->per);
     o->ops->add(o->gshard + k->soff, o->recv[s], k->per);
     o->gunit[s] = -1;
@@ -193,6 +199,58 @@ static void hook_grad_done(void *ctx, int u)
     hook_check(o, comm_reduce_scatter(o->c, o->gbuf[s], o->recv[s], k->per), "reduce-scatter of gradients");
     grad_round(o, o->recv[s], k->per);
     o->ops->add(o->gshard + k->soff, o->recv[s], k->per);
+}
+
+/* ZeRO-0 with --overlap-grad-reduce: unit u's gradients of the iteration are complete
+ * (the last micro-batch's backward): packed into its slot and all-reduced there while
+ * the backward goes on; completed (and unpacked) when the slot is taken again or at
+ * ddp_reduce_grads. Each element's sum is the one the buckets' all-reduce makes. */
+static void hook_grad_done0(void *ctx, int u)
+{
+    ddp *o = ctx;
+    int s = slot_of(o, u);
+    hook_check(o, grad_finish(o, s), "all-reduce of gradients (overlapped)");
+    const ddp_unit *k = &o->units[u];
+    pack(o, u, o->m->dev.grads, o->gbuf[s]);
+    grad_round(o, o->gbuf[s], k->n);
+    o->gunit[s] = u;
+    hook_check(o, comm_iallreduce(o->c, o->gbuf[s], k->n, &o->greq[s]), "all-reduce of gradients (overlapped)");
+    o->handed++;
+}
+
+/* ZeRO-0's overlap: the units (per = n: pack pads nothing), a buffer per slot, the hooks. */
+static int units0_init(ddp *o, gpt_model *m)
+{
+    if (m->pp > 1)
+        return err_set(ERR_USAGE, "--overlap-grad-reduce with ZeRO-0 and pipeline parallelism: not yet (a layer's "
+                                  "gradients are all-reduced in the backward of the iteration's last micro-batch, which "
+                                  "the pipeline schedules do not mark); use --pipeline-model-parallel-size 1");
+    o->m = m;
+    o->nu = gpt_num_units(m);
+    o->units = calloc((size_t)o->nu, sizeof *o->units);
+    if (!o->units)
+        return err_set(ERR_NOMEM, "out of memory");
+    size_t most[4] = {0, 0, 0, 0};
+    for (int u = 0; u < o->nu; u++) {
+        ddp_unit *k = &o->units[u];
+        k->n = gpt_unit_size(m, u);
+        k->per = (k->n + (size_t)o->g->size - 1) / (size_t)o->g->size;
+        int s = slot_of(o, u);
+        if (k->per * (size_t)o->g->size > most[s])
+            most[s] = k->per * (size_t)o->g->size;
+    }
+    most[3] = most[1] > most[3] ? most[1] : most[3];
+    most[1] = most[3];
+    for (int s = 0; s < 4; s++) {
+        o->gunit[s] = o->punit[s] = -1;
+        if (!most[s])
+            continue;
+        if (!(o->gbuf[s] = ops_alloc_floats(o->ops, most[s])))
+            return err_set(ERR_NOMEM, "out of memory for the overlap's gradient buffers (%zu elements)", most[s]);
+        o->work_bytes += most[s] * sizeof(float);
+    }
+    o->hooks = (gpt_unit_hooks){o, NULL, NULL, NULL, hook_grad_done0};
+    return gpt_set_unit_hooks(m, &o->hooks);
 }
 
 static int units_init(ddp *o, gpt_model *m)
@@ -347,12 +405,12 @@ void ddp_free(ddp *o)
     memset(o, 0, sizeof *o);
 }
 
-int ddp_set_overlap(ddp *o, int grad, int param)
+int ddp_set_overlap(ddp *o, gpt_model *m, int grad, int param)
 {
-    if (grad && o->zero < 2)
-        return err_set(ERR_USAGE, "--overlap-grad-reduce: implemented for --zero-stage 2 and 3, whose gradients are "
-                                  "reduced unit by unit (a layer at a time) as the backward finishes them; stages 0 "
-                                  "and 1 reduce the flat parameter order's buckets after the backward");
+    if (grad && o->zero == 1)
+        return err_set(ERR_USAGE, "--overlap-grad-reduce: implemented for --zero-stage 0, 2 and 3, whose gradients "
+                                  "are reduced unit by unit (a layer at a time) as the backward finishes them; stage 1 "
+                                  "reduce-scatters the flat parameter order's buckets into its shards after the backward");
     if (param && o->zero != 3)
         return err_set(ERR_USAGE, "--overlap-param-gather: implemented for --zero-stage 3 (the next layer's "
                                   "parameters gathered while this one computes); stages 1 and 2 gather after the "
@@ -361,6 +419,8 @@ int ddp_set_overlap(ddp *o, int grad, int param)
         return 0;
     o->overlap_grad = grad;
     o->overlap_param = param;
+    if (o->zero == 0) /* nothing to overlap in a group of one */
+        return o->g->size > 1 ? units0_init(o, m) : 0;
     /* the second layer slot, as large as the first */
     size_t most = 0, dp = (size_t)o->g->size;
     for (int u = 1; u < o->nu - 1; u++)
@@ -380,13 +440,20 @@ int ddp_set_overlap(ddp *o, int grad, int param)
 
 int ddp_reduce_grads(ddp *o, gpt_model *m)
 {
-    if (o->zero >= 2) {
-        /* reduce-scattered unit by unit in the backward; with overlap, the last ones
-         * complete here */
+    if (o->zero >= 2 || (o->zero == 0 && o->overlap_grad && o->g->size > 1)) {
+        /* reduce-scattered (stage 0: all-reduced) unit by unit in the backward; with
+         * overlap, the last ones complete here */
         for (int s = 0; s < 4; s++) {
             int rc = grad_finish(o, s);
             if (rc)
                 return rc;
+        }
+        if (o->zero == 0) { /* every unit handed over by the last micro-batch's backward */
+            int h = o->handed;
+            o->handed = 0;
+            if (h != o->nu)
+                return err_set(ERR_INTERNAL, "ZeRO-0 overlap: %d of %d units' gradients were all-reduced in the "
+                                             "backward (the last micro-batch not marked)", h, o->nu);
         }
         return 0;
     }

@@ -89,7 +89,8 @@ typedef struct {
      * one layer's collective runs while the next computes) */
     float *gbuf[4], *pbuf[4];
     float *recv[4];    /* a unit's reduce-scattered part, by slot */
-    /* --overlap-grad-reduce (stages 2 and 3): a unit's reduce-scatter started when its
+    /* --overlap-grad-reduce (stages 2 and 3; stage 0 all-reduces instead, in the last
+     * micro-batch's backward): a unit's reduce-scatter started when its
      * gradients are done and completed (added into gshard) when its slot is taken again
      * or at ddp_reduce_grads; --overlap-param-gather (stage 3): the next layer's
      * all-gather started when a layer is gathered. The per-element sums and the order of
@@ -97,6 +98,7 @@ typedef struct {
     int overlap_grad, overlap_param;
     comm_req greq[4], preq[4];
     int gunit[4], punit[4]; /* the unit whose reduce-scatter / gather a slot holds, -1: none */
+    int handed;             /* stage 0's overlap: units all-reduced this iteration */
     size_t work_bytes; /* of the working buffers */
     gpt_unit_hooks hooks;
     /* --grad-reduce-in-bf16 (GPT_PREC_BF16; 0: fp32): the gradients are rounded to bf16
@@ -113,9 +115,11 @@ typedef struct {
  * group's communicator on m's buffers (NULL: made here over d->data). Full
  * arrays passed to the gather/scatter calls below are host memory. */
 int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket, pcomm *c);
-/* Megatron's --overlap-grad-reduce and --overlap-param-gather, before the first step:
- * ERR_USAGE naming what a stage lacks (grad: stages 2 and 3; param: stage 3). */
-int ddp_set_overlap(ddp *o, int grad, int param);
+/* Megatron's --overlap-grad-reduce and --overlap-param-gather for m, before the first
+ * step: ERR_USAGE naming what a stage lacks (grad: stages 0, 2 and 3, stage 0 without a
+ * pipeline; param: stage 3). Stage 0 all-reduces each unit (a layer) in the backward of
+ * the iteration's last micro-batch (m->grad_last), from a packed copy. */
+int ddp_set_overlap(ddp *o, gpt_model *m, int grad, int param);
 void ddp_free(ddp *o);
 /* Sum every rank's gradients: stage 0 into m->grads, stage 1 into the shard. */
 int ddp_reduce_grads(ddp *o, gpt_model *m);

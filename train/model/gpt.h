@@ -146,6 +146,9 @@ typedef struct {
     /* ZeRO stages 2 and 3: the unit hooks (gpt_set_unit_hooks), each unit's current
      * parameter and gradient buffers, each tensor's offset in its unit's buffer */
     const struct gpt_unit_hooks *hooks;
+    /* the backward to come is the iteration's last micro-batch's (the trainer sets it;
+     * hooks without grad_buf hand each unit over then) */
+    int grad_last;
     float **zp, **zg;
     floatX *zx[3]; /* with mixed precision, ZeRO-3's gathered units converted: the embedding, a layer, the final LN */
     size_t zx_n[3];
@@ -162,7 +165,9 @@ typedef struct {
  * or of the whole model for the embedding); m->grads is then not used. With a
  * gather hook too (stage 3) they ask for a unit's parameters before they use
  * them and release them after (one layer at a time; the embedding for the whole
- * forward); m->params is then not used. */
+ * forward); m->params is then not used. Without grad_buf (ZeRO-0's overlap) the
+ * gradients stay in m->grads, and grad_done is called per unit in the backward of the
+ * iteration's last micro-batch (m->grad_last) only, once they are complete. */
 typedef struct {
     int t;         /* tensor */
     size_t off, n; /* its slice's flat offset (gpt.h's order) and length */
@@ -174,7 +179,7 @@ typedef struct gpt_unit_hooks {
      * known), which --overlap-param-gather starts gathering now */
     float *(*gather)(void *ctx, int u, int next);
     void (*release)(void *ctx, int u);
-    float *(*grad_buf)(void *ctx, int u); /* never NULL */
+    float *(*grad_buf)(void *ctx, int u); /* NULL: the gradients in place (see above) */
     void (*grad_done)(void *ctx, int u);
 } gpt_unit_hooks;
 int gpt_num_units(const gpt_model *m);

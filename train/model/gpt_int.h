@@ -122,7 +122,7 @@ static inline floatX *P(const gpt_model *m, int t, int l)
 
 static inline float *G(const gpt_model *m, int t, int l)
 {
-    if (m->hooks)
+    if (m->hooks && m->hooks->grad_buf)
         return m->zg[unit_of(m, t, l)] + m->useg[t];
     return m->dev.grads + m->offsets[t] + (size_t)l * slice_len(m, t);
 }

@@ -122,7 +122,7 @@ void unit_release(gpt_model *m, int u)
 
 void unit_grads(gpt_model *m, int u)
 {
-    if (m->hooks && !m->zg[u])
+    if (m->hooks && m->hooks->grad_buf && !m->zg[u])
         m->zg[u] = m->hooks->grad_buf(m->hooks->ctx, u);
 }
 
@@ -131,6 +131,22 @@ void unit_grads(gpt_model *m, int u)
  * gpt_sp_reduce_grads does once an iteration without the hooks). */
 void unit_grads_done(gpt_model *m, int u)
 {
+    if (m->hooks && !m->hooks->grad_buf) {
+        /* the gradients in place (ZeRO-0's overlap): the unit is handed over once its
+         * gradients of the iteration are complete, in the last micro-batch's backward, with
+         * sequence parallelism after its LayerNorms' sums over the tensor group */
+        if (!m->grad_last)
+            return;
+        if (m->sp && u > 0) {
+            int final = u > m->nlayers;
+            const int ln[4] = {final ? GPT_LNFW : GPT_LN1W, final ? GPT_LNFB : GPT_LN1B, GPT_LN2W, GPT_LN2B};
+            for (int i = 0; i < (final ? 2 : 4); i++)
+                tp_check(m, comm_allreduce(m->tp_comm, G(m, ln[i], final ? 0 : u - 1), slice_len(m, ln[i]), COMM_SUM),
+                         "all-reduce of LayerNorm gradients");
+        }
+        m->hooks->grad_done(m->hooks->ctx, u);
+        return;
+    }
     if (!m->hooks || !m->zg[u])
         return;
     if (m->sp && u > 0) {

@@ -173,7 +173,7 @@ typedef struct gpt_ops {
     void (*round_prec)(float *x, size_t n, int prec);
     /* AdamW on n fp32 parameters with the gradients g[i] * gscale (clipping, the loss
      * scale undone: the product scale() would store, fused): bias corrections bc1, bc2,
-     * decoupled weight decay; with plow (fused, as gpt_cuda.cu's), also plow[i] = the
+     * decoupled weight decay; with plow (fused), also plow[i] = the
      * updated p[i] in the storage precision (the compute copy, written in the same pass;
      * to_prec's values). g is left as it was. */
     void (*adamw)(float *p, floatX *plow, const float *g, float *m, float *v, size_t n, float gscale, float lr,

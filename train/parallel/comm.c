@@ -344,6 +344,35 @@ static int raw_iallgather(pcomm *c, const float *send, float *recv, size_t n, co
     return rc;
 }
 
+static int raw_iallreduce(pcomm *c, float *buf, size_t n, comm_req *r)
+{
+    if (r->active)
+        return err_set(ERR_INTERNAL, "a nonblocking collective restarted before its wait (%s-parallel group)", c->group);
+    int rc;
+#ifdef WEBTEXT_NCCL
+    if (c->kind == COMM_NCCL) {
+        rc = comm_nccl_iallreduce(c, buf, n, &r->ev);
+        r->active = !rc;
+        return rc;
+    }
+#endif
+    if (c->kind != COMM_STAGED) {
+        rc = dist_iallreduce_f32(c->d, c->g, buf, n, &r->mpi);
+        r->active = !rc;
+        return rc;
+    }
+    float *h = (float *)req_host(c, r, n * sizeof(float));
+    if (!h)
+        return ERR_NOMEM;
+    down(c, h, buf, n * sizeof(float));
+    rc = dist_iallreduce_f32(c->d, c->g, h, n, &r->mpi);
+    r->up = buf;
+    r->up_off = 0;
+    r->up_bytes = n * sizeof(float);
+    r->active = !rc;
+    return rc;
+}
+
 static int raw_wait(pcomm *c, comm_req *r)
 {
     if (!r->active)
@@ -442,6 +471,10 @@ int comm_ireduce_scatter(pcomm *c, const float *send, float *recv, size_t n, com
 int comm_iallgather(pcomm *c, const float *send, float *recv, size_t n, comm_req *r)
 {
     TIMED_COMM(0, raw_iallgather(c, send, recv, n, r));
+}
+int comm_iallreduce(pcomm *c, float *buf, size_t n, comm_req *r)
+{
+    TIMED_COMM(0, raw_iallreduce(c, buf, n, r));
 }
 /* the wait's time counts, its call not (the start counted it) */
 int comm_wait(pcomm *c, comm_req *r)

@@ -96,6 +96,8 @@ typedef struct comm_req {
 } comm_req;
 int comm_ireduce_scatter(pcomm *c, const float *send, float *recv, size_t n, comm_req *r);
 int comm_iallgather(pcomm *c, const float *send, float *recv, size_t n, comm_req *r);
+/* In place: buf [n] summed over the group (ZeRO-0's --overlap-grad-reduce). */
+int comm_iallreduce(pcomm *c, float *buf, size_t n, comm_req *r);
 /* Complete r (nothing when it is not active). */
 int comm_wait(pcomm *c, comm_req *r);
 void comm_req_free(pcomm *c, comm_req *r);
@@ -128,6 +130,7 @@ int comm_nccl_p2p(pcomm *c, const dist_p2p_op *ops, int n);
  * *ev (a cudaEvent_t, made once and reused) is recorded after the collective, and
  * comm_nccl_wait makes the default stream wait for it. */
 int comm_nccl_ireduce_scatter(pcomm *c, const float *send, float *recv, size_t n, void **ev);
+int comm_nccl_iallreduce(pcomm *c, float *buf, size_t n, void **ev);
 int comm_nccl_iallgather(pcomm *c, const float *send, float *recv, size_t n, void **ev);
 int comm_nccl_wait(pcomm *c, void *ev);
 void comm_nccl_event_free(void *ev);

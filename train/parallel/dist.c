@@ -338,6 +338,32 @@ int dist_iallgather_f32(dist_ctx *d, dist_group *g, const float *send, float *re
 #endif
 }
 
+int dist_iallreduce_f32(dist_ctx *d, dist_group *g, float *buf, size_t n, void **req)
+{
+    *req = NULL;
+    if (g->size == 1 || n == 0)
+        return 0;
+#ifdef WEBTEXT_MPI
+    if (n > INT_MAX)
+        return too_big(n, "all-reduce");
+    MPI_Request *r = malloc(sizeof *r);
+    if (!r)
+        return err_set(ERR_NOMEM, "out of memory");
+    int rc = MPI_Iallreduce(MPI_IN_PLACE, buf, (int)n, MPI_FLOAT, MPI_SUM, comm_of(g), r);
+    if (rc != MPI_SUCCESS) {
+        free(r);
+        return mpi_fail(rc, "Iallreduce");
+    }
+    d->bytes_sent += 2 * ring_share((uint64_t)n * sizeof(float), g->size);
+    *req = r;
+    return 0;
+#else
+    (void)d;
+    (void)buf;
+    return no_mpi(g);
+#endif
+}
+
 int dist_wait(void **req)
 {
     if (!*req)

@@ -81,6 +81,8 @@ int dist_allgather_f32(dist_ctx *d, dist_group *g, const float *send, float *rec
  * the wait). *req: NULL when nothing is left to wait for (a group of one). */
 int dist_ireduce_scatter_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n, void **req);
 int dist_iallgather_f32(dist_ctx *d, dist_group *g, const float *send, float *recv, size_t n, void **req);
+/* In place: buf [n] = the sum over the group (MPI_Iallreduce). */
+int dist_iallreduce_f32(dist_ctx *d, dist_group *g, float *buf, size_t n, void **req);
 int dist_wait(void **req);
 int dist_broadcast(dist_ctx *d, dist_group *g, void *buf, size_t bytes, int root);
 /* Point to point within a group (ranks of that group). */

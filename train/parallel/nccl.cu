@@ -209,6 +209,19 @@ extern "C" int comm_nccl_ireduce_scatter(pcomm *c, const float *send, float *rec
     return side_end(c, k, *ev);
 }
 
+extern "C" int comm_nccl_iallreduce(pcomm *c, float *buf, size_t n, void **ev)
+{
+    dist_nccl *k = (dist_nccl *)c->nccl;
+    int rc = side_begin(c, k, ev);
+    if (rc)
+        return rc;
+    ncclResult_t r = ncclAllReduce(buf, buf, n, ncclFloat32, ncclSum, k->comm, k->side);
+    if (r != ncclSuccess)
+        return nccl_fail(r, "ncclAllReduce (overlapped)", c, n);
+    c->d->bytes_sent += 2 * ring_share((uint64_t)n * 4, k->size);
+    return side_end(c, k, *ev);
+}
+
 extern "C" int comm_nccl_iallgather(pcomm *c, const float *send, float *recv, size_t n, void **ev)
 {
     dist_nccl *k = (dist_nccl *)c->nccl;
