@@ -121,9 +121,9 @@ static const arg_opt train_opts[] = {
     {"zero-stage", 0, ARG_INT, &parsed.zero_stage, "N", "0: replicated optimizer (default), 1: sharded optimizer\n"
                                                    "                                state (= --use-distributed-optimizer), 2: and\n"
                                                    "                                gradients, 3: and parameters (gathered per layer)"},
-    {"overlap-grad-reduce", 0, ARG_FLAG, &parsed.overlap_grad_reduce, NULL, "ZeRO stages 0, 2 and 3: each layer's\n"
-     "                                gradient all-reduce (0, in the last micro-batch) or\n"
-     "                                reduce-scatter runs while the backward goes on"},
+    {"overlap-grad-reduce", 0, ARG_FLAG, &parsed.overlap_grad_reduce, NULL, "each layer's gradient all-reduce (ZeRO-0)\n"
+     "                                or reduce-scatter (1-3) runs while the backward goes\n"
+     "                                on (0 and 1: in the last micro-batch; no pipeline)"},
     {"overlap-param-gather", 0, ARG_FLAG, &parsed.overlap_param_gather, NULL, "ZeRO stage 3: the next layer's\n"
      "                                parameters all-gathered while this one computes"},
     {"ddp-bucket-size", 0, ARG_INT, &parsed.ddp_bucket_size, "N", "gradient elements per communication bucket\n"
@@ -304,15 +304,10 @@ static int check_model_and_layout(train_args *a, const dist_ctx *d, int *vpp)
                                   "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
                        a->zero_stage, d->pp);
     long long zs = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
-    if (a->overlap_grad_reduce && zs == 1)
-        return err_set(ERR_USAGE, "--overlap-grad-reduce: implemented for --zero-stage 0, 2 and 3, whose gradients "
-                                  "are reduced a layer at a time as the backward finishes them (stage 1 "
-                                  "reduce-scatters the flat parameter order's buckets into its shards after the "
-                                  "backward)");
-    if (a->overlap_grad_reduce && zs == 0 && d->pp > 1)
-        return err_set(ERR_USAGE, "--overlap-grad-reduce with ZeRO-0 and pipeline parallelism: not yet (a layer's "
-                                  "gradients are all-reduced in the backward of the iteration's last micro-batch, "
-                                  "which the pipeline schedules do not mark); use --pipeline-model-parallel-size 1");
+    if (a->overlap_grad_reduce && zs <= 1 && d->pp > 1)
+        return err_set(ERR_USAGE, "--overlap-grad-reduce with ZeRO-%lld and pipeline parallelism: not yet (a layer's "
+                                  "gradients are reduced in the backward of the iteration's last micro-batch, which "
+                                  "the pipeline schedules do not mark); use --pipeline-model-parallel-size 1", zs);
     if (a->overlap_param_gather && a->zero_stage != 3)
         return err_set(ERR_USAGE, "--overlap-param-gather: implemented for --zero-stage 3 (the next layer's "
                                   "parameters gathered while this one computes; stage %lld gathers after the step)",

@@ -334,7 +334,7 @@ static void print_banner(run *r, const char *dev_desc, const char *peak_desc, do
          * parallel, per micro-batch 4 all-reduces of the [b, s, h] activations per layer (2 forward, 2
          * backward) and 2 for the embedding and the output layer, 2(t-1)/t x 4bsh each. */
         int tpn = r->d.tp;
-        double nz = r->dp.zero >= 2 ? (double)r->dp.shard_n * dp : n; /* stages 2, 3: the units padded */
+        double nz = r->dp.unitwise ? (double)r->dp.shard_n * dp : n; /* the units padded (stages 2, 3; 1 with overlap) */
         double ring = dp > 1 ? (double)(dp - 1) / dp * 4.0 * nz : 0;
         double expect_dp = r->dp.zero == 3 ? 3.0 * (double)nmicro_rank * ring
                            : r->dp.zero == 2 ? ((double)nmicro_rank + 1) * ring : 2.0 * ring;

@@ -218,6 +218,24 @@ static void hook_grad_done0(void *ctx, int u)
     o->handed++;
 }
 
+/* ZeRO-1 with --overlap-grad-reduce (the units' shard layout, gradients in place): unit u's
+ * gradients of the iteration, complete in the last micro-batch's backward, packed into its
+ * slot and reduce-scattered into this rank's part while the backward goes on; completed
+ * (added into the zeroed shard) when the slot is taken again or at ddp_reduce_grads. */
+static void hook_grad_done1(void *ctx, int u)
+{
+    ddp *o = ctx;
+    int s = slot_of(o, u);
+    hook_check(o, grad_finish(o, s), "reduce-scatter of gradients (overlapped)");
+    const ddp_unit *k = &o->units[u];
+    pack(o, u, o->m->dev.grads, o->gbuf[s]);
+    grad_round(o, o->gbuf[s], k->per * (size_t)o->g->size);
+    o->gunit[s] = u;
+    hook_check(o, comm_ireduce_scatter(o->c, o->gbuf[s], o->recv[s], k->per, &o->greq[s]),
+               "reduce-scatter of gradients (overlapped)");
+    o->handed++;
+}
+
 /* ZeRO-0's overlap: the units (per = n: pack pads nothing), a buffer per slot, the hooks. */
 static int units0_init(ddp *o, gpt_model *m)
 {
@@ -256,6 +274,10 @@ static int units0_init(ddp *o, gpt_model *m)
 static int units_init(ddp *o, gpt_model *m)
 {
     size_t dp = (size_t)o->g->size;
+    if (m->pp > 1 && o->zero == 1)
+        return err_set(ERR_USAGE, "--overlap-grad-reduce with ZeRO-1 and pipeline parallelism: not yet (a layer's "
+                                  "gradients are reduce-scattered in the backward of the iteration's last micro-batch, "
+                                  "which the pipeline schedules do not mark); use --pipeline-model-parallel-size 1");
     if (m->pp > 1)
         return err_set(ERR_USAGE, "ZeRO stage %d with pipeline parallelism: not supported (as in DeepSpeed); use "
                                   "--zero-stage 1 (--use-distributed-optimizer) with a pipeline", o->zero);
@@ -317,10 +339,15 @@ static int units_init(ddp *o, gpt_model *m)
             scatter_unit(o, u, m->params, o->pshard);
         o->ops->mem.sync();
     }
-    o->hooks = (gpt_unit_hooks){o, o->zero == 3 ? hook_gather : NULL, hook_release, hook_grad_buf, hook_grad_done};
+    o->unitwise = 1;
+    if (o->zero == 1) /* the gradients stay in m, reduced in the last micro-batch's backward */
+        o->hooks = (gpt_unit_hooks){o, NULL, NULL, NULL, hook_grad_done1};
+    else
+        o->hooks = (gpt_unit_hooks){o, o->zero == 3 ? hook_gather : NULL, hook_release, hook_grad_buf, hook_grad_done};
     if (gpt_set_unit_hooks(m, &o->hooks))
         goto nomem;
-    gpt_drop(m, GPT_DROP_GRADS | (o->zero == 3 ? GPT_DROP_PARAMS : 0));
+    if (o->zero >= 2)
+        gpt_drop(m, GPT_DROP_GRADS | (o->zero == 3 ? GPT_DROP_PARAMS : 0));
     return 0;
 nomem:
     ddp_free(o);
@@ -407,10 +434,6 @@ void ddp_free(ddp *o)
 
 int ddp_set_overlap(ddp *o, gpt_model *m, int grad, int param)
 {
-    if (grad && o->zero == 1)
-        return err_set(ERR_USAGE, "--overlap-grad-reduce: implemented for --zero-stage 0, 2 and 3, whose gradients "
-                                  "are reduced unit by unit (a layer at a time) as the backward finishes them; stage 1 "
-                                  "reduce-scatters the flat parameter order's buckets into its shards after the backward");
     if (param && o->zero != 3)
         return err_set(ERR_USAGE, "--overlap-param-gather: implemented for --zero-stage 3 (the next layer's "
                                   "parameters gathered while this one computes); stages 1 and 2 gather after the "
@@ -421,6 +444,20 @@ int ddp_set_overlap(ddp *o, gpt_model *m, int grad, int param)
     o->overlap_param = param;
     if (o->zero == 0) /* nothing to overlap in a group of one */
         return o->g->size > 1 ? units0_init(o, m) : 0;
+    if (o->zero == 1 && !o->unitwise) {
+        /* the shards of the units (ZeRO-2's layout) instead of the flat buckets' */
+        o->ops->mem.free(o->gshard);
+        o->ops->mem.free(o->adam_m);
+        o->ops->mem.free(o->adam_v);
+        o->ops->mem.free(o->pad);
+        o->gshard = o->adam_m = o->adam_v = o->pad = NULL;
+        o->work_bytes = 0;
+        o->overlap_grad = 0; /* the slots as ZeRO-2 starts them; the second layer slot below */
+        int rc = units_init(o, m);
+        if (rc)
+            return rc;
+        o->overlap_grad = grad;
+    }
     /* the second layer slot, as large as the first */
     size_t most = 0, dp = (size_t)o->g->size;
     for (int u = 1; u < o->nu - 1; u++)
@@ -440,7 +477,7 @@ int ddp_set_overlap(ddp *o, gpt_model *m, int grad, int param)
 
 int ddp_reduce_grads(ddp *o, gpt_model *m)
 {
-    if (o->zero >= 2 || (o->zero == 0 && o->overlap_grad && o->g->size > 1)) {
+    if (o->unitwise || (o->zero == 0 && o->overlap_grad && o->g->size > 1)) {
         /* reduce-scattered (stage 0: all-reduced) unit by unit in the backward; with
          * overlap, the last ones complete here */
         for (int s = 0; s < 4; s++) {
@@ -448,7 +485,7 @@ int ddp_reduce_grads(ddp *o, gpt_model *m)
             if (rc)
                 return rc;
         }
-        if (o->zero == 0) { /* every unit handed over by the last micro-batch's backward */
+        if (o->zero < 2) { /* every unit handed over by the last micro-batch's backward */
             int h = o->handed;
             o->handed = 0;
             if (h != o->nu)
@@ -493,7 +530,7 @@ int ddp_grad_norm(ddp *o, const gpt_model *m, double *norm)
         return 0;
     }
     double s = 0;
-    if (o->zero >= 2) {
+    if (o->unitwise) {
         for (size_t i = 0; i < o->npieces; i++) {
             const ddp_piece *p = &o->pieces[i];
             s += gpt_grad_sumsq_range(m, p->flat, p->flat + p->n, o->gshard + p->shard);
@@ -527,8 +564,8 @@ int ddp_adamw(ddp *o, gpt_model *m, float gscale, float lr, float beta1, float b
         gpt_adamw(m, gscale, lr, beta1, beta2, eps, wd, step);
         return 0;
     }
-    if (o->zero >= 2) {
-        /* The owned pieces; stage 3 updates its shard of the parameters, stage 2
+    if (o->unitwise) {
+        /* The owned pieces; stage 3 updates its shard of the parameters, stages 1 and 2
          * the full copy, whose units are then all-gathered. */
         for (size_t i = 0; i < o->npieces; i++) {
             const ddp_piece *p = &o->pieces[i];
@@ -536,7 +573,7 @@ int ddp_adamw(ddp *o, gpt_model *m, float gscale, float lr, float beta1, float b
                                o->gshard + p->shard, o->adam_m + p->shard, o->adam_v + p->shard, gscale, lr, beta1,
                                beta2, eps, wd, step);
         }
-        for (int u = 0; o->zero == 2 && u < o->nu; u++) {
+        for (int u = 0; o->zero != 3 && u < o->nu; u++) {
             float *buf = o->gbuf[slot_of(o, u)];
             pack(o, u, m->dev.params, buf);
             int rc = comm_allgather(o->c, buf + (size_t)o->g->rank * o->units[u].per, buf, o->units[u].per);
@@ -575,7 +612,7 @@ int ddp_adamw(ddp *o, gpt_model *m, float gscale, float lr, float beta1, float b
 /* Gather one sharded array into full [n] (host memory). */
 static int gather_full(ddp *o, const float *shard, float *full)
 {
-    for (int u = 0; o->zero >= 2 && u < o->nu; u++) {
+    for (int u = 0; o->unitwise && u < o->nu; u++) {
         float *buf = o->gbuf[slot_of(o, u)];
         int rc = gather_unit(o, u, shard, buf);
         if (rc)
@@ -587,7 +624,7 @@ static int gather_full(ddp *o, const float *shard, float *full)
             o->ops->mem.download(full + seg[i].off, buf + pos, seg[i].n * sizeof *full);
         o->ops->mem.sync(); /* before the buffer is reused */
     }
-    if (o->zero >= 2)
+    if (o->unitwise)
         return 0;
     for (size_t b = 0; b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
@@ -615,26 +652,29 @@ int ddp_gather_params(ddp *o, float *full)
 
 void ddp_zero_grads(ddp *o, gpt_model *m)
 {
-    if (o->zero >= 2)
+    if (o->unitwise) /* the shard the units' parts are added into */
         o->ops->mem.zero(o->gshard, o->shard_n * sizeof *o->gshard);
-    else
+    if (o->zero < 2)
         gpt_zero_grad(m);
 }
 
 void ddp_poison_grad(ddp *o, gpt_model *m)
 {
     static const float nan = NAN;
-    o->ops->mem.upload(o->zero >= 2 ? o->gshard : m->dev.grads, &nan, sizeof nan);
+    /* after the overlapped reductions still in flight, which would write over it */
+    for (int s = 0; s < 4 && o->units && o->zero < 2; s++)
+        hook_check(o, grad_finish(o, s), "reduction of gradients (overlapped)");
+    o->ops->mem.upload(o->unitwise ? o->gshard : m->dev.grads, &nan, sizeof nan);
     o->ops->mem.sync();
 }
 
 void ddp_scatter_moments(ddp *o, const float *full_m, const float *full_v)
 {
-    for (int u = 0; o->zero >= 2 && u < o->nu; u++) {
+    for (int u = 0; o->unitwise && u < o->nu; u++) {
         scatter_unit(o, u, full_m, o->adam_m);
         scatter_unit(o, u, full_v, o->adam_v);
     }
-    for (size_t b = 0; o->zero < 2 && b < o->nb; b++) {
+    for (size_t b = 0; !o->unitwise && b < o->nb; b++) {
         bucket_t k = bucket_at(o, b);
         size_t a0, a1;
         owned(o, &k, &a0, &a1);
@@ -650,6 +690,11 @@ void ddp_bytes_per_param(const ddp *o, double *params, double *grads, double *mo
 {
     double n = (double)o->n;
     *params = o->zero == 3 ? 4.0 * (double)o->shard_n / n : 4;
+    if (o->unitwise && o->zero == 1) { /* full gradients, the reduced shard, sharded moments */
+        *grads = 4 + 4.0 * (double)o->shard_n / n;
+        *moments = 8.0 * (double)o->shard_n / n;
+        return;
+    }
     if (o->zero >= 2) {
         *grads = 4.0 * (double)o->shard_n / n;
         *moments = 8.0 * (double)o->shard_n / n;

@@ -98,7 +98,11 @@ typedef struct {
     int overlap_grad, overlap_param;
     comm_req greq[4], preq[4];
     int gunit[4], punit[4]; /* the unit whose reduce-scatter / gather a slot holds, -1: none */
-    int handed;             /* stage 0's overlap: units all-reduced this iteration */
+    int handed;             /* stages 0 and 1 with overlap: units reduced this iteration */
+    /* the shards follow the units (stages 2 and 3; stage 1 with --overlap-grad-reduce, whose
+     * gradients stay in the model and are reduce-scattered a unit at a time in the last
+     * micro-batch's backward), not the flat buckets */
+    int unitwise;
     size_t work_bytes; /* of the working buffers */
     gpt_unit_hooks hooks;
     /* --grad-reduce-in-bf16 (GPT_PREC_BF16; 0: fp32): the gradients are rounded to bf16
@@ -116,9 +120,10 @@ typedef struct {
  * arrays passed to the gather/scatter calls below are host memory. */
 int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket, pcomm *c);
 /* Megatron's --overlap-grad-reduce and --overlap-param-gather for m, before the first
- * step: ERR_USAGE naming what a stage lacks (grad: stages 0, 2 and 3, stage 0 without a
- * pipeline; param: stage 3). Stage 0 all-reduces each unit (a layer) in the backward of
- * the iteration's last micro-batch (m->grad_last), from a packed copy. */
+ * step and before ddp_scatter_moments: ERR_USAGE naming what a stage lacks (grad: any
+ * stage, 0 and 1 without a pipeline; param: stage 3). Stage 0 all-reduces each unit (a
+ * layer) in the backward of the iteration's last micro-batch (m->grad_last), from a
+ * packed copy; stage 1 takes the units' shard layout and reduce-scatters each unit there. */
 int ddp_set_overlap(ddp *o, gpt_model *m, int grad, int param);
 void ddp_free(ddp *o);
 /* Sum every rank's gradients: stage 0 into m->grads, stage 1 into the shard. */
