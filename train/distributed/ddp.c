@@ -201,38 +201,25 @@ static void hook_grad_done(void *ctx, int u)
     o->ops->add(o->gshard + k->soff, o->recv[s], k->per);
 }
 
-/* ZeRO-0 with --overlap-grad-reduce: unit u's gradients of the iteration are complete
- * (the last micro-batch's backward): packed into its slot and all-reduced there while
- * the backward goes on; completed (and unpacked) when the slot is taken again or at
- * ddp_reduce_grads. Each element's sum is the one the buckets' all-reduce makes. */
-static void hook_grad_done0(void *ctx, int u)
+/* Stages 0 and 1 with --overlap-grad-reduce (the gradients in place): unit u's gradients
+ * of the iteration, complete in the last micro-batch's backward, are packed into its slot
+ * and, while the backward goes on, all-reduced there (stage 0: each element's sum is the
+ * one the buckets' all-reduce makes) or reduce-scattered into this rank's part (stage 1,
+ * the units' shard layout); completed (stage 0 unpacked, stage 1 added into the zeroed
+ * shard) when the slot is taken again or at ddp_reduce_grads. */
+static void hook_grad_handover(void *ctx, int u)
 {
     ddp *o = ctx;
-    int s = slot_of(o, u);
-    hook_check(o, grad_finish(o, s), "all-reduce of gradients (overlapped)");
+    int s = slot_of(o, u), all = o->zero == 0;
+    const char *what = all ? "all-reduce of gradients (overlapped)" : "reduce-scatter of gradients (overlapped)";
+    hook_check(o, grad_finish(o, s), what);
     const ddp_unit *k = &o->units[u];
     pack(o, u, o->m->dev.grads, o->gbuf[s]);
-    grad_round(o, o->gbuf[s], k->n);
+    grad_round(o, o->gbuf[s], all ? k->n : k->per * (size_t)o->g->size);
     o->gunit[s] = u;
-    hook_check(o, comm_iallreduce(o->c, o->gbuf[s], k->n, &o->greq[s]), "all-reduce of gradients (overlapped)");
-    o->handed++;
-}
-
-/* ZeRO-1 with --overlap-grad-reduce (the units' shard layout, gradients in place): unit u's
- * gradients of the iteration, complete in the last micro-batch's backward, packed into its
- * slot and reduce-scattered into this rank's part while the backward goes on; completed
- * (added into the zeroed shard) when the slot is taken again or at ddp_reduce_grads. */
-static void hook_grad_done1(void *ctx, int u)
-{
-    ddp *o = ctx;
-    int s = slot_of(o, u);
-    hook_check(o, grad_finish(o, s), "reduce-scatter of gradients (overlapped)");
-    const ddp_unit *k = &o->units[u];
-    pack(o, u, o->m->dev.grads, o->gbuf[s]);
-    grad_round(o, o->gbuf[s], k->per * (size_t)o->g->size);
-    o->gunit[s] = u;
-    hook_check(o, comm_ireduce_scatter(o->c, o->gbuf[s], o->recv[s], k->per, &o->greq[s]),
-               "reduce-scatter of gradients (overlapped)");
+    hook_check(o, all ? comm_iallreduce(o->c, o->gbuf[s], k->n, &o->greq[s])
+                      : comm_ireduce_scatter(o->c, o->gbuf[s], o->recv[s], k->per, &o->greq[s]),
+               what);
     o->handed++;
 }
 
@@ -267,7 +254,7 @@ static int units0_init(ddp *o, gpt_model *m)
             return err_set(ERR_NOMEM, "out of memory for the overlap's gradient buffers (%zu elements)", most[s]);
         o->work_bytes += most[s] * sizeof(float);
     }
-    o->hooks = (gpt_unit_hooks){o, NULL, NULL, NULL, hook_grad_done0};
+    o->hooks = (gpt_unit_hooks){o, NULL, NULL, NULL, hook_grad_handover};
     return gpt_set_unit_hooks(m, &o->hooks);
 }
 
@@ -341,7 +328,7 @@ static int units_init(ddp *o, gpt_model *m)
     }
     o->unitwise = 1;
     if (o->zero == 1) /* the gradients stay in m, reduced in the last micro-batch's backward */
-        o->hooks = (gpt_unit_hooks){o, NULL, NULL, NULL, hook_grad_done1};
+        o->hooks = (gpt_unit_hooks){o, NULL, NULL, NULL, hook_grad_handover};
     else
         o->hooks = (gpt_unit_hooks){o, o->zero == 3 ? hook_gather : NULL, hook_release, hook_grad_buf, hook_grad_done};
     if (gpt_set_unit_hooks(m, &o->hooks))
