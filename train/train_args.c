@@ -123,7 +123,7 @@ static const arg_opt train_opts[] = {
                                                    "                                gradients, 3: and parameters (gathered per layer)"},
     {"overlap-grad-reduce", 0, ARG_FLAG, &parsed.overlap_grad_reduce, NULL, "each layer's gradient all-reduce (ZeRO-0)\n"
      "                                or reduce-scatter (1-3) runs while the backward goes\n"
-     "                                on (0 and 1: in the last micro-batch; no pipeline)"},
+     "                                on (0 and 1: in the last micro-batch)"},
     {"overlap-param-gather", 0, ARG_FLAG, &parsed.overlap_param_gather, NULL, "ZeRO stage 3: the next layer's\n"
      "                                parameters all-gathered while this one computes"},
     {"ddp-bucket-size", 0, ARG_INT, &parsed.ddp_bucket_size, "N", "gradient elements per communication bucket\n"
@@ -304,14 +304,10 @@ static int check_model_and_layout(train_args *a, const dist_ctx *d, int *vpp)
                                   "not combine with pipeline parallelism (as in DeepSpeed); use --zero-stage 1",
                        a->zero_stage, d->pp);
     long long zs = a->zero_stage >= 0 ? a->zero_stage : a->use_distributed_optimizer ? 1 : 0;
-    if (a->overlap_grad_reduce && zs <= 1 && d->pp > 1)
-        return err_set(ERR_USAGE, "--overlap-grad-reduce with ZeRO-%lld and pipeline parallelism: not yet (a layer's "
-                                  "gradients are reduced in the backward of the iteration's last micro-batch, which "
-                                  "the pipeline schedules do not mark); use --pipeline-model-parallel-size 1", zs);
-    if (a->overlap_param_gather && a->zero_stage != 3)
+    if (a->overlap_param_gather && zs != 3)
         return err_set(ERR_USAGE, "--overlap-param-gather: implemented for --zero-stage 3 (the next layer's "
                                   "parameters gathered while this one computes; stage %lld gathers after the step)",
-                       a->zero_stage);
+                       zs);
     return 0;
 }
 

@@ -437,12 +437,17 @@ expect_exit overlap_zero1_save 0 $MPI -np 2 "$BIN/train" $CO --use-distributed-o
 expect_exit overlap_zero1_resume_single 0 "$BIN/train" $CO --save "$WORK/ckOZ" --load "$WORK/ckOZ" --log-json "$WORK/ovz1r.jsonl"
 expect_exit overlap_zero1_straight_single 0 "$BIN/train" $CO --log-json "$WORK/ovz1s.jsonl"
 check overlap_zero1_checkpoint_resumes compare "$WORK/ovz1s.jsonl" "$WORK/ckOZ/train_log.jsonl" 1e-6
-# refused where there is nothing to overlap here, naming why
-expect_exit overlap_grad_refused_zero1_pp2 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --use-distributed-optimizer \
+# With a pipeline (pp 2 x dp 2): the schedules mark each stage's (each model chunk's) last backward;
+# the tied embedding waits for the embedding group's sum after the backwards, then goes as
+# without overlap: 1F1B with ZeRO-0, interleaved with ZeRO-1, the same bits
+expect_exit pp2_dp2 0 $MPI_L -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/ppdp.jsonl" --pipeline-model-parallel-size 2
+expect_exit overlap_pp2_dp2_zero0 0 $MPI_L -np 4 "$BIN/train" $M --train-iters $IT --log-json "$WORK/ov_ppdp.jsonl" \
   --pipeline-model-parallel-size 2 $OV
-stderr_has overlap_grad_refusal_says_why "--overlap-grad-reduce with ZeRO-1 and pipeline parallelism: not yet"
-expect_exit overlap_grad_refused_zero0_pp2 2 $MPI -np 2 "$BIN/train" $M --train-iters 2 --pipeline-model-parallel-size 2 $OV
-stderr_has overlap_grad_pp_refusal_says_why "--overlap-grad-reduce with ZeRO-0 and pipeline parallelism: not yet"
+check overlap_pp2_dp2_zero0_same_bits compare "$WORK/ppdp.jsonl" "$WORK/ov_ppdp.jsonl" 0
+VI="--pipeline-model-parallel-size 2 --num-layers-per-virtual-pipeline-stage 1 --use-distributed-optimizer"
+expect_exit vpp2_dp2_zero1 0 $MPI_L -np 4 "$BIN/train" $M4 --train-iters $IT --log-json "$WORK/vdz1.jsonl" $VI
+expect_exit overlap_vpp2_dp2_zero1 0 $MPI_L -np 4 "$BIN/train" $M4 --train-iters $IT --log-json "$WORK/ov_vdz1.jsonl" $VI $OV
+check overlap_vpp2_dp2_zero1_matches compare "$WORK/vdz1.jsonl" "$WORK/ov_vdz1.jsonl" 1e-6
 expect_exit overlap_param_refused_zero2 2 "$BIN/train" $M --train-iters 2 --zero-stage 2 --overlap-param-gather
 stderr_has overlap_param_refusal_says_why "--overlap-param-gather: implemented for --zero-stage 3"
 

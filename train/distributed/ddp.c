@@ -212,8 +212,17 @@ static void hook_grad_handover(void *ctx, int u)
     ddp *o = ctx;
     int s = slot_of(o, u), all = o->zero == 0;
     const char *what = all ? "all-reduce of gradients (overlapped)" : "reduce-scatter of gradients (overlapped)";
-    hook_check(o, grad_finish(o, s), what);
     const ddp_unit *k = &o->units[u];
+    if (!k->n)
+        return; /* a unit this pipeline stage does not hold */
+    if (u == 0 && o->m->pp > 1 && !o->late0) {
+        /* the tied embedding: its copies on the first and last stages are summed over the
+         * embedding group after the pipeline's backwards (schedules.c), and over the data
+         * group after that, as without overlap; ddp_reduce_grads hands it over */
+        o->defer0 = 1;
+        return;
+    }
+    hook_check(o, grad_finish(o, s), what);
     pack(o, u, o->m->dev.grads, o->gbuf[s]);
     grad_round(o, o->gbuf[s], all ? k->n : k->per * (size_t)o->g->size);
     o->gunit[s] = u;
@@ -226,10 +235,6 @@ static void hook_grad_handover(void *ctx, int u)
 /* ZeRO-0's overlap: the units (per = n: pack pads nothing), a buffer per slot, the hooks. */
 static int units0_init(ddp *o, gpt_model *m)
 {
-    if (m->pp > 1)
-        return err_set(ERR_USAGE, "--overlap-grad-reduce with ZeRO-0 and pipeline parallelism: not yet (a layer's "
-                                  "gradients are all-reduced in the backward of the iteration's last micro-batch, which "
-                                  "the pipeline schedules do not mark); use --pipeline-model-parallel-size 1");
     o->m = m;
     o->nu = gpt_num_units(m);
     o->units = calloc((size_t)o->nu, sizeof *o->units);
@@ -261,11 +266,7 @@ static int units0_init(ddp *o, gpt_model *m)
 static int units_init(ddp *o, gpt_model *m)
 {
     size_t dp = (size_t)o->g->size;
-    if (m->pp > 1 && o->zero == 1)
-        return err_set(ERR_USAGE, "--overlap-grad-reduce with ZeRO-1 and pipeline parallelism: not yet (a layer's "
-                                  "gradients are reduce-scattered in the backward of the iteration's last micro-batch, "
-                                  "which the pipeline schedules do not mark); use --pipeline-model-parallel-size 1");
-    if (m->pp > 1)
+    if (m->pp > 1 && o->zero >= 2)
         return err_set(ERR_USAGE, "ZeRO stage %d with pipeline parallelism: not supported (as in DeepSpeed); use "
                                   "--zero-stage 1 (--use-distributed-optimizer) with a pipeline", o->zero);
     o->m = m;
@@ -467,17 +468,25 @@ int ddp_reduce_grads(ddp *o, gpt_model *m)
     if (o->unitwise || (o->zero == 0 && o->overlap_grad && o->g->size > 1)) {
         /* reduce-scattered (stage 0: all-reduced) unit by unit in the backward; with
          * overlap, the last ones complete here */
+        if (o->defer0) { /* the tied embedding, after the embedding group's sum */
+            o->defer0 = 0;
+            o->late0 = 1;
+            hook_grad_handover(o, 0);
+            o->late0 = 0;
+        }
         for (int s = 0; s < 4; s++) {
             int rc = grad_finish(o, s);
             if (rc)
                 return rc;
         }
-        if (o->zero < 2) { /* every unit handed over by the last micro-batch's backward */
-            int h = o->handed;
+        if (o->zero < 2) { /* every unit this stage holds handed over by the last micro-batch's backward */
+            int h = o->handed, want = 0;
             o->handed = 0;
-            if (h != o->nu)
-                return err_set(ERR_INTERNAL, "ZeRO-0 overlap: %d of %d units' gradients were all-reduced in the "
-                                             "backward (the last micro-batch not marked)", h, o->nu);
+            for (int u = 0; u < o->nu; u++)
+                want += o->units[u].n > 0;
+            if (h != want)
+                return err_set(ERR_INTERNAL, "ZeRO-%d overlap: %d of %d units' gradients were reduced in the "
+                                             "backward (the last micro-batch not marked)", o->zero, h, want);
         }
         return 0;
     }

@@ -99,6 +99,7 @@ typedef struct {
     comm_req greq[4], preq[4];
     int gunit[4], punit[4]; /* the unit whose reduce-scatter / gather a slot holds, -1: none */
     int handed;             /* stages 0 and 1 with overlap: units reduced this iteration */
+    int defer0, late0;      /* with a pipeline: the tied embedding's handover waits for ddp_reduce_grads */
     /* the shards follow the units (stages 2 and 3; stage 1 with --overlap-grad-reduce, whose
      * gradients stay in the model and are reduce-scattered a unit at a time in the last
      * micro-batch's backward), not the flat buckets */
@@ -121,7 +122,7 @@ typedef struct {
 int ddp_init(ddp *o, dist_ctx *d, gpt_model *m, int zero, size_t bucket, pcomm *c);
 /* Megatron's --overlap-grad-reduce and --overlap-param-gather for m, before the first
  * step and before ddp_scatter_moments: ERR_USAGE naming what a stage lacks (grad: any
- * stage, 0 and 1 without a pipeline; param: stage 3). Stage 0 all-reduces each unit (a
+ * stage; param: stage 3). Stage 0 all-reduces each unit (a
  * layer) in the backward of the iteration's last micro-batch (m->grad_last), from a
  * packed copy; stage 1 takes the units' shard layout and reduce-scatters each unit there. */
 int ddp_set_overlap(ddp *o, gpt_model *m, int grad, int param);

@@ -73,6 +73,7 @@ int pp_forward_backward_1f1b(pp_sched *p, long long M, double *loss)
             rc = gpt_use_slot(p->m, (int)(i % S));
         if (rc)
             break;
+        p->m->grad_last = i == M - 1; /* the stage's last backward (ZeRO-0/1's overlap) */
         gpt_backward_stage(p->m, scale, last ? NULL : p->grecv);
         if (first)
             continue;
@@ -88,10 +89,12 @@ int pp_forward_backward_1f1b(pp_sched *p, long long M, double *loss)
             rc = gpt_use_slot(p->m, (int)(i % S));
         if (rc)
             break;
+        p->m->grad_last = i == M - 1;
         gpt_backward_stage(p->m, scale, last ? NULL : p->grecv);
         if (!first)
             rc = comm_sendrecv(p->pipe, gpt_stage_input_grad(p->m), nb, s - 1, NULL, 0, -1, PP_TAG_PIPE);
     }
+    p->m->grad_last = 0;
     return rc ? rc : pipeline_end(p, loss);
 }
 
@@ -224,7 +227,9 @@ static int ilv_backward(ilv_state *q, long long k, const floatX **out)
     int slot = q->slot[(long long)c * q->M + b];
     if ((rc = gpt_use_slot(p->m, slot)))
         return rc;
+    p->m->grad_last = b == q->M - 1; /* this chunk's last backward (ZeRO-0/1's overlap) */
     gpt_backward_stage(p->m, q->scale, g);
+    p->m->grad_last = 0;
     q->busy &= ~(1ull << slot);
     *out = pp_first_virtual(p->d, p->m) ? NULL : gpt_stage_input_grad(p->m);
     return buf_put(q, g);
