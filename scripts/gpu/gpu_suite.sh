@@ -16,7 +16,7 @@
 #            --device cuda, staged communicator): tp 2 + sp, pp 2, interleaved
 #            pp 2 x 2, dp 2 ZeRO-2 and ZeRO-3 (and with --overlap-grad-reduce
 #            --overlap-param-gather; one rank of it on NCCL, a group of one, for
-#            the side stream), dp 2 ZeRO-0 and ZeRO-1 with --overlap-grad-reduce, --cpu-offload
+#            the side stream), dp 2 ZeRO-0 and ZeRO-1 (and pp 2 x dp 2) with --overlap-grad-reduce, --cpu-offload
 #            at one rank and dp 2, tp 2 x pp 2 x dp 2, each against
 #            one GPU process (fp32: 1e-4 relative; bf16: 2e-2, see docs/parallel.md);
 #         3. a checkpoint saved by tp 2 x pp 2 x dp 2 on the GPU, resumed in one CPU
@@ -219,6 +219,7 @@ step 2 && for prec in ${SUITE_PRECS:-fp32 $([ "$DEV" = cuda ] && echo bf16 fp16)
   layout dp2_zero3_overlap 2 $prec --zero-stage 3 --overlap-grad-reduce --overlap-param-gather
   layout dp2_zero0_overlap 2 $prec --overlap-grad-reduce
   layout dp2_zero1_overlap 2 $prec --use-distributed-optimizer --overlap-grad-reduce
+  layout pp2_dp2_zero1_overlap 4 $prec --pipeline-model-parallel-size 2 --use-distributed-optimizer --overlap-grad-reduce
   # a group of one on its own GPU takes NCCL: the overlap's side stream and events run
   layout zero3_overlap_nccl_group_of_one 1 $prec --zero-stage 3 --overlap-grad-reduce --overlap-param-gather
   layout tp2_pp2_dp2 8 $prec --tensor-model-parallel-size 2 --pipeline-model-parallel-size 2
