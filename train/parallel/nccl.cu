@@ -61,16 +61,6 @@ extern "C" void dist_nccl_free(dist_nccl *c)
     free(c);
 }
 
-extern "C" int dist_nccl_allreduce_f32(dist_nccl *c, float *buf, size_t n, void *stream)
-{
-    ncclResult_t r = ncclAllReduce(buf, buf, n, ncclFloat32, ncclSum, c->comm, (cudaStream_t)stream);
-    if (r != ncclSuccess)
-        return err_set(ERR_INTERNAL, "NCCL: ncclAllReduce of %zu floats: %s", n, ncclGetErrorString(r));
-    /* ring all-reduce: each rank sends 2 (n - 1) / n of the buffer */
-    c->d->bytes_sent += (uint64_t)(2.0 * (c->size - 1) / c->size * (double)n * 4 + 0.5);
-    return 0;
-}
-
 /* ---- the communicator's NCCL implementation (comm.h), on the default stream,
  * which is the CUDA operation table's ---- */
 
@@ -275,25 +265,4 @@ extern "C" int comm_nccl_p2p(pcomm *c, const dist_p2p_op *ops, int n)
         if (ops[i].sbuf)
             c->d->bytes_sent += ops[i].bytes;
     return blocking_end(c, k);
-}
-
-extern "C" const char *dist_nccl_version(void)
-{
-    static char buf[32];
-    int v = 0;
-    ncclGetVersion(&v);
-    /* NCCL 2.9+: major * 10000 + minor * 100 + patch */
-    snprintf(buf, sizeof buf, "%d.%d.%d", v / 10000, v / 100 % 100, v % 100);
-    return buf;
-}
-
-extern "C" int dist_local_device(int gpus, char *why, size_t n)
-{
-    int lsize, local = dist_local_rank(&lsize);
-    if (gpus < 1 || lsize > gpus) {
-        snprintf(why, n, "%d ranks on this node but %d GPU%s: NCCL needs one GPU per rank", lsize, gpus,
-                 gpus == 1 ? "" : "s");
-        return -1;
-    }
-    return local % gpus;
 }

@@ -28,15 +28,6 @@ typedef struct dist_nccl dist_nccl;
  * all ranks through dist_abort). */
 int dist_nccl_init(dist_nccl **c, dist_ctx *d, dist_group *g);
 void dist_nccl_free(dist_nccl *c);
-/* In place on the device, ordered on stream (a cudaStream_t): buf[i] = sum over
- * the group. Returns when enqueued; 0 or ERR_INTERNAL. */
-int dist_nccl_allreduce_f32(dist_nccl *c, float *buf, size_t n, void *stream);
-/* NCCL's version, e.g. "2.27.7". */
-const char *dist_nccl_version(void);
-/* Which GPU this process should use: its rank on the node (OpenMPI, Slurm,
- * torchrun-style LOCAL_RANK) modulo the GPUs it sees; -1 with a message when
- * the node runs more ranks than it has GPUs. */
-int dist_local_device(int gpus, char *why, size_t n);
 
 #ifdef __cplusplus
 }
