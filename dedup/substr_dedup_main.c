@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "common/args.h"
@@ -22,6 +23,7 @@
 #include "common/tally.h"
 #include "dedup/substr.h"
 #include "dedup/substr_corpus.h"
+#include "dedup/substr_shard.h"
 #include "dedup/substr_spans.h"
 #include "tokenizer/tokcli.h"
 #ifdef _OPENMP
@@ -29,8 +31,8 @@
 #endif
 
 typedef struct {
-    const char *out, *spans_path, *unit, *remove, *text_field, *id_field, *builder, *apply;
-    long long threshold, min_length, threads;
+    const char *out, *spans_path, *unit, *remove, *text_field, *id_field, *builder, *apply, *work_dir, *stage;
+    long long threshold, min_length, threads, shards, ranges, index;
     tokcli_spec tok;
     char **inputs;
     int ninputs;
@@ -47,6 +49,9 @@ static int parse_options(int argc, char **argv, options *o)
     o->threshold = 50;
     o->min_length = 1;
     o->threads = 0;
+    o->shards = 1;
+    o->ranges = 0;
+    o->index = -1;
     const arg_opt opts[] = {
         {"output", 'o', ARG_STR, &o->out, "FILE", "documents with the repeated spans struck (default stdout;\n"
                                                   "                                .zst / .gz compress)"},
@@ -67,6 +72,17 @@ static int parse_options(int argc, char **argv, options *o)
         {"threads", 'j', ARG_INT, &o->threads, "N", "suffix array threads (default: every core)"},
         {"sa-builder", 0, ARG_STR, &o->builder, "NAME", "libsais (default) or divsufsort (libdivsufsort, one\n"
                                                        "                                thread, --unit bytes: the benchmark's comparison)"},
+        {"shards", 0, ARG_INT, &o->shards, "N", "one suffix array per shard of documents (by a hash of\n"
+                                                "                                the id) and a cross-shard pass: the same spans as one\n"
+                                                "                                suffix array, in a shard's memory (default 1)"},
+        {"hash-ranges", 0, ARG_INT, &o->ranges, "R", "the cross-shard pass in R parts by fingerprint hash\n"
+                                                     "                                (default: as many as shards)"},
+        {"work-dir", 0, ARG_STR, &o->work_dir, "DIR", "the shards' work files (default: a temporary directory in\n"
+                                                      "                                $TMPDIR, removed at the end)"},
+        {"stage", 0, ARG_STR, &o->stage, "STAGE", "one stage of a sharded run, for cluster jobs (--work-dir\n"
+                                                  "                                shared; the same inputs in each): find (--index: the\n"
+                                                  "                                shard), cross (--index: the hash range), write"},
+        {"index", 0, ARG_INT, &o->index, "I", "the shard (find) or hash range (cross) of --stage"},
         TOKCLI_OPTS(o->tok),
         {NULL, 0, 0, NULL, NULL, NULL},
     };
@@ -76,12 +92,15 @@ static int parse_options(int argc, char **argv, options *o)
         "tokens (or bytes) that occurs more than once in the input is struck from its later copies\n"
         "(or from all of them), as Lee et al.'s exact-substring deduplication, which RefinedWeb runs\n"
         "after MinHash. Spans never cross a document's end. One suffix array holds up to 2^31 units\n"
-        "(about 8 GB of text as GPT-2 tokens): run larger inputs in parts. Lines that are not JSON\n"
-        "or have no text are passed through and counted.",
+        "(about 8 GB of text as GPT-2 tokens): --shards splits larger inputs, with the same result.\n"
+        "Lines that are not JSON or have no text are passed through and counted.",
         opts,
         "Example:\n"
         "  substr_dedup corpus.jsonl.zst -o dedup.jsonl.zst --spans spans.jsonl\n"
-        "  substr_dedup --unit bytes --length-threshold 100 --remove all docs.jsonl > out.jsonl\n",
+        "  substr_dedup --unit bytes --length-threshold 100 --remove all docs.jsonl > out.jsonl\n"
+        "  substr_dedup --shards 8 big/*.jsonl.zst -o out.jsonl.zst     (8 suffix arrays, the same result)\n"
+        "  substr_dedup --shards 8 --work-dir W --stage find --index 3 big/*.jsonl.zst   (one job of a cluster run;\n"
+        "    then --stage cross --index 0..7, then --stage write -o out.jsonl.zst)\n",
     };
     int rc = args_parse_main(&spec, argc, argv, &o->inputs, &o->ninputs);
     if (rc >= 0)
@@ -103,6 +122,22 @@ static int parse_options(int argc, char **argv, options *o)
         bad = "--apply-spans and --spans: the spans applied are the file given";
     else if (strchr(o->text_field, '.'))
         bad = "--text-field: a top-level key (the text is rewritten in place)";
+    else if (o->shards < 1 || o->shards > 9999 || o->ranges < 0 || o->ranges > 9999)
+        bad = "--shards and --hash-ranges: 1 to 9999";
+    else if (o->stage && strcmp(o->stage, "find") && strcmp(o->stage, "cross") && strcmp(o->stage, "write"))
+        bad = "--stage: expected find, cross or write";
+    else if (o->stage && !o->work_dir)
+        bad = "--stage: needs --work-dir (the directory the stages share)";
+    else if (o->stage && strcmp(o->stage, "write") && o->index < 0)
+        bad = "--stage find / cross: needs --index";
+    else if (o->stage && !strcmp(o->stage, "find") && o->index >= o->shards)
+        bad = "--stage find --index: a shard from 0 to --shards - 1";
+    else if (o->stage && !strcmp(o->stage, "cross") && o->index >= (o->ranges ? o->ranges : o->shards))
+        bad = "--stage cross --index: a hash range from 0 to --hash-ranges - 1";
+    else if (o->apply && (o->shards > 1 || o->stage || o->work_dir))
+        bad = "--apply-spans: one pass, without shards";
+    if (!o->ranges)
+        o->ranges = o->shards;
     if (!bad)
         return -1;
     fprintf(stderr, "substr_dedup: %s\n", bad);
@@ -137,7 +172,7 @@ static int read_file(const char *path, const options *o, sc_corpus *c, int spool
 typedef struct {
     tally t;
     int too_short;
-    uint64_t passed, changed, struck, in_bytes;
+    uint64_t passed, changed, struck, in_bytes, spans;
 } counts;
 
 /* {"id", "doc", "start", "end"} */
@@ -154,21 +189,24 @@ static int write_span(io_writer *sw, const char *id, size_t doc, size_t a, size_
     return rc;
 }
 
-/* The spans of record i: found by this run (c's), or read from --apply-spans (ap's, in
- * record order: cur moves on). */
+/* The spans of record i: found by this run (c's), read from --apply-spans (ap's, in
+ * record order: cur moves on), or merged from the shards' work files (mg). */
 typedef struct {
     const sc_corpus *c;
     const substr_spans *ap;
     size_t cur;
+    ss_merge *mg;
 } span_source;
 
-static void spans_of(span_source *src, size_t i, sc_span **sp, size_t *n)
+static int spans_of(span_source *src, size_t i, sc_span **sp, size_t *n)
 {
+    if (src->mg)
+        return ss_merge_doc(src->mg, i, sp, n);
     if (!src->ap) {
         const sc_doc *d = &src->c->docs[i];
         *sp = src->c->spans + d->span0;
         *n = d->nspans;
-        return;
+        return 0;
     }
     const substr_spans *a = src->ap;
     size_t j = src->cur;
@@ -177,6 +215,7 @@ static void spans_of(span_source *src, size_t i, sc_span **sp, size_t *n)
     *sp = a->span + src->cur;
     *n = j - src->cur;
     src->cur = j;
+    return 0;
 }
 
 /* Pass 2: one file again, each document written with its spans struck, or dropped. */
@@ -195,18 +234,24 @@ static int write_file(const char *path, const options *o, span_source *src, size
         n->in_bytes += r.len + 1;
         const char *text = k == JSONL_OK ? jsonl_get_string(r.obj, o->text_field) : NULL;
         const sc_corpus *c = src->c;
-        if (!src->ap && (i >= c->ndocs || (text != NULL) != (c->docs[i].nsym >= 0) ||
+        if (!src->ap && !src->mg && (i >= c->ndocs || (text != NULL) != (c->docs[i].nsym >= 0) ||
                          (text && strlen(text) != c->docs[i].tlen))) {
             rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": the input changed between the two passes", path, r.lineno);
             break;
         }
         sc_span *sp;
         size_t nsp, len = text ? strlen(text) : 0;
-        spans_of(src, i, &sp, &nsp);
+        if ((rc = spans_of(src, i, &sp, &nsp)))
+            break;
         if (src->ap && nsp && (!text || sp[nsp - 1].end > len)) {
             rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": a span past the text of record %zu (%s: line %" PRIu64
                                      ", %zu bytes of text)", src->ap->name, src->ap->line[src->cur - 1], i, path,
                          r.lineno, len);
+            break;
+        }
+        if (src->mg && nsp && (!text || sp[nsp - 1].end > len)) {
+            rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": the work files strike record %zu past its %zu bytes of "
+                                     "text: the input changed since the find stage", path, r.lineno, i, len);
             break;
         }
         if (!text || !nsp) {
@@ -229,6 +274,7 @@ static int write_file(const char *path, const options *o, span_source *src, size
                 rc = write_span(sw, id, i, a, b);
         }
         n->changed++;
+        n->spans += nsp;
         n->struck += len - kept;
         if ((long long)kept < o->min_length) {
             tally_drop(&n->t, n->too_short, len);
@@ -288,6 +334,92 @@ static int find_spans(const options *o, const fs_list *files, int unit, int mode
     return rc;
 }
 
+/* Standard input copied to an unnamed temporary file, read in its place: a sharded run
+ * reads its input once a stage. */
+static int spool_stdin(fs_list *files, int *spool, char *spool_path)
+{
+    const char *td = getenv("TMPDIR");
+    for (size_t f = 0; f < files->n; f++) {
+        if (strcmp(files->paths[f], "-"))
+            continue;
+        if (*spool >= 0)
+            return err_set(ERR_USAGE, "standard input given twice");
+        if ((*spool = io_anon_tmpfile(td && *td ? td : "/tmp")) < 0)
+            return *spool;
+        char buf[1 << 16];
+        ssize_t k;
+        while ((k = read(0, buf, sizeof buf)) > 0)
+            if (write(*spool, buf, (size_t)k) != k)
+                return err_sys(ERR_IO, "spooling standard input");
+        if (k < 0)
+            return err_sys(ERR_IO, "reading standard input");
+        snprintf(spool_path, 64, "/proc/self/fd/%d", *spool);
+        char *p = strdup(spool_path);
+        if (!p)
+            return err_set(ERR_NOMEM, "out of memory");
+        free(files->paths[f]);
+        files->paths[f] = p;
+    }
+    return 0;
+}
+
+/* The work files of a run that made its own work directory, and the directory. */
+static void remove_work(const ss_config *cfg)
+{
+    char path[4096];
+    for (int i = 0; i < cfg->nshards; i++) {
+        ss_path(path, sizeof path, cfg->work_dir, SS_SPANS, i, 0);
+        unlink(path);
+        for (int r = 0; r < cfg->nranges; r++) {
+            ss_path(path, sizeof path, cfg->work_dir, SS_FPRINTS, i, r);
+            unlink(path);
+        }
+    }
+    for (int r = 0; r < cfg->nranges; r++) {
+        ss_path(path, sizeof path, cfg->work_dir, SS_CROSS, 0, r);
+        unlink(path);
+    }
+    rmdir(cfg->work_dir);
+}
+
+/* The find and cross stages of a sharded run (all, or the one --stage names). */
+static int run_stages(const options *o, const ss_config *cfg, const fs_list *files, progress *pg, ss_stats *tot)
+{
+    int rc = 0;
+    int all = !o->stage, find = all || !strcmp(o->stage, "find"), cross = all || !strcmp(o->stage, "cross");
+    for (int i = 0; find && i < cfg->nshards && !rc; i++) {
+        if (!all && i != o->index)
+            continue;
+        ss_stats st = {0};
+        char label[64];
+        snprintf(label, sizeof label, "substr_dedup: shard %d/%d", i + 1, cfg->nshards);
+        progress_phase(pg, label, 0);
+        rc = ss_find(cfg, files, i, pg, &st);
+        if (!rc && !cfg->quiet)
+            fprintf(stderr, "substr_dedup: shard %d of %d: %" PRIu64 " documents of %" PRIu64 " records, %" PRIu64
+                            " %s; %" PRIu64 " spans, %" PRIu64 " fingerprints; read %.2f s, suffix array and scan %.2f s\n",
+                    i, cfg->nshards, st.docs, st.records, st.units, o->unit, st.spans, st.fprints, st.read_s, st.find_s);
+        tot->docs += st.docs, tot->units += st.units, tot->spans += st.spans, tot->fprints += st.fprints;
+        tot->records = st.records;
+    }
+    for (int r = 0; cross && r < cfg->nranges && !rc; r++) {
+        if (!all && r != o->index)
+            continue;
+        ss_stats st = {0};
+        char label[64];
+        snprintf(label, sizeof label, "substr_dedup: cross-shard %d/%d", r + 1, cfg->nranges);
+        progress_phase(pg, label, 0);
+        rc = ss_cross(cfg, files, r, pg, &st);
+        if (!rc && !cfg->quiet)
+            fprintf(stderr, "substr_dedup: cross-shard range %d of %d: %" PRIu64 " fingerprints, %" PRIu64
+                            " in two or more shards; %" PRIu64 " %s of windows around them searched, %" PRIu64
+                            " spans; read %.2f s, suffix array and scan %.2f s\n",
+                    r, cfg->nranges, st.fprints, st.candidates, st.region_units, o->unit, st.spans, st.read_s, st.find_s);
+        tot->candidates += st.candidates, tot->region_units += st.region_units, tot->spans += st.spans;
+    }
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     options o;
@@ -316,8 +448,18 @@ int main(int argc, char **argv)
         rc = fs_expand(&files, o.inputs[i], fs_jsonl_suffixes);
     if (!rc && unit == 2 && !o.apply)
         rc = tokcli_open(&tok, &o.tok);
-    if (!rc && !o.apply)
+    int sharded = o.shards > 1 || o.stage || o.work_dir, do_write = !o.stage || !strcmp(o.stage, "write");
+    if (!rc && !o.apply && !sharded)
         rc = sc_init(&c, unit, tok, threads);
+    ss_config cfg = {unit, mode, strcmp(o.builder, "divsufsort") ? SUBSTR_LIBSAIS : SUBSTR_DIVSUFSORT, threads,
+                     (int)o.threshold, (int)o.shards, (int)o.ranges, o.text_field, o.id_field, o.work_dir, tok,
+                     args_quiet_flag};
+    char tmp_work[4096] = "";
+    ss_merge mg = {0};
+    ss_stats sst = {0};
+    for (size_t f = 0; !rc && o.stage && f < files.n; f++)
+        if (!strcmp(files.paths[f], "-"))
+            rc = err_set(ERR_USAGE, "--stage: the input must be files (each stage reads it again), not standard input");
     /* pass 1: the spans (or --apply-spans: read) */
     int spool = -1;
     char spool_path[64] = "";
@@ -325,23 +467,41 @@ int main(int argc, char **argv)
     substr_stats st = {0};
     substr_spans ap = {0};
     double t0 = progress_now(), t_read = 0;
+    if (!rc && sharded && !o.stage)
+        rc = spool_stdin(&files, &spool, spool_path);
+    if (!rc && sharded && !o.work_dir) {
+        const char *td = getenv("TMPDIR");
+        snprintf(tmp_work, sizeof tmp_work, "%s/substr_dedup.XXXXXX", td && *td ? td : "/tmp");
+        if (!mkdtemp(tmp_work))
+            rc = err_sys(ERR_IO, "%s", tmp_work);
+        cfg.work_dir = tmp_work;
+    } else if (!rc && sharded && mkdir(o.work_dir, 0777) && errno != EEXIST) {
+        rc = err_sys(ERR_IO, "--work-dir %s", o.work_dir);
+    }
     if (!rc && o.apply)
         rc = substr_spans_load(&ap, o.apply);
+    else if (!rc && sharded)
+        rc = run_stages(&o, &cfg, &files, pg, &sst);
     else if (!rc)
         rc = find_spans(&o, &files, unit, mode, threads, &c, &spool, spool_path, pg, &st, &t_read);
+    if (!rc && sharded && do_write)
+        rc = ss_merge_open(&mg, &cfg);
     /* pass 2 */
     io_writer *w = NULL, *sw = NULL;
-    if (!rc)
+    if (!rc && do_write)
         rc = io_writer_open(&w, o.out, NULL);
-    if (!rc && o.spans_path)
+    if (!rc && do_write && o.spans_path)
         rc = io_writer_open(&sw, o.spans_path, NULL);
     progress_phase(pg, "substr_dedup: writing", 0);
     size_t doc = 0;
-    span_source src = {&c, o.apply ? &ap : NULL, 0};
-    for (size_t f = 0; f < files.n && !rc; f++)
+    span_source src = {&c, o.apply ? &ap : NULL, 0, sharded ? &mg : NULL};
+    for (size_t f = 0; f < files.n && !rc && do_write; f++)
         rc = write_file(strcmp(files.paths[f], "-") || o.apply ? files.paths[f] : spool_path, &o, &src, &doc, w, sw,
                         &n, pg);
-    if (!rc && !o.apply && doc != c.ndocs)
+    if (!rc && sharded && do_write)
+        rc = ss_merge_finish(&mg, doc);
+    ss_merge_close(&mg);
+    if (!rc && !o.apply && !sharded && doc != c.ndocs)
         rc = err_set(ERR_FORMAT, "the input changed between the two passes (%zu documents, then %zu)", c.ndocs, doc);
     if (!rc && o.apply && src.cur < ap.n)
         rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": a span of record %" PRIu64 ", past the input's %zu records",
@@ -354,17 +514,25 @@ int main(int argc, char **argv)
         io_writer_abort(w), io_writer_abort(sw);
     if (spool >= 0)
         close(spool);
+    if (tmp_work[0])
+        remove_work(&cfg);
     double total = progress_now() - t0;
     if (rc < 0) {
         fprintf(stderr, "substr_dedup: %s\n", err_msg());
-    } else if (!args_quiet_flag) {
+    } else if (!args_quiet_flag && do_write) {
         tally_summary(&n.t, stderr, "substr_dedup", "documents", "bytes", NULL);
-        fprintf(stderr, "  struck: %zu spans of %lld+ %s (%s), %" PRIu64 " bytes of %" PRIu64 " (%.2f %%) in %" PRIu64
+        fprintf(stderr, "  struck: %" PRIu64 " spans of %lld+ %s (%s), %" PRIu64 " bytes of %" PRIu64 " (%.2f %%) in %" PRIu64
                         " documents; %" PRIu64 " records without text passed through\n",
-                o.apply ? ap.n : c.nspans, o.threshold, o.unit,
+                n.spans, o.threshold, o.unit,
                 o.apply ? "read from the spans file" : mode == SUBSTR_KEEP_FIRST ? "the copies after the first" : "every copy",
                 n.struck, n.in_bytes, n.in_bytes ? 100.0 * (double)n.struck / (double)n.in_bytes : 0.0, n.changed, n.passed);
-        if (!o.apply)
+        if (sharded && !o.stage)
+            fprintf(stderr, "  %d shards (%" PRIu64 " %s, %" PRIu64 " spans in them and across; %" PRIu64
+                            " fingerprints, %" PRIu64 " in two or more shards, %" PRIu64 " %s of windows searched "
+                            "across); %.1f MB/s of input in all\n",
+                    cfg.nshards, sst.units, o.unit, sst.spans, sst.fprints, sst.candidates, sst.region_units, o.unit,
+                    total > 0 ? (double)n.in_bytes / 1e6 / total : 0.0);
+        else if (!o.apply && !sharded)
             fprintf(stderr, "  %lld %s in one suffix array: read %.2f s%s, suffix array %.2f s (%s, %d threads), "
                             "scan %.2f s; %.1f MB/s of input in all\n",
                     (long long)c.n, o.unit, t_read, unit == 2 ? " (tokenizing in it)" : "", st.sa_seconds, o.builder,

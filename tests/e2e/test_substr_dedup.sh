@@ -87,6 +87,55 @@ PY
       fail "in_equals_kept_plus_dropped_$n" "$in"
   done
 done
+# shards: one suffix array per shard (by a hash of the id) and the cross-shard pass strike
+# exactly what one suffix array strikes, byte for byte, in every mode, for any shard and
+# range count (more shards than documents: empty shards)
+for n in bytes_later bytes_all tokens_later tokens_all; do
+  unit=${n%_*}; which=${n#*_}; k=40; [ $unit = tokens ] && k=12
+  for sh in "3 2" "5 5" "200 1"; do
+    set -- $sh
+    expect_exit "shards_${n}_$1x$2" 0 "$B" --unit $unit -k $k --remove $which --shards $1 --hash-ranges $2 \
+      "$WORK/docs.jsonl" -o "$WORK/sh.jsonl" --spans "$WORK/sh.spans"
+    cmp -s "$WORK/sh.jsonl" "$WORK/$n.jsonl" && cmp -s "$WORK/sh.spans" "$WORK/$n.spans" &&
+      pass "shards_same_as_one_suffix_array_${n}_$1x$2" || fail "shards_same_as_one_suffix_array_${n}_$1x$2"
+  done
+done
+stderr_has shards_summary "200 shards ("
+# on the corpus in data/: 4,000 real documents (wikinews and Wikipedia), GPT-2 tokens, k 50
+{ zstd -dc "$ROOT/data/corpus/wikinews.jsonl.zst" | head -2000; zstd -dc "$ROOT/data/corpus/enwiki_sample.jsonl.zst" | head -2000; } > "$WORK/real.jsonl"
+expect_exit real_one 0 "$B" "$WORK/real.jsonl" -o "$WORK/real_one.jsonl" --spans "$WORK/real_one.spans"
+expect_exit real_shards 0 "$B" --shards 4 "$WORK/real.jsonl" -o "$WORK/real_sh.jsonl" --spans "$WORK/real_sh.spans"
+[ -s "$WORK/real_one.spans" ] && cmp -s "$WORK/real_one.jsonl" "$WORK/real_sh.jsonl" && cmp -s "$WORK/real_one.spans" "$WORK/real_sh.spans" &&
+  pass "corpus_shards_same_as_one ($(wc -l < "$WORK/real_one.spans") spans)" || fail corpus_shards_same_as_one
+# the stages as a cluster runs them, each its own process over a shared work directory; then
+# a write stage that finds other settings, another input, or a stage missing, refuses, naming the file
+W=$WORK/work
+for i in 0 1 2; do expect_exit "stage_find_$i" 0 "$B" --shards 3 --work-dir "$W" --stage find --index $i "$WORK/real.jsonl"; done
+for r in 0 1 2; do expect_exit "stage_cross_$r" 0 "$B" --shards 3 --work-dir "$W" --stage cross --index $r "$WORK/real.jsonl"; done
+expect_exit stage_write 0 "$B" --shards 3 --work-dir "$W" --stage write "$WORK/real.jsonl" -o "$WORK/real_st.jsonl" --spans "$WORK/real_st.spans"
+cmp -s "$WORK/real_one.jsonl" "$WORK/real_st.jsonl" && cmp -s "$WORK/real_one.spans" "$WORK/real_st.spans" &&
+  pass stages_same_as_one || fail stages_same_as_one
+expect_exit stage_other_k 1 "$B" --shards 3 -k 40 --work-dir "$W" --stage write "$WORK/real.jsonl" -o "$WORK/never.jsonl"
+stderr_has stage_other_k_named "spans.0000: made by a run with other settings"
+head -100 "$WORK/real.jsonl" > "$WORK/real100.jsonl"
+expect_exit stage_other_input 1 "$B" --shards 3 --work-dir "$W" --stage write "$WORK/real100.jsonl" -o "$WORK/never.jsonl"
+stderr_has stage_other_input_named "made from 4000 input records, this input has 100"
+head -c 100 "$W/spans.0001" > "$W/t" && mv "$W/t" "$W/spans.0001"
+expect_exit stage_truncated 1 "$B" --shards 3 --work-dir "$W" --stage write "$WORK/real.jsonl" -o "$WORK/never.jsonl"
+stderr_has stage_truncated_named "spans.0001: truncated or damaged"
+expect_exit stage_find_again 0 "$B" --shards 3 --work-dir "$W" --stage find --index 1 "$WORK/real.jsonl"
+rm "$W/cross.0002"
+expect_exit stage_missing 3 "$B" --shards 3 --work-dir "$W" --stage write "$WORK/real.jsonl" -o "$WORK/never.jsonl"
+stderr_has stage_missing_named "cross.0002: No such file"
+expect_exit stage_needs_work_dir 2 "$B" --shards 3 --stage find --index 0 "$WORK/real.jsonl"
+expect_exit stage_index_range 2 "$B" --shards 3 --work-dir "$W" --stage find --index 3 "$WORK/real.jsonl"
+expect_exit stage_stdin 2 sh -c "'$B' --shards 3 --work-dir '$W' --stage find --index 0 < '$WORK/real.jsonl'"
+stderr_has stage_stdin_message "not standard input"
+# standard input with shards: spooled once, the same result
+mkdir -p "$WORK/tmpd"
+expect_exit shards_stdin 0 sh -c "TMPDIR='$WORK/tmpd' '$B' --shards 3 < '$WORK/real.jsonl' > '$WORK/real_in.jsonl'"
+cmp -s "$WORK/real_in.jsonl" "$WORK/real_one.jsonl" && pass shards_stdin_same || fail shards_stdin_same
+[ -z "$(ls -A "$WORK/tmpd")" ] && pass shards_temporary_work_dir_removed || fail shards_temporary_work_dir_removed
 # a repeat across a document's end is not one: the two documents' seam is not struck unless
 # each side repeats on its own (the reference agrees: checked above); a threshold over every
 # repeat strikes nothing and writes the input unchanged
@@ -175,4 +224,8 @@ for i in 1 2 3 4; do cat "$WORK/big.jsonl"; done > "$WORK/four.jsonl"
 sleep 1; kill -9 $kp 2>/dev/null; wait $kp 2>/dev/null
 [ ! -e "$WORK/killed.jsonl" ] && [ ! -e "$WORK/killed.spans" ] && pass kill9_leaves_no_output || fail kill9_leaves_no_output
 no_tmp_left "$WORK" kill9_no_temporary_files
+"$B" -j 1 --shards 2 --work-dir "$WORK/kw" "$WORK/four.jsonl" -o "$WORK/killed.jsonl" 2> /dev/null & kp=$!
+sleep 1; kill -9 $kp 2>/dev/null; wait $kp 2>/dev/null
+[ ! -e "$WORK/killed.jsonl" ] && pass kill9_shards_leaves_no_output || fail kill9_shards_leaves_no_output
+no_tmp_left "$WORK/kw" kill9_shards_no_temporary_work_files
 check help "$B" --help

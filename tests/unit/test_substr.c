@@ -1,12 +1,14 @@
 /* test_substr.c - dedup/substr.c against brute force: the per-position repeat
  * lengths (longest previous factor; longest match with any other position), never
- * across a document's end, for bytes and 16-bit symbols, and the merged ranges. */
+ * across a document's end, for bytes and 16-bit symbols, and the merged ranges; the
+ * shards' winnowing: two equal windows of k symbols select the same fingerprint. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/err.h"
 #include "dedup/substr.h"
+#include "dedup/substr_shard.h"
 #include "tests/unit/check.h"
 
 static uint64_t rng = 88172645463325252ull;
@@ -179,6 +181,77 @@ static void test_small_cases(void)
     CHECK_EQ_INT(substr_find(s, 1, n, 0, SUBSTR_KEEP_FIRST, SUBSTR_LIBSAIS, 1, &r, &nr, NULL), ERR_USAGE);
 }
 
+/* The cross-shard pass's promise: every window of k symbols holds a selected g-gram, and
+ * two equal windows (anywhere in the corpus) hold one at the same offset with the same hash;
+ * and each selection is emitted once, in position order. */
+typedef struct {
+    uint8_t *sel;  /* by position: selected */
+    uint64_t *h;   /* its hash */
+    int64_t base, last;
+    int bad;
+} winnow_seen;
+
+static int seen(void *arg, uint64_t hash, uint32_t pos)
+{
+    winnow_seen *w = arg;
+    int64_t p = w->base + pos;
+    if (p <= w->last)
+        w->bad = 1;
+    w->last = p;
+    w->sel[p] = 1;
+    w->h[p] = hash;
+    return 0;
+}
+
+static void test_winnow_shared(void)
+{
+    enum { CAP = 1 << 13 };
+    for (int unit = 1; unit <= 2; unit++)
+        for (int k = 1; k <= 12; k++) {
+            void *T = malloc(CAP * 2 * (size_t)unit);
+            int64_t n = corpus(T, unit, 30, 50, unit == 1 ? 3 : 2);
+            CHECK(n < 2 * CAP);
+            winnow_seen w = {calloc((size_t)n, 1), calloc((size_t)n, 8), 0, -1, 0};
+            int g, ww;
+            ss_winnow_params(k, &g, &ww);
+            CHECK_EQ_INT(g + ww - 1, k);
+            for (int64_t d = 0; d < n;) { /* each document */
+                int64_t e = d;
+                while (sym(T, unit, e))
+                    e++;
+                w.base = d;
+                w.last = d - 1;
+                CHECK_EQ_INT(ss_winnow((const uint8_t *)T + d * unit, unit, e - d, g, ww, seen, &w), 0);
+                d = e + 1;
+            }
+            CHECK_EQ_INT(w.bad, 0);
+            int missing = 0, unshared = 0, pairs = 0;
+            for (int64_t p = 0; p < n; p++) {
+                if (lcp(T, unit, n, p, p) < k) /* not a whole window */
+                    continue;
+                int any = 0;
+                for (int64_t j = p; j + g <= p + k; j++)
+                    any |= w.sel[j];
+                missing += !any;
+                for (int64_t q = p + 1; q < n; q++) {
+                    if (lcp(T, unit, n, p, q) < k)
+                        continue;
+                    pairs++;
+                    int same = 0;
+                    for (int64_t j = 0; j + g <= k; j++)
+                        same |= w.sel[p + j] && w.sel[q + j] && w.h[p + j] == w.h[q + j];
+                    unshared += !same;
+                }
+            }
+            CHECK_EQ_INT(missing, 0);
+            CHECK_EQ_INT(unshared, 0);
+            CHECK(pairs > 0);
+            free(w.sel);
+            free(w.h);
+            free(T);
+        }
+}
+
 int main(void)
 {
     RUN(test_small_cases);
@@ -188,5 +261,6 @@ int main(void)
     RUN(test_remove_all_tokens);
     RUN(test_large_alphabet_bytes);
     RUN(test_divsufsort_same);
+    RUN(test_winnow_shared);
     return check_total_failed ? 1 : 0;
 }
