@@ -9,8 +9,13 @@
 #   find J       band range J of BAND_JOBS over every shard's signatures                BAND_JOBS jobs
 #   group        the pairs joined into duplicate groups                                 1 job
 #   remove I     shard I without duplicates (earlier shards count as met first)         SHARDS jobs
-#   substr       (SUBSTR=1) every shard in order through substr_dedup: repeated spans  1 job
-#                of 50+ GPT-2 tokens struck (one suffix array: up to 2^31 tokens)
+#   substr_find I  (SUBSTR=1) exact-substring dedup: shard I of SHARDS (documents by a  SHARDS jobs
+#                hash of their url), its suffix array's repeats of 50+ GPT-2 tokens
+#                and its fingerprints, in OUT/substr_work
+#   substr_cross I (SUBSTR=1) hash range I of the fingerprints: the repeats across      SHARDS jobs
+#                shards, exactly
+#   substr       (SUBSTR=1) every shard in order with the spans struck: what one suffix 1 job
+#                array of the whole corpus strikes, byte for byte
 #   shuffle      every shard in order (or substr's output), seeded, then cut into     1 job
 #                SHARDS contiguous parts
 #   tokenize I   part I into a Megatron dataset                                         SHARDS jobs
@@ -88,11 +93,18 @@ remove)
   earlier=(); for k in $(seq 0 $(( i - 1 ))); do earlier+=(--earlier "$S/clean.$(n4 "$k").jsonl.zst"); done
   "$BIN/remove_duplicates" --id-field url --groups "$OUT/groups.jsonl" "$S/clean.$(n4 "$i").jsonl.zst" -o "$o" \
     --removed "$S/dups_removed.$(n4 "$i").jsonl" "${earlier[@]}" ;;
+substr_find|substr_cross)
+  need_i "$SHARDS"; sw=$OUT/substr_work
+  if [ "$stage" = substr_find ]; then o=$sw/spans.$(n4 "$i"); else o=$sw/cross.$(n4 "$i"); fi
+  have "$o" && exit 0
+  # shellcheck disable=SC2046
+  "$BIN/substr_dedup" -j "$WORKERS" --id-field url --shards "$SHARDS" --work-dir "$sw" --stage "${stage#substr_}" \
+    --index "$i" $(shards dedup .jsonl.zst) ;;
 substr)
   have "$OUT/substr.jsonl.zst" && exit 0
   # shellcheck disable=SC2046
-  "$BIN/substr_dedup" -j "$WORKERS" --id-field url $(shards dedup .jsonl.zst) -o "$OUT/substr.jsonl.zst" \
-    --spans "$OUT/substr_spans.jsonl" ;;
+  "$BIN/substr_dedup" -j "$WORKERS" --id-field url --shards "$SHARDS" --work-dir "$OUT/substr_work" --stage write \
+    $(shards dedup .jsonl.zst) -o "$OUT/substr.jsonl.zst" --spans "$OUT/substr_spans.jsonl" ;;
 shuffle)
   have "$S/part.done" && exit 0
   if [ "$SUBSTR" = 1 ]; then in=$OUT/substr.jsonl.zst; else in=$(shards dedup .jsonl.zst); fi
@@ -112,9 +124,9 @@ all)
   each() { seq 0 $(( $2 - 1 )) | xargs -P "$PARALLEL" -I{} bash "$self" "$1" {}; }
   [ "$(nwarcs)" -gt 0 ] && each extract "$(nwarcs)"
   bash "$self" split; each cleanup "$SHARDS"; each minhash "$SHARDS"; each find "$BAND_JOBS"
-  bash "$self" group; each remove "$SHARDS"; [ "$SUBSTR" = 1 ] && bash "$self" substr
+  bash "$self" group; each remove "$SHARDS"; if [ "$SUBSTR" = 1 ]; then each substr_find "$SHARDS"; each substr_cross "$SHARDS"; bash "$self" substr; fi
   bash "$self" shuffle; each tokenize "$SHARDS"; bash "$self" merge
   echo "data_sharded.sh: $OUT/corpus.jsonl.zst and $OUT/corpus_text_document.bin/.idx are ready" ;;
 *)
-  sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -5,7 +5,8 @@
 # only the outputs that are missing.
 #   SHARDS=64 BAND_JOBS=16 OUT=/scratch/owt CORPUS_DIR=/data/owt CORPORA="a b c" scripts/cluster/slurm_data.sh
 #   WARCS=warc_paths.txt CORPORA="" scripts/cluster/slurm_data.sh     (Common Crawl WARCs: one extract job each)
-#   SUBSTR=1 scripts/cluster/slurm_data.sh     (exact-substring deduplication after MinHash, one job)
+#   SUBSTR=1 scripts/cluster/slurm_data.sh     (exact-substring deduplication after MinHash: a suffix
+#                                               array a shard, the cross-shard ranges, the write)
 # Env: as data_sharded.sh, plus SBATCH_OPTS (e.g. "--partition=cpu --time=2:00:00
 # --cpus-per-task=8 --mem=16G"), MAX_PARALLEL (array tasks at once, default 32).
 set -euo pipefail
@@ -32,10 +33,15 @@ submit minhash "$SHARDS" minhash
 submit find "$BAND_JOBS" find
 submit group 0 group
 submit remove "$SHARDS" remove
-# SUBSTR=1: exact-substring deduplication, one job (one suffix array of the whole corpus)
-[ "$SUBSTR" = 1 ] && submit substr 0 substr
+# SUBSTR=1: exact-substring deduplication: a suffix array a shard, the repeats across shards by
+# hash range, then one job that writes the corpus with the spans struck
+if [ "$SUBSTR" = 1 ]; then
+  submit substr_find "$SHARDS" substr_find
+  submit substr_cross "$SHARDS" substr_cross
+  submit substr 0 substr
+fi
 submit shuffle 0 shuffle
 submit tokenize "$SHARDS" tokenize
 submit merge 0 merge
-n=9; [ -n "${WARCS:-}" ] && n=$((n + 1)); [ "$SUBSTR" = 1 ] && n=$((n + 1))
+n=9; [ -n "${WARCS:-}" ] && n=$((n + 1)); [ "$SUBSTR" = 1 ] && n=$((n + 3))
 echo "slurm_data.sh: $n stages submitted; the dataset will be ${OUT:-data/build/sharded}/corpus_text_document.bin/.idx"

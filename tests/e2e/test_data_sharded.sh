@@ -45,7 +45,8 @@ if [ "$(wc -l < "$WORK/sbatch.log")" = 9 ] && grep -q -- '--array=0-7%32.*data_s
    grep -q -- '--dependency=afterok:101 .*--array=0-7' "$WORK/sbatch.log" && grep -q -- '--array=0-3%32.*find' "$WORK/sbatch.log" &&
    grep -q -- '--dependency=afterok:108 .*merge' "$WORK/sbatch.log"; then pass slurm_submission
 else fail slurm_submission "$(head -c 400 "$WORK/sbatch.log")"; fi
-# SUBSTR=1: the substr stage after remove, one job; the same corpus and dataset as make data SUBSTR=1
+# SUBSTR=1: the substr stages after remove (a suffix array a shard, the cross-shard ranges, the
+# write); the same corpus and dataset as make data SUBSTR=1 (one suffix array)
 make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/one" TOKENIZER=gpt2 \
   SUBSTR=1 > "$WORK/one_substr.out" 2>&1 || fail sharded_substr_reference "$(tail -3 "$WORK/one_substr.out")"
 if OUT="$WORK/sh2" SUBSTR=1 bash "$ROOT/scripts/cluster/data_sharded.sh" all > "$WORK/sh2.out" 2>&1 &&
@@ -55,6 +56,8 @@ if OUT="$WORK/sh2" SUBSTR=1 bash "$ROOT/scripts/cluster/data_sharded.sh" all > "
 else fail sharded_substr_same_as_make_data "$(tail -3 "$WORK/sh2.out")"; fi
 : > "$WORK/sbatch2.log"
 SBATCH_LOG=$WORK/sbatch2.log PATH="$WORK/fake:$PATH" SHARDS=8 BAND_JOBS=4 SUBSTR=1 bash "$ROOT/scripts/cluster/slurm_data.sh" > "$WORK/slurm2.out" 2>&1
-if [ "$(wc -l < "$WORK/sbatch2.log")" = 10 ] && grep -q 'data-substr.*data_sharded.sh substr' "$WORK/sbatch2.log" &&
-   grep -q '10 stages submitted' "$WORK/slurm2.out"; then pass slurm_submission_substr
+if [ "$(wc -l < "$WORK/sbatch2.log")" = 12 ] && grep -q -- '--array=0-7%32.*data_sharded.sh substr_find' "$WORK/sbatch2.log" &&
+   grep -q -- '--array=0-7%32.*data_sharded.sh substr_cross' "$WORK/sbatch2.log" &&
+   grep -q 'data-substr .*data_sharded.sh substr$' "$WORK/sbatch2.log" &&
+   grep -q '12 stages submitted' "$WORK/slurm2.out"; then pass slurm_submission_substr
 else fail slurm_submission_substr "$(cat "$WORK/slurm2.out")"; fi
