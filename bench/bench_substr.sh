@@ -4,7 +4,8 @@
 # bytes of memory per byte of input (GNU time), with the suffix array built by libsais
 # (ours: one thread and every core; bytes and GPT-2 tokens) beside the same scan with the
 # suffix array built by libdivsufsort (Debian's libdivsufsort, one thread, bytes: it
-# sorts bytes only), in the same run; the spans found are the same (checked here too).
+# sorts bytes only), in the same run; the spans found are the same (checked here too); and
+# in 4 shards with the cross-shard pass (the same output, checked; memory a shard's).
 # REPEAT: the corpora concatenated that many times (default 1; 2 makes every document
 # a repeat of an earlier one).
 set -euo pipefail
@@ -33,6 +34,10 @@ run "ours, tokens, libsais, $n threads" "$n" "$BIN/substr_dedup" -q -j "$n" "$W/
 run "ours, bytes, libsais, 1 thread" 1 "$BIN/substr_dedup" -q -j 1 --unit bytes "$W/in.jsonl" -o "$W/b1.jsonl" --spans "$W/b1.spans"
 run "the same scan, bytes, libdivsufsort, 1 thread" 1 "$BIN/substr_dedup" -q --unit bytes --sa-builder divsufsort \
   "$W/in.jsonl" -o "$W/d1.jsonl" --spans "$W/d1.spans"
+run "ours, tokens, 4 shards, 1 thread" 1 "$BIN/substr_dedup" -q -j 1 --shards 4 "$W/in.jsonl" -o "$W/sh4.jsonl"
+cmp -s "$W/tok1.jsonl" "$W/sh4.jsonl" && echo "shards: 4 suffix arrays and the cross-shard pass give what one gives" ||
+  { echo "bench_substr: --shards 4 differs from one suffix array" >&2; exit 1; }
+"$BIN/substr_dedup" -j 1 --shards 4 "$W/in.jsonl" -o /dev/null 2>&1 | grep -E '^substr_dedup: (shard|cross)|shards \(' | sed 's/^ */  /'
 cmp -s "$W/b1.spans" "$W/d1.spans" && echo "spans: the same with either suffix array ($(wc -l < "$W/b1.spans") spans in bytes)" ||
   { echo "bench_substr: the spans differ between libsais and libdivsufsort" >&2; exit 1; }
 cmp -s "$W/tok1.jsonl" "$W/tokn.jsonl" || { echo "bench_substr: 1 and $n threads differ" >&2; exit 1; }

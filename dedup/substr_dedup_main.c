@@ -68,7 +68,8 @@ static int parse_options(int argc, char **argv, options *o)
         {"min-length", 0, ARG_INT, &o->min_length, "N", "drop a document left with fewer bytes of text (default 1:\n"
                                                         "                                one left empty)"},
         {"text-field", 0, ARG_STR, &o->text_field, "KEY", "JSON key of the text (default text; a top-level key)"},
-        {"id-field", 0, ARG_STR, &o->id_field, "KEY", "JSON key of the id written to the spans file (default id)"},
+        {"id-field", 0, ARG_STR, &o->id_field, "KEY", "JSON key of the id written to the spans file and hashed\n"
+                                                      "                                to a shard (default id)"},
         {"threads", 'j', ARG_INT, &o->threads, "N", "suffix array threads (default: every core)"},
         {"sa-builder", 0, ARG_STR, &o->builder, "NAME", "libsais (default) or divsufsort (libdivsufsort, one\n"
                                                        "                                thread, --unit bytes: the benchmark's comparison)"},
