@@ -74,8 +74,9 @@ TOOLS := blacklist_urls shuffle tokenize preprocess_data merge_datasets inspect_
 DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c dedup/lsh.c dedup/dupgroups.c dedup/substr.c dedup/substr_corpus.c \
   dedup/substr_spans.c dedup/substr_shard.c
 TOOLS += minhash find_duplicates group_duplicates remove_duplicates substr_dedup
-TOOLS += cleanup extract download
+TOOLS += cleanup extract download decontaminate
 TOOL_SRC_cleanup := preprocess/filters/cleanup_main.c
+TOOL_SRC_decontaminate := preprocess/decont/decontaminate_main.c
 TOOL_SRC_extract := preprocess/web/extract_main.c
 TOOL_SRC_download := preprocess/web/download_main.c
 # lexbor (third_party/lexbor: the HTML5 parser of resiliparse and selectolax, Apache-2.0; its

