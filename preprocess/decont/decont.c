@@ -16,6 +16,8 @@ struct decont {
     uint64_t *key; /* 0: empty */
     uint32_t *item;
     size_t cap, n;
+    uint64_t *bits; /* a bit an n-gram's hash could set, 16 a slot's worth: most misses end here, in cache */
+    size_t nbits;
 };
 
 struct decont_ctx {
@@ -58,7 +60,9 @@ int decont_new(decont **out, const decont_cfg *cfg)
     d->cap = 1024;
     d->key = calloc(d->cap, sizeof *d->key);
     d->item = calloc(d->cap, sizeof *d->item);
-    if (!d->key || !d->item) {
+    d->nbits = d->cap * 16;
+    d->bits = calloc(d->nbits / 64 + 1, sizeof *d->bits);
+    if (!d->key || !d->item || !d->bits) {
         decont_free(d);
         return err_set(ERR_NOMEM, "out of memory");
     }
@@ -72,11 +76,14 @@ void decont_free(decont *d)
         return;
     free(d->key);
     free(d->item);
+    free(d->bits);
     free(d);
 }
 
 size_t decont_count(const decont *d) { return d->n; }
-size_t decont_bytes(const decont *d) { return d->cap * (sizeof *d->key + sizeof *d->item); }
+size_t decont_bytes(const decont *d) { return d->cap * (sizeof *d->key + sizeof *d->item) + d->nbits / 8; }
+
+static inline size_t bit_of(const decont *d, uint64_t h) { return (size_t)((h * 0xd6e8feb86659fd93ull) >> 40) & (d->nbits - 1); }
 
 static inline uint64_t slot_key(uint64_t h) { return h ? h : 1; }
 
@@ -105,6 +112,17 @@ static int put(decont *d, uint64_t h, uint32_t item)
         d->key = k;
         d->item = v;
         d->cap = nc;
+        uint64_t *b = calloc(nc / 4 + 1, sizeof *b); /* 16 bits a slot */
+        if (!b)
+            return err_set(ERR_NOMEM, "out of memory for %zu n-grams", d->n);
+        free(d->bits);
+        d->bits = b;
+        d->nbits = nc * 16;
+        for (size_t i = 0; i < nc; i++)
+            if (k[i]) {
+                size_t x = bit_of(d, k[i]);
+                b[x >> 6] |= 1ull << (x & 63);
+            }
     }
     h = slot_key(h);
     size_t j = h & (d->cap - 1);
@@ -116,12 +134,17 @@ static int put(decont *d, uint64_t h, uint32_t item)
     d->key[j] = h;
     d->item[j] = item;
     d->n++;
+    size_t x = bit_of(d, h);
+    d->bits[x >> 6] |= 1ull << (x & 63);
     return 0;
 }
 
 static inline int get(const decont *d, uint64_t h, uint32_t *item)
 {
     h = slot_key(h);
+    size_t x = bit_of(d, h);
+    if (!(d->bits[x >> 6] & (1ull << (x & 63))))
+        return 0;
     size_t j = h & (d->cap - 1);
     while (d->key[j]) {
         if (d->key[j] == h) {
@@ -135,65 +158,84 @@ static inline int get(const decont *d, uint64_t h, uint32_t *item)
 
 /* ---- cut: Janitor's words and n-grams ---- */
 
-static const uint8_t *ascii_punct(void)
-{
-    static uint8_t t[128];
-    static int done;
-    if (!done) {
-        for (const char *p = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"; *p; p++)
-            t[(unsigned char)*p] = 1;
-        done = 1;
-    }
-    return t;
-}
-
-/* A word's hash after Janitor's normalization (ASCII lowercased, ASCII punctuation
- * deleted); 0 when nothing is left of it. */
-static uint64_t janitor_word(decont_ctx *c, const char *w, size_t n)
-{
-    const uint8_t *P = ascii_punct();
-    if (grow((void **)&c->buf, &c->bcap, n + 1, 1))
-        return 0;
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char b = (unsigned char)w[i];
-        if (b < 128 && P[b])
-            continue;
-        c->buf[m++] = (char)(b >= 'A' && b <= 'Z' ? b + 32 : b);
-    }
-    if (!m)
-        return 0;
-    uint64_t h = hash64(c->buf, m, 0x6a616e69746f72ull);
-    return h ? h : 1;
-}
-
 /* The next run of non-space (Python's str.split) at or after *at: [*ws, *we) bytes, the
- * code points before it counted into *cps (one a byte that does not decode). 0 at the end. */
-static int next_word(const char *t, size_t len, size_t *at, size_t *ws, size_t *we, uint64_t *cps, uint64_t *wcps)
+ * code points before it counted into *cps (one a byte that does not decode), and *h its
+ * hash after Janitor's normalization (ASCII lowercased, ASCII punctuation deleted: 0 when
+ * nothing is left of it), made as it is read. 0 at the end. */
+static int next_word(decont_ctx *c, const char *t, size_t len, size_t *at, size_t *ws, size_t *we, uint64_t *cps,
+                     uint64_t *wcps, uint64_t *h)
 {
-    size_t i = *at;
+    static const uint8_t P[128] = {
+        ['!'] = 1, ['"'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['('] = 1, [')'] = 1, ['*'] = 1,
+        ['+'] = 1, [','] = 1, ['-'] = 1, ['.'] = 1, ['/'] = 1, [':'] = 1, [';'] = 1, ['<'] = 1, ['='] = 1, ['>'] = 1,
+        ['?'] = 1, ['@'] = 1, ['['] = 1, ['\\'] = 1, [']'] = 1, ['^'] = 1, ['_'] = 1, ['`'] = 1, ['{'] = 1, ['|'] = 1,
+        ['}'] = 1, ['~'] = 1};
+    size_t i = *at, m = 0;
     uint64_t cp = *cps;
-    int in = 0;
-    while (i < len) {
-        uint32_t u = (unsigned char)t[i];
-        int k = 1;
-        if (u >= 0x80 && (k = utf8_decode((const unsigned char *)t + i, len - i, &u)) < 0)
-            k = 1, u = 0xFFFD;
-        int sp = u < 128 ? utf8_ascii_pyspace[u] : utf8_is_pyspace(u);
-        if (!in && !sp) {
-            in = 1;
-            *ws = i;
-            *wcps = cp;
-        } else if (in && sp) {
-            break;
+    /* the spaces before it */
+    for (;;) {
+        if (i >= len) {
+            *at = i;
+            *cps = cp;
+            return 0;
         }
-        i += (size_t)k;
+        unsigned char b = (unsigned char)t[i];
+        if (b < 0x80) {
+            if (!utf8_ascii_pyspace[b])
+                break;
+            i++;
+        } else {
+            uint32_t u;
+            int k = utf8_decode((const unsigned char *)t + i, len - i, &u);
+            if (k < 0 || !utf8_is_pyspace(u))
+                break;
+            i += (size_t)k;
+        }
+        cp++;
+    }
+    *ws = i;
+    *wcps = cp;
+    if (c->bcap < len - i + 1 && grow((void **)&c->buf, &c->bcap, len - i + 1, 1))
+        return ERR_NOMEM;
+    char *buf = c->buf;
+    while (i < len) {
+        if (i + 8 <= len) { /* eight lowercase letters at once: the common case, copied as they are */
+            uint64_t x;
+            memcpy(&x, t + i, 8);
+            if (!(((x - 0x6161616161616161ull) | (0x7a7a7a7a7a7a7a7aull - x)) & 0x8080808080808080ull)) {
+                memcpy(buf + m, &x, 8);
+                m += 8;
+                i += 8;
+                cp += 8;
+                continue;
+            }
+        }
+        unsigned char b = (unsigned char)t[i];
+        if (b < 0x80) {
+            if (utf8_ascii_pyspace[b])
+                break;
+            if (!P[b])
+                buf[m++] = (char)(b >= 'A' && b <= 'Z' ? b + 32 : b);
+            i++;
+        } else {
+            uint32_t u;
+            int k = utf8_decode((const unsigned char *)t + i, len - i, &u);
+            if (k < 0) {
+                k = 1;
+            } else if (utf8_is_pyspace(u)) {
+                break;
+            }
+            memcpy(buf + m, t + i, (size_t)k);
+            m += (size_t)k;
+            i += (size_t)k;
+        }
         cp++;
     }
     *we = i;
     *at = i;
     *cps = cp;
-    return in;
+    *h = m ? hash64_mem(buf, m, 0x6a616e69746f72ull) | 1 : 0;
+    return 1;
 }
 
 static const uint64_t NGRAM_B = 0x9e3779b97f4a7c15ull;
@@ -210,8 +252,9 @@ static int register_janitor(decont *d, decont_ctx *c, const char *t, uint32_t it
         return err_set(ERR_NOMEM, "out of memory");
     uint64_t k = 0;
     int rc = 0;
-    while (!rc && next_word(t, len, &at, &ws, &we, &cps, &wc)) {
-        uint64_t h = janitor_word(c, t + ws, we - ws);
+    uint64_t h;
+    while (!rc && (rc = next_word(c, t, len, &at, &ws, &we, &cps, &wc, &h)) > 0) {
+        rc = 0;
         if (!h)
             continue; /* normalized before the split: a word of punctuation is gone */
         if (k >= (uint64_t)n)
@@ -244,17 +287,17 @@ static int check_janitor(const decont *d, decont_ctx *c, const char *t, size_t l
     uint32_t *mcs = c->mcs, *mce = c->mce;
     size_t nm = 0;
     int have_empty = 0;
-    while (next_word(t, len, &at, &ws, &we, &cps, &wc)) {
-        uint64_t h = janitor_word(c, t + ws, we - ws);
-        size_t slot = (size_t)(k % N);
+    size_t slot = N - 1; /* the ring's slot of the newest word */
+    uint64_t h;
+    int more;
+    while ((more = next_word(c, t, len, &at, &ws, &we, &cps, &wc, &h)) > 0) {
+        slot = slot + 1 == N ? 0 : slot + 1;
         if (k >= N)
             H -= c->wh[slot] * top;
         H = H * NGRAM_B + h;
         c->wh[slot] = h;
-        c->ws[slot] = (uint32_t)ws;
-        c->we[slot] = (uint32_t)we;
+        c->ws[slot] = (uint32_t)ws; /* where each word starts: the n-gram's start on a hit */
         c->wcs[slot] = (uint32_t)wc;
-        c->wce[slot] = (uint32_t)(cps - 1);
         k++;
         if (!h)
             last_empty = k, have_empty = 1;
@@ -263,12 +306,12 @@ static int check_janitor(const decont *d, decont_ctx *c, const char *t, size_t l
         uint32_t item;
         if (!get(d, H, &item))
             continue;
-        size_t first = (size_t)((k - N) % N);
+        size_t first = slot + 1 == N ? 0 : slot + 1; /* the oldest of the n */
         if (r->nhits < (size_t)g->max_matches + 1) {
             if (grow((void **)&r->hits, &r->hcap, r->nhits + 1, sizeof *r->hits))
                 return ERR_NOMEM;
-            r->hits[r->nhits] = (decont_hit){item, c->ws[first], c->we[slot]};
-            mcs[nm] = c->wcs[first], mce[nm] = c->wce[slot], nm++;
+            r->hits[r->nhits] = (decont_hit){item, c->ws[first], (uint32_t)we};
+            mcs[nm] = c->wcs[first], mce[nm] = (uint32_t)(cps - 1), nm++;
         }
         r->nhits++;
         if (r->nhits > (size_t)g->max_matches) {
@@ -277,6 +320,8 @@ static int check_janitor(const decont *d, decont_ctx *c, const char *t, size_t l
             return (int)r->nhits;
         }
     }
+    if (more < 0)
+        return more;
     if (!r->nhits)
         return 0;
     /* code point -> byte offset, for the pieces */

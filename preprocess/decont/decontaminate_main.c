@@ -12,6 +12,8 @@
 #include "common/fsutil.h"
 #include "common/io.h"
 #include "common/jsonl.h"
+#include "common/jsonscan.h"
+#include "common/utf8.h"
 #include "common/progress.h"
 #include "common/tally.h"
 #include "preprocess/decont/decont.h"
@@ -128,24 +130,53 @@ static int report_hit(io_writer *rw, size_t doc, const char *id, const char *act
     return rc;
 }
 
-/* One file's documents checked and written. */
+/* One file's documents checked and written. The text is found by one pass over the line
+ * (common/jsonscan.h; cJSON where that pass declines), and a document cut gets its text value
+ * replaced in place: every other byte of its line stays as it was. */
 static int run_file(const char *path, const options *o, const decont *d, decont_ctx *dc, const eval_set *es,
                     io_writer *w, io_writer *rw, io_writer *xw, size_t *doc, counts *n, progress *pg, uint64_t *bytes)
 {
-    jsonl_reader *jr = NULL;
-    int rc = jsonl_open(&jr, path), k = 0, cut = !strcmp(o->mode, "cut");
+    io_reader *rd = NULL;
+    int rc = io_reader_open(&rd, path), k = 0, cut = !strcmp(o->mode, "cut");
     if (rc)
         return rc;
-    jsonl_record r;
     decont_result res = {0};
-    char *buf = NULL;
-    size_t cap = 0, seplen = strlen(o->sep);
-    while (!rc && (k = jsonl_next(jr, &r)) > 0) {
-        size_t i = (*doc)++;
-        *bytes += r.len + 1;
+    char *buf = NULL, *txt = NULL, *esc = NULL, *line;
+    size_t cap = 0, tcap = 0, ecap = 0, seplen = strlen(o->sep), ll;
+    const char *key = o->text_field;
+    while (!rc && (k = io_getline(rd, &line, &ll)) > 0) {
+        if (jsonl_is_blank(line, ll))
+            continue; /* not a record (as the JSON-lines reader of every tool) */
+        size_t i = (*doc)++, vs = 0, ve = 0;
+        *bytes += ll + 1;
         progress_update(pg, *doc, *bytes);
-        const char *text = k == JSONL_OK ? jsonl_get_string(r.obj, o->text_field) : NULL;
-        int h = text ? decont_check(d, dc, text, strlen(text), &res) : 0;
+        int found = 0, plain = 0;
+        jsonscan_span sp;
+        if (jsonscan_fields(line, ll, &key, 1, &sp)) {
+            found = sp.type == JSONSCAN_STRING;
+            vs = sp.start;
+            ve = sp.end;
+            plain = found && !sp.escaped;
+        } else {
+            size_t col;
+            int trailing;
+            cJSON *obj = jsonl_parse_line(line, ll, &col, &trailing);
+            if (!obj && trailing == JSONL_NOMEM) {
+                rc = err_set(ERR_NOMEM, "out of memory");
+                break;
+            }
+            found = obj && cJSON_IsObject(obj) && jsonl_value_span(line, ll, key, &vs, &ve) && line[vs] == '"';
+            cJSON_Delete(obj);
+        }
+        const char *text = NULL;
+        size_t len = 0;
+        if (plain && utf8_valid(line + vs + 1, ve - vs - 2)) {
+            text = line + vs + 1;
+            len = ve - vs - 2;
+        } else if (found && !jsonl_unescape(line + vs, ve - vs, &txt, &len, &tcap)) {
+            text = txt;
+        }
+        int h = text ? decont_check(d, dc, text, len, &res) : 0;
         if (h < 0) {
             rc = h;
             break;
@@ -153,12 +184,19 @@ static int run_file(const char *path, const options *o, const decont *d, decont_
         if (!h) {
             n->passed += !text;
             tally_keep(&n->t);
-            if (!(rc = io_write(w, r.line, r.len)))
+            if (!(rc = io_write(w, line, ll)))
                 rc = io_write(w, "\n", 1);
             continue;
         }
-        size_t len = strlen(text);
-        const char *id = jsonl_get_string(r.obj, o->id_field);
+        /* a match: the record as a tree, for its id (and the removed documents' fields) */
+        size_t col;
+        int trailing;
+        cJSON *obj = jsonl_parse_line(line, ll, &col, &trailing);
+        if (!obj) {
+            rc = err_set(ERR_NOMEM, "out of memory");
+            break;
+        }
+        const char *id = jsonl_get_string(obj, o->id_field);
         int dropped = !cut || res.too_dirty || !res.npieces;
         n->hits += res.nhits;
         n->task_docs[es->v[res.hits[0].item].task]++;
@@ -166,67 +204,59 @@ static int run_file(const char *path, const options *o, const decont *d, decont_
             rc = cut ? report_hit(rw, i, id, dropped ? "dropped" : "cut", es, &res.hits[j], text + res.hits[j].start,
                                   res.hits[j].end - res.hits[j].start, 1)
                      : report_hit(rw, i, id, "dropped", es, &res.hits[j], res.ngram, strlen(res.ngram), 0);
-        if (rc)
-            break;
-        if (dropped) {
+        if (!rc && dropped) {
             tally_drop(&n->t, !cut ? n->contaminated : res.too_dirty ? n->too_dirty : n->nothing_left, len);
             if (xw) {
                 const decont_hit *h0 = &res.hits[0];
-                const char *ng = cut ? NULL : res.ngram;
-                char *tmp = NULL;
-                if (cut && (tmp = malloc(h0->end - h0->start + 1))) {
-                    memcpy(tmp, text + h0->start, h0->end - h0->start);
-                    tmp[h0->end - h0->start] = 0;
-                    ng = tmp;
+                char *ng = cut ? malloc(h0->end - h0->start + 1) : NULL;
+                if (ng) {
+                    memcpy(ng, text + h0->start, h0->end - h0->start);
+                    ng[h0->end - h0->start] = 0;
                 }
-                if (!ng || !cJSON_AddStringToObject(r.obj, "contaminated_task", es->tasks[es->v[h0->item].task]) ||
-                    !cJSON_AddStringToObject(r.obj, "contaminated_ngram", ng))
+                if ((cut && !ng) || !cJSON_AddStringToObject(obj, "contaminated_task", es->tasks[es->v[h0->item].task]) ||
+                    !cJSON_AddStringToObject(obj, "contaminated_ngram", cut ? ng : res.ngram))
                     rc = err_set(ERR_NOMEM, "out of memory");
-                free(tmp);
+                free(ng);
                 if (!rc)
-                    rc = jsonl_write(xw, r.obj);
+                    rc = jsonl_write(xw, obj);
             }
-            continue;
-        }
-        /* cut: the pieces joined */
-        size_t need = len + res.npieces * seplen + 1;
-        if (need > cap) {
-            char *g = realloc(buf, need);
-            if (!g) {
-                rc = err_set(ERR_NOMEM, "out of memory");
-                break;
+        } else if (!rc) { /* cut: the pieces joined, in place of the text's value */
+            size_t need = len + res.npieces * seplen + 1, m = 0, el;
+            if (need > cap) {
+                char *g = realloc(buf, need);
+                if (!g)
+                    rc = err_set(ERR_NOMEM, "out of memory");
+                else
+                    buf = g, cap = need;
             }
-            buf = g;
-            cap = need;
-        }
-        size_t m = 0;
-        for (size_t j = 0; j < res.npieces; j++) {
-            if (j) {
-                memcpy(buf + m, o->sep, seplen);
-                m += seplen;
+            for (size_t j = 0; !rc && j < res.npieces; j++) {
+                if (j) {
+                    memcpy(buf + m, o->sep, seplen);
+                    m += seplen;
+                }
+                memcpy(buf + m, text + res.pieces[2 * j], res.pieces[2 * j + 1] - res.pieces[2 * j]);
+                m += res.pieces[2 * j + 1] - res.pieces[2 * j];
             }
-            memcpy(buf + m, text + res.pieces[2 * j], res.pieces[2 * j + 1] - res.pieces[2 * j]);
-            m += res.pieces[2 * j + 1] - res.pieces[2 * j];
+            if (!rc && !(rc = jsonl_escape(buf, m, &esc, &el, &ecap))) {
+                n->cut++;
+                n->cut_bytes += len > m ? len - m : 0;
+                tally_keep(&n->t);
+                if (!(rc = io_write(w, line, vs)) && !(rc = io_write(w, esc, el)) &&
+                    !(rc = io_write(w, line + ve, ll - ve)))
+                    rc = io_write(w, "\n", 1);
+            }
         }
-        buf[m] = 0;
-        n->cut++;
-        n->cut_bytes += len > m ? len - m : 0;
-        cJSON *s = cJSON_CreateString(buf);
-        if (!s || !cJSON_ReplaceItemInObjectCaseSensitive(r.obj, o->text_field, s)) {
-            cJSON_Delete(s);
-            rc = err_set(ERR_NOMEM, "out of memory");
-            break;
-        }
-        tally_keep(&n->t);
-        rc = jsonl_write(w, r.obj);
+        cJSON_Delete(obj);
     }
     if (!rc && k < 0)
         rc = k;
     if (rc && rc != ERR_NOMEM)
         err_set(rc, "%s: %s", path, err_msg());
     free(buf);
+    free(txt);
+    free(esc);
     decont_result_free(&res);
-    jsonl_close(jr);
+    io_reader_close(rd);
     return rc;
 }
 
