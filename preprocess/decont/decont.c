@@ -591,7 +591,8 @@ static int register_datatrove(decont *d, decont_ctx *c, const char *query, const
             return err_set(ERR_NOMEM, "out of memory");
         }
         memcpy(qs, s, sl + 1);
-        memcpy(qw, c->toks.t, c->toks.n * sizeof *qw);
+        if (c->toks.n)
+            memcpy(qw, c->toks.t, c->toks.n * sizeof *qw);
         nq = c->toks.n;
         for (size_t i = 0; d->cfg.query_ngrams && i + N <= nq && !rc; i++)
             rc = put(d, dt_ngram(c, qs, qw + i, N, &jl), item);

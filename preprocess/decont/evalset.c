@@ -136,10 +136,8 @@ static const char *parse_item(const cJSON *o, const eval_set *s, char **query, c
     return NULL;
 }
 
-int eval_load(eval_set *s, const char *spec)
+static int add_task(eval_set *s, char *task, uint32_t *t)
 {
-    const char *file;
-    char *task = task_name(spec, &file);
     if (!task)
         return err_set(ERR_NOMEM, "out of memory");
     char **nt = realloc(s->tasks, (s->ntasks + 1) * sizeof *nt);
@@ -149,9 +147,14 @@ int eval_load(eval_set *s, const char *spec)
     }
     s->tasks = nt;
     s->tasks[s->ntasks] = task;
-    uint32_t t = (uint32_t)s->ntasks++;
-    jsonl_reader *jr = NULL;
-    int rc = jsonl_open(&jr, file), k;
+    *t = (uint32_t)s->ntasks++;
+    return 0;
+}
+
+int eval_load_reader(eval_set *s, jsonl_reader *jr, const char *file, const char *task)
+{
+    uint32_t t = 0;
+    int rc = add_task(s, strdup(task), &t), k = 0;
     if (rc)
         return rc;
     jsonl_record r;
@@ -184,10 +187,24 @@ int eval_load(eval_set *s, const char *spec)
         s->v[s->n++] = (eval_item){t, idx++, q, g};
     }
     if (!rc && k < 0)
-        rc = k;
-    jsonl_close(jr);
+        rc = err_set(k, "%s: %s", file, err_msg());
     if (!rc && s->n == n0)
         rc = err_set(ERR_FORMAT, "%s: no evaluation items in it", file);
+    return rc;
+}
+
+int eval_load(eval_set *s, const char *spec)
+{
+    const char *file;
+    char *task = task_name(spec, &file);
+    if (!task)
+        return err_set(ERR_NOMEM, "out of memory");
+    jsonl_reader *jr = NULL;
+    int rc = jsonl_open(&jr, file);
+    if (!rc)
+        rc = eval_load_reader(s, jr, file, task);
+    jsonl_close(jr);
+    free(task);
     return rc;
 }
 

@@ -38,6 +38,9 @@ typedef struct {
 /* Add every item of spec ("FILE" or "NAME=FILE"; FILE may be .zst / .gz) to s (zeroed
  * first, text_field set). 0 or ERR_* naming the file and line. */
 int eval_load(eval_set *s, const char *spec);
+/* The same over an open reader, the items under task (copied); file names it in messages. */
+typedef struct jsonl_reader jsonl_reader;
+int eval_load_reader(eval_set *s, jsonl_reader *jr, const char *file, const char *task);
 void eval_free(eval_set *s);
 
 #endif
