@@ -447,6 +447,7 @@ QUALITY ?= none
 # URLS=LIST first downloads a URL list (blacklist_urls, download) into data/build/warc.
 data: all
 	+@BIN=$(BIN) scripts/make/make_data.sh QUALITY=$(QUALITY) $(if $(SUBSTR),SUBSTR=$(SUBSTR)) $(if $(WARC),WARC="$(WARC)") $(if $(URLS),URLS="$(URLS)") \
+	  $(if $(DECONTAMINATE),DECONTAMINATE="$(DECONTAMINATE)") $(if $(DECONT_FLAGS),DECONT_FLAGS="$(DECONT_FLAGS)") \
 	  $(if $(DOWNLOAD_FLAGS),DOWNLOAD_FLAGS="$(DOWNLOAD_FLAGS)") $(if $(TOKENIZER),TOKENIZER=$(TOKENIZER)) \
 	  $(if $(BPE_VOCAB_SIZE),BPE_VOCAB_SIZE=$(BPE_VOCAB_SIZE))
 

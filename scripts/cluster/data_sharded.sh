@@ -9,6 +9,8 @@
 #   find J       band range J of BAND_JOBS over every shard's signatures                BAND_JOBS jobs
 #   group        the pairs joined into duplicate groups                                 1 job
 #   remove I     shard I without duplicates (earlier shards count as met first)         SHARDS jobs
+#   decont I     (DECONTAMINATE=DIR) shard I without what overlaps the evaluation sets SHARDS jobs
+#                in DIR (decontaminate: GPT-3's 13-gram cut, as make data)
 #   substr_find I  (SUBSTR=1) exact-substring dedup: shard I of SHARDS (documents by a  SHARDS jobs
 #                hash of their url), its suffix array's repeats of 50+ GPT-2 tokens
 #                and its fingerprints, in OUT/substr_work
@@ -29,13 +31,17 @@
 # CORPUS_DIR/NAME.jsonl.zst), OUT (data/build/sharded), SHARDS (4), BAND_JOBS (4), BANDS
 # and ROWS (16 x 8: what find_duplicates chooses for minhash's 128 permutations at
 # threshold 0.8), WORKERS (preprocess_data and extract threads, default all), PARALLEL (1),
-# SUBSTR (0, or 1: the substr stage before shuffle, as make data SUBSTR=1),
+# SUBSTR (0, or 1: the substr stage before shuffle, as make data SUBSTR=1), DECONTAMINATE
+# (evaluation sets: the decont stage after remove, as make data DECONTAMINATE=DIR; DECONT_FLAGS),
 # WARCS (a file listing WARC / WET files, one per line: web pages added after the corpora).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}; CORPUS_DIR=${CORPUS_DIR:-data/corpus}; CORPORA=${CORPORA:-enwiki_sample wikinews}
 OUT=${OUT:-data/build/sharded}; SHARDS=${SHARDS:-4}; BAND_JOBS=${BAND_JOBS:-4}; BANDS=${BANDS:-16}; ROWS=${ROWS:-8}
 WORKERS=${WORKERS:-$(nproc)}; PARALLEL=${PARALLEL:-1}; WARCS=${WARCS:-}; SUBSTR=${SUBSTR:-0}
+DECONTAMINATE=${DECONTAMINATE:-}; DECONT_FLAGS=${DECONT_FLAGS:-}
+# the documents after MinHash: remove's, or decont's when there are evaluation sets
+if [ -n "$DECONTAMINATE" ]; then DD=decont; else DD=dedup; fi
 case "$SUBSTR" in 0|1) ;; *) echo "data_sharded.sh: SUBSTR=$SUBSTR: 0 or 1" >&2; exit 2;; esac
 nwarcs() { if [ -n "$WARCS" ]; then grep -c . "$WARCS"; else echo 0; fi; }
 stage=${1:-}; i=${2:-${SLURM_ARRAY_TASK_ID:-}}
@@ -93,21 +99,27 @@ remove)
   earlier=(); for k in $(seq 0 $(( i - 1 ))); do earlier+=(--earlier "$S/clean.$(n4 "$k").jsonl.zst"); done
   "$BIN/remove_duplicates" --id-field url --groups "$OUT/groups.jsonl" "$S/clean.$(n4 "$i").jsonl.zst" -o "$o" \
     --removed "$S/dups_removed.$(n4 "$i").jsonl" "${earlier[@]}" ;;
+decont)
+  need_i "$SHARDS"; o=$S/decont.$(n4 "$i").jsonl.zst; have "$o" && exit 0
+  [ -n "$DECONTAMINATE" ] || { echo "data_sharded.sh: decont needs DECONTAMINATE (evaluation sets)" >&2; exit 2; }
+  # shellcheck disable=SC2086
+  "$BIN/decontaminate" --eval "$DECONTAMINATE" $DECONT_FLAGS --id-field url "$S/dedup.$(n4 "$i").jsonl.zst" -o "$o" \
+    --report "$S/decont_report.$(n4 "$i").jsonl" ;;
 substr_find|substr_cross)
   need_i "$SHARDS"; sw=$OUT/substr_work
   if [ "$stage" = substr_find ]; then o=$sw/spans.$(n4 "$i"); else o=$sw/cross.$(n4 "$i"); fi
   have "$o" && exit 0
   # shellcheck disable=SC2046
   "$BIN/substr_dedup" -j "$WORKERS" --id-field url --shards "$SHARDS" --work-dir "$sw" --stage "${stage#substr_}" \
-    --index "$i" $(shards dedup .jsonl.zst) ;;
+    --index "$i" $(shards "$DD" .jsonl.zst) ;;
 substr)
   have "$OUT/substr.jsonl.zst" && exit 0
   # shellcheck disable=SC2046
   "$BIN/substr_dedup" -j "$WORKERS" --id-field url --shards "$SHARDS" --work-dir "$OUT/substr_work" --stage write \
-    $(shards dedup .jsonl.zst) -o "$OUT/substr.jsonl.zst" --spans "$OUT/substr_spans.jsonl" ;;
+    $(shards "$DD" .jsonl.zst) -o "$OUT/substr.jsonl.zst" --spans "$OUT/substr_spans.jsonl" ;;
 shuffle)
   have "$S/part.done" && exit 0
-  if [ "$SUBSTR" = 1 ]; then in=$OUT/substr.jsonl.zst; else in=$(shards dedup .jsonl.zst); fi
+  if [ "$SUBSTR" = 1 ]; then in=$OUT/substr.jsonl.zst; else in=$(shards "$DD" .jsonl.zst); fi
   # shellcheck disable=SC2086
   [ -e "$OUT/corpus.jsonl.zst" ] || "$BIN/shuffle" --seed 1234 $in -o "$OUT/corpus.jsonl.zst"
   tmp=$OUT/.corpus.$$.jsonl; zstd -dqc "$OUT/corpus.jsonl.zst" > "$tmp"
@@ -124,9 +136,10 @@ all)
   each() { seq 0 $(( $2 - 1 )) | xargs -P "$PARALLEL" -I{} bash "$self" "$1" {}; }
   [ "$(nwarcs)" -gt 0 ] && each extract "$(nwarcs)"
   bash "$self" split; each cleanup "$SHARDS"; each minhash "$SHARDS"; each find "$BAND_JOBS"
-  bash "$self" group; each remove "$SHARDS"; if [ "$SUBSTR" = 1 ]; then each substr_find "$SHARDS"; each substr_cross "$SHARDS"; bash "$self" substr; fi
+  bash "$self" group; each remove "$SHARDS"; [ -n "$DECONTAMINATE" ] && each decont "$SHARDS"
+  if [ "$SUBSTR" = 1 ]; then each substr_find "$SHARDS"; each substr_cross "$SHARDS"; bash "$self" substr; fi
   bash "$self" shuffle; each tokenize "$SHARDS"; bash "$self" merge
   echo "data_sharded.sh: $OUT/corpus.jsonl.zst and $OUT/corpus_text_document.bin/.idx are ready" ;;
 *)
-  sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -5,6 +5,7 @@
 # only the outputs that are missing.
 #   SHARDS=64 BAND_JOBS=16 OUT=/scratch/owt CORPUS_DIR=/data/owt CORPORA="a b c" scripts/cluster/slurm_data.sh
 #   WARCS=warc_paths.txt CORPORA="" scripts/cluster/slurm_data.sh     (Common Crawl WARCs: one extract job each)
+#   DECONTAMINATE=data/eval scripts/cluster/slurm_data.sh     (evaluation sets' overlaps cut, per shard)
 #   SUBSTR=1 scripts/cluster/slurm_data.sh     (exact-substring deduplication after MinHash: a suffix
 #                                               array a shard, the cross-shard ranges, the write)
 # Env: as data_sharded.sh, plus SBATCH_OPTS (e.g. "--partition=cpu --time=2:00:00
@@ -33,6 +34,8 @@ submit minhash "$SHARDS" minhash
 submit find "$BAND_JOBS" find
 submit group 0 group
 submit remove "$SHARDS" remove
+# DECONTAMINATE=DIR: the evaluation sets' overlaps cut from every shard
+[ -n "${DECONTAMINATE:-}" ] && { export DECONTAMINATE DECONT_FLAGS; submit decont "$SHARDS" decont; }
 # SUBSTR=1: exact-substring deduplication: a suffix array a shard, the repeats across shards by
 # hash range, then one job that writes the corpus with the spans struck
 if [ "$SUBSTR" = 1 ]; then
@@ -43,5 +46,5 @@ fi
 submit shuffle 0 shuffle
 submit tokenize "$SHARDS" tokenize
 submit merge 0 merge
-n=9; [ -n "${WARCS:-}" ] && n=$((n + 1)); [ "$SUBSTR" = 1 ] && n=$((n + 3))
+n=9; [ -n "${WARCS:-}" ] && n=$((n + 1)); [ "$SUBSTR" = 1 ] && n=$((n + 3)); [ -n "${DECONTAMINATE:-}" ] && n=$((n + 1))
 echo "slurm_data.sh: $n stages submitted; the dataset will be ${OUT:-data/build/sharded}/corpus_text_document.bin/.idx"

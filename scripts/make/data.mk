@@ -4,6 +4,9 @@
 # it when complete, so an interrupted run leaves nothing that looks finished.
 #   cleanup     fix_text, English only, drop short documents (per corpus)
 #   dedup       minhash -> find_duplicates -> group_duplicates -> remove_duplicates
+#   decont      (DECONTAMINATE=DIR) decontaminate: what overlaps the evaluation sets in DIR
+#               (JSON lines; data/eval has HellaSwag, ARC-Easy, PIQA) cut out as GPT-3 and
+#               lm-evaluation-harness's Janitor do; B/decont_report.jsonl names each match
 #   substr      (SUBSTR=1) substr_dedup: repeated spans of 50+ GPT-2 tokens struck from their
 #               later copies (exact-substring deduplication after MinHash, as RefinedWeb)
 #   shuffle     all corpora together, seeded
@@ -17,7 +20,8 @@
 # Variables: BIN (tools), CORPUS_DIR (inputs NAME.jsonl.zst), CORPORA (their names),
 # WARC (WARC / WET / HTML files or directories to extract, optional), URLS (URL lists to
 # download first, optional; DOWNLOAD_FLAGS for download, e.g. --wait 0.5 -j 128),
-# B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup), SUBSTR (0 or 1), TOKENIZER
+# B (outputs), QUALITY (none, fineweb, gopher, c4: quality filters in cleanup), SUBSTR (0 or 1),
+# DECONTAMINATE (a directory or file of evaluation sets, optional; DECONT_FLAGS), TOKENIZER
 # (trained or gpt2), BPE_VOCAB_SIZE (4096). Run from the project root: make -f scripts/make/data.mk
 BIN ?= bin
 CORPUS_DIR ?= data/corpus
@@ -117,12 +121,28 @@ $(B)/.substr-$(SUBSTR): | $(B)
 	@rm -f $(B)/.substr-*
 	@touch $@
 
-$(B)/substr.jsonl.zst: $(B)/dedup.jsonl.zst $(BIN)/substr_dedup
+# DECONTAMINATE=DIR: decontamination against the evaluation sets in DIR, after MinHash (a
+# change of DECONTAMINATE or DECONT_FLAGS runs it, and what follows, again)
+DECONTAMINATE ?=
+DECONT_FLAGS ?=
+DECONT_KEY := $(shell printf '%s' '$(DECONTAMINATE) $(DECONT_FLAGS)' | cksum | cut -d' ' -f1)
+$(B)/.decont-$(DECONT_KEY): | $(B)
+	@rm -f $(B)/.decont-*
+	@touch $@
+ifneq ($(strip $(DECONTAMINATE)),)
+DEDUP_OUT := $(B)/decont.jsonl.zst
+$(B)/decont.jsonl.zst: $(B)/dedup.jsonl.zst $(BIN)/decontaminate $(B)/.decont-$(DECONT_KEY)
+	$(BIN)/decontaminate --eval $(DECONTAMINATE) $(DECONT_FLAGS) --id-field url $< -o $@ --report $(B)/decont_report.jsonl
+else
+DEDUP_OUT := $(B)/dedup.jsonl.zst
+endif
+
+$(B)/substr.jsonl.zst: $(DEDUP_OUT) $(BIN)/substr_dedup $(B)/.decont-$(DECONT_KEY)
 	$(BIN)/substr_dedup --id-field url $< -o $@ --spans $(B)/substr_spans.jsonl
 
-SHUFFLE_IN_0 := $(B)/dedup.jsonl.zst
+SHUFFLE_IN_0 := $(DEDUP_OUT)
 SHUFFLE_IN_1 := $(B)/substr.jsonl.zst
-$(B)/corpus.jsonl.zst: $(SHUFFLE_IN_$(SUBSTR)) $(BIN)/shuffle $(B)/.substr-$(SUBSTR)
+$(B)/corpus.jsonl.zst: $(SHUFFLE_IN_$(SUBSTR)) $(BIN)/shuffle $(B)/.substr-$(SUBSTR) $(B)/.decont-$(DECONT_KEY)
 	$(BIN)/shuffle --seed 1234 $< -o $@
 
 # a change of TOKENIZER or BPE_VOCAB_SIZE tokenizes again

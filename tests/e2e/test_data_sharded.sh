@@ -54,6 +54,18 @@ if OUT="$WORK/sh2" SUBSTR=1 bash "$ROOT/scripts/cluster/data_sharded.sh" all > "
    cmp -s <(zstd -dqc "$WORK/one/corpus.jsonl.zst") <(zstd -dqc "$WORK/sh2/corpus.jsonl.zst") &&
    cmp -s "$WORK/one/corpus_text_document.bin" "$WORK/sh2/corpus_text_document.bin"; then pass sharded_substr_same_as_make_data
 else fail sharded_substr_same_as_make_data "$(tail -3 "$WORK/sh2.out")"; fi
+# DECONTAMINATE=DIR: the decont stage per shard after remove; the same as make data DECONTAMINATE=DIR
+make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/one3" TOKENIZER=gpt2 \
+  DECONTAMINATE="$ROOT/data/eval" > "$WORK/one_decont.out" 2>&1 || fail sharded_decont_reference "$(tail -3 "$WORK/one_decont.out")"
+if OUT="$WORK/sh3" DECONTAMINATE="$ROOT/data/eval" bash "$ROOT/scripts/cluster/data_sharded.sh" all > "$WORK/sh3.out" 2>&1 &&
+   [ "$(grep -c '^decontaminate: ' "$WORK/sh3.out")" -ge 2 ] &&
+   cmp -s <(zstd -dqc "$WORK/one3/corpus.jsonl.zst") <(zstd -dqc "$WORK/sh3/corpus.jsonl.zst") &&
+   cmp -s "$WORK/one3/corpus_text_document.bin" "$WORK/sh3/corpus_text_document.bin"; then pass sharded_decont_same_as_make_data
+else fail sharded_decont_same_as_make_data "$(tail -3 "$WORK/sh3.out")"; fi
+: > "$WORK/sbatch3.log"
+SBATCH_LOG=$WORK/sbatch3.log PATH="$WORK/fake:$PATH" SHARDS=8 BAND_JOBS=4 DECONTAMINATE=data/eval bash "$ROOT/scripts/cluster/slurm_data.sh" > "$WORK/slurm3.out" 2>&1
+grep -q -- '--array=0-7%32.*data_sharded.sh decont' "$WORK/sbatch3.log" && grep -q '10 stages submitted' "$WORK/slurm3.out" &&
+  pass slurm_submission_decont || fail slurm_submission_decont "$(cat "$WORK/slurm3.out")"
 : > "$WORK/sbatch2.log"
 SBATCH_LOG=$WORK/sbatch2.log PATH="$WORK/fake:$PATH" SHARDS=8 BAND_JOBS=4 SUBSTR=1 bash "$ROOT/scripts/cluster/slurm_data.sh" > "$WORK/slurm2.out" 2>&1
 if [ "$(wc -l < "$WORK/sbatch2.log")" = 12 ] && grep -q -- '--array=0-7%32.*data_sharded.sh substr_find' "$WORK/sbatch2.log" &&

@@ -47,3 +47,11 @@ if [ "$(ran 5 substr_dedup)" = 1 ] && [ "$(ran 5 shuffle)" = 1 ] && [ "$(ran 5 c
    [ "$(ran 5 preprocess_data)" = 1 ] && grep -q '^substr_dedup: [0-9]* documents in: ' "$WORK/run5.out" &&
    [ -e "$WORK/b/substr_spans.jsonl" ]; then pass "make_data_substr ($(grep -o 'struck: [0-9]* spans' "$WORK/run5.out"))"
 else fail make_data_substr "$(grep "^$BIN/\|^make" "$WORK/run5.out" | cut -c1-80)"; fi
+# DECONTAMINATE=DIR: decontamination against the evaluation sets after MinHash; only it and the
+# stages after it run, and a run without it goes back
+make --no-print-directory -C "$ROOT" -f scripts/make/data.mk BIN="$BIN" CORPUS_DIR="$C" CORPORA="a b" B="$WORK/b" TOKENIZER=gpt2 \
+  SUBSTR=1 DECONTAMINATE="$ROOT/data/eval" > "$WORK/run6.out" 2>&1
+if [ "$(ran 6 decontaminate)" = 1 ] && [ "$(ran 6 substr_dedup)" = 1 ] && [ "$(ran 6 cleanup)" = 0 ] &&
+   [ "$(ran 6 minhash)" = 0 ] && grep -q '^decontaminate: [0-9]* documents in: ' "$WORK/run6.out" &&
+   grep -q 'hellaswag_val1000' "$WORK/run6.out" && [ -e "$WORK/b/decont_report.jsonl" ]; then pass make_data_decontaminate
+else fail make_data_decontaminate "$(grep "^$BIN/\|^make" "$WORK/run6.out" | cut -c1-80)"; fi
