@@ -16,7 +16,7 @@ page_of() {
     *) echo "$1" ;;
   esac
 }
-for t in blacklist_urls cleanup minhash find_duplicates group_duplicates remove_duplicates substr_dedup shuffle tokenize \
+for t in blacklist_urls cleanup decontaminate minhash find_duplicates group_duplicates remove_duplicates substr_dedup shuffle tokenize \
          preprocess_data merge_datasets inspect_dataset train_bpe train generate convert_checkpoint; do
   page=docs/$(page_of "$t").md
   help=$("$BIN/$t" --help)

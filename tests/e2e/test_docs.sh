@@ -13,7 +13,7 @@ page_of() {
     *) echo "$1" ;;
   esac
 }
-TOOLS="download extract blacklist_urls cleanup minhash find_duplicates group_duplicates remove_duplicates substr_dedup shuffle tokenize
+TOOLS="download extract blacklist_urls cleanup decontaminate minhash find_duplicates group_duplicates remove_duplicates substr_dedup shuffle tokenize
        preprocess_data merge_datasets inspect_dataset train_bpe train generate convert_checkpoint"
 for t in $TOOLS; do
   pages=""; for p in $(page_of "$t"); do pages="$pages $ROOT/docs/$p.md"; done
