@@ -132,7 +132,7 @@ TOOL_SRC_inspect_dataset := tokenizer/inspect_dataset_main.c
 TOOL_SRC_train_bpe := tokenizer/train_bpe_main.c
 
 # The trainer: train/ depends on common/ and tokenizer/ only.
-TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c train/convert_checkpoint_main.c,$(wildcard train/*.c train/*/*.c))
+TRAIN_LIB_SRC := $(filter-out train/train_main.c train/generate_main.c train/evaluate_main.c train/convert_checkpoint_main.c,$(wildcard train/*.c train/*/*.c))
 # The communicator (train/parallel) uses MPI when mpicc is found; the trainer and the tests
 # that reach it link libmpi. The stamp rebuilds dist.o when MPI appears or goes.
 MPI_CFLAGS := $(if $(filter yes,$(HAVE_MPI)),-DWEBTEXT_MPI $(CONF_MPI_CFLAGS))
@@ -143,7 +143,7 @@ $(BUILD)/.mpi-%:
 	@mkdir -p $(dir $@)
 	@rm -f $(BUILD)/.mpi-*
 	@touch $@
-TOOLS += train generate convert_checkpoint
+TOOLS += train generate evaluate convert_checkpoint
 # The trainer's numerical kernels are compiled for this machine's vector units
 # (AVX2/AVX-512); `make TRAIN_ARCH=` builds a portable trainer.
 TRAIN_ARCH ?= -march=native
@@ -155,6 +155,7 @@ $(BUILD)/train/%.o: ALL_CFLAGS += $(if $(filter 1,$(SAN)),,-O3) $(TRAIN_ARCH)
 $(BUILD)/train/data/gptdata.o: ALL_CFLAGS += -ffp-contract=off
 TOOL_SRC_train := train/train_main.c
 TOOL_SRC_generate := train/generate_main.c
+TOOL_SRC_evaluate := train/evaluate_main.c
 TOOL_SRC_convert_checkpoint := train/convert_checkpoint_main.c
 
 # The CUDA backend (train/cuda/*.cu), when nvcc is found: the trainer gets
@@ -317,7 +318,7 @@ $(BIN)/$(1): $(TOOL_SRC_$(1):%.c=$(BUILD)/%.o) $(LIB)
 endef
 $(foreach t,$(TOOLS),$(eval $(call TOOL_RULE,$(t))))
 
-$(BIN)/train $(BIN)/generate $(BIN)/convert_checkpoint $(UNIT_BINS): LDLIBS += $(MPI_LIBS) $(CUDA_LIBS)
+$(BIN)/train $(BIN)/generate $(BIN)/evaluate $(BIN)/convert_checkpoint $(UNIT_BINS): LDLIBS += $(MPI_LIBS) $(CUDA_LIBS)
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(LTO_LINK) $^ -o $@ $(LDLIBS)
@@ -427,9 +428,10 @@ install: all
 MAN1DIR = $(DESTDIR)$(PREFIX)/share/man/man1
 install-files: $(MAN_PAGES)
 	@for t in $(TOOLS); do [ -x $(BIN)/$$t ] || { echo "install: $(BIN)/$$t is missing; run make first" >&2; exit 2; }; done
-	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/gpt2 $(DOCDIR)/docs
+	install -d $(DESTDIR)$(PREFIX)/bin $(SHAREDIR)/gpt2 $(SHAREDIR)/eval $(DOCDIR)/docs
 	install -m 755 $(TOOLS:%=$(BIN)/%) $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 data/gpt2/encoder.json data/gpt2/vocab.bpe $(SHAREDIR)/gpt2/
+	install -m 644 data/eval/*.jsonl data/eval/ATTRIBUTION.md $(SHAREDIR)/eval/
 	install -m 644 README.md $(DOCDIR)/
 	install -m 644 docs/*.md $(DOCDIR)/docs/
 	@for t in $(TOOLS); do $(BIN)/$$t --help > $(DOCDIR)/$$t.txt 2>&1 || true; done

@@ -55,6 +55,8 @@ static const char *data_dir(void)
     return dir;
 }
 
+const char *tokcli_data_dir(void) { return data_dir(); }
+
 static const char *data_file(char *buf, size_t n, const char *name)
 {
     snprintf(buf, n, "%s/gpt2/%s", data_dir(), name);

