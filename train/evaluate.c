@@ -354,6 +354,9 @@ int mc_score(const mc_scorer *s, mc_task *t)
         int nb = (int)(nreq - b0 < (size_t)B ? nreq - b0 : (size_t)B), T = rq[b0].len - 1; /* longest first */
         if (T < 1)
             T = 1;
+        int rows = nb;
+        if (s->fixed)
+            T = s->max_len, rows = B;
         if (!in) {
             size_t cap = (size_t)B * (size_t)s->max_len;
             in = malloc(cap * sizeof *in);
@@ -364,15 +367,15 @@ int mc_score(const mc_scorer *s, mc_task *t)
                 break;
             }
         }
-        for (int r = 0; r < nb; r++) {
-            const request *q = &rq[b0 + (size_t)r];
+        for (int r = 0; r < rows; r++) {
+            const request *q = &rq[b0 + (size_t)(r < nb ? r : 0)];
             for (int x = 0; x < T; x++) {
-                int ok = x < q->len - 1;
+                int ok = r < nb && x < q->len - 1;
                 in[(size_t)r * T + x] = ok ? q->seq[x] : 0;
                 tg[(size_t)r * T + x] = ok ? q->seq[x + 1] : 0;
             }
         }
-        if ((rc = s->fwd(s->arg, in, tg, nb, T, loss)))
+        if ((rc = s->fwd(s->arg, in, tg, rows, T, loss)))
             break;
         for (int r = 0; r < nb; r++) {
             const request *q = &rq[b0 + (size_t)r];

@@ -33,7 +33,7 @@ typedef struct {
     int pred, pred_norm;
 } mc_item;
 
-typedef struct {
+typedef struct mc_task {
     char *name;
     int norm; /* acc_norm defined (every format but Winogrande) */
     mc_item *v;
@@ -57,6 +57,7 @@ typedef struct {
     const bpe *tok;
     int max_len;  /* the model's window */
     int batch;    /* requests a forward */
+    int fixed;    /* every forward [batch, max_len], rows padded (a trainer's model, sized for one shape) */
     mc_forward_fn fwd;
     void *arg;
 } mc_scorer;

@@ -128,7 +128,7 @@ int main(int argc, char **argv)
         rc = err_set(ERR_NOMEM, "out of memory");
     for (size_t i = 0; !rc && i < files.n; i++, nt++)
         rc = mc_load(&tv[i], files.paths[i], (size_t)limit);
-    mc_scorer sc = {tok, cfg.max_seq_len, (int)batch, cpu_forward, &m};
+    mc_scorer sc = {tok, cfg.max_seq_len, (int)batch, 0, cpu_forward, &m};
     progress *pg = progress_new("evaluate", "tasks", 0);
     double t0 = progress_now();
     for (size_t i = 0; !rc && i < nt; i++) {

@@ -71,6 +71,10 @@ typedef struct {
     log_interval log;
     long long consecutive_skips;
     train_test_hooks hooks;
+    struct mc_task *etask; /* --eval-tasks, and the tokenizer that encodes them */
+    size_t netask;
+    struct bpe *etok;
+    float *eloss;          /* [mbs * L]: each position's loss of a scoring forward */
 } run;
 
 /* trainer_setup.c: everything before the first iteration (every rank). On an
@@ -87,6 +91,10 @@ int run_fail(run *r, int rc);
 int run_get_batch(run *r, int split, uint64_t first, int mbs);
 /* Mean loss over eval_iters global batches of a split, from *pos on. */
 int run_evaluate(run *r, int split, uint64_t *pos, double *loss);
+/* --eval-tasks (train/trainer_tasks.c): loaded at setup, scored and logged, freed. */
+int run_open_tasks(run *r);
+int run_score_tasks(run *r, int final);
+void run_close_tasks(run *r);
 
 /* trainer_log.c */
 void log_add_step(log_interval *l, double loss, double norm);

@@ -43,7 +43,7 @@ void train_args_defaults(train_args *a)
  * table is data); train_args_parse copies them out. Megatron's flags this trainer accepts
  * and ignores, or checks for the one value it supports, go to `ign`. */
 static train_args parsed;
-static args_list parsed_data;
+static args_list parsed_data, parsed_tasks;
 static struct {
     const char *ffn, *adrop, *hdrop, *pos_emb, *norm, *ign_s;
     int ign_f;
@@ -94,6 +94,11 @@ static const arg_opt train_opts[] = {
                                                             "                                of N x tensor-parallel size (default 128)"},
     {"eval-interval", 0, ARG_INT, &parsed.eval_interval, "N", "validate every N iterations (default 1000)"},
     {"eval-iters", 0, ARG_INT, &parsed.eval_iters, "N", "global batches per validation (default 100; 0: none)"},
+    {"eval-tasks", 0, ARG_LIST, &parsed_tasks, "SET", "multiple-choice tasks scored zero-shot every --eval-interval\n"
+                                                    "                                and at the end, as lm-evaluation-harness (acc, acc_norm):\n"
+                                                    "                                [NAME=]FILE of HellaSwag / ARC / PIQA / Winogrande JSON\n"
+                                                    "                                lines, or a directory (data/eval); repeatable"},
+    {"eval-tasks-limit", 0, ARG_INT, &parsed.eval_tasks_limit, "N", "the first N items of each --eval-tasks set (default all)"},
     {"log-interval", 0, ARG_INT, &parsed.log_interval, "N", "print a log line every N iterations (default 100)"},
     {"log-json", 0, ARG_STR, &parsed.log_json, "FILE", "append the logged figures as JSON lines (default:\n"
                                                    "                                SAVE/train_log.jsonl with --save)"},
@@ -217,6 +222,7 @@ int train_args_parse(int argc, char **argv, train_args *a)
     train_args_defaults(&parsed);
     memset(&ign, 0, sizeof ign);
     parsed_data = (args_list){0};
+    parsed_tasks = (args_list){0};
     char **pos = NULL;
     int npos = 0;
     args_set_version_extra(train_build_info);
@@ -229,6 +235,7 @@ int train_args_parse(int argc, char **argv, train_args *a)
     if (usage) {
         fprintf(stderr, "train: %s\nTry 'train --help'.\n", usage);
         args_list_free(&parsed_data);
+        args_list_free(&parsed_tasks);
         return EXIT_USAGE;
     }
     if ((ign.adrop && atof(ign.adrop) != 0) || (ign.hdrop && atof(ign.hdrop) != 0))
@@ -236,6 +243,8 @@ int train_args_parse(int argc, char **argv, train_args *a)
     *a = parsed;
     a->data_path = parsed_data.items;
     a->n_data_path = (int)parsed_data.n;
+    a->eval_tasks = parsed_tasks.items;
+    a->n_eval_tasks = (int)parsed_tasks.n;
     a->quiet = args_quiet_flag;
     return -1;
 }
@@ -246,6 +255,10 @@ void train_args_free(train_args *a)
     args_list_free(&l);
     a->data_path = NULL;
     a->n_data_path = 0;
+    args_list t = {.items = a->eval_tasks, .n = (size_t)a->n_eval_tasks};
+    args_list_free(&t);
+    a->eval_tasks = NULL;
+    a->n_eval_tasks = 0;
 }
 
 /* The model's shape, the batch and the parallel layout (usage errors). */

@@ -28,6 +28,10 @@ typedef struct {
     int grad_reduce_in_bf16; /* --grad-reduce-in-bf16 */
     /* evaluation, logging, checkpoints */
     long long eval_interval, eval_iters, log_interval, save_interval, max_consecutive_skips;
+    /* --eval-tasks: multiple-choice sets scored every --eval-interval (train/evaluate.h) */
+    const char **eval_tasks;
+    int n_eval_tasks;
+    long long eval_tasks_limit;
     const char *save, *load, *log_json, *device;
     double peak_tflops;
     int quiet;

@@ -280,6 +280,9 @@ static int after_step(run *r, uint64_t it, int *stop)
         if ((rc = evaluate(r, GPTDATA_VALID, &r->st.consumed_valid, what, "val", 0)))
             return rc;
     }
+    if (r->netask && it % (uint64_t)a->eval_interval == 0 && it != (uint64_t)a->train_iters &&
+        (rc = run_score_tasks(r, 0)))
+        return rc;
     int last = it == (uint64_t)a->train_iters;
     int want_save = a->save_interval && it % (uint64_t)a->save_interval == 0;
     int exiting = a->exit_interval && it % (uint64_t)a->exit_interval == 0 && !last;
@@ -327,6 +330,8 @@ static int finish(run *r)
         return run_fail(r, rc);
     if (a->eval_iters > 0 && r->data.size[2] > 0 &&
         (rc = evaluate(r, GPTDATA_TEST, &test_pos, "validation loss at the end of training for test data", "test", 1)))
+        return run_fail(r, rc);
+    if ((rc = run_score_tasks(r, 1)))
         return run_fail(r, rc);
     log_peak_memory(r);
     return status;

@@ -509,6 +509,8 @@ int run_open(run *r, train_args *a)
     if ((rc = open_device(r, dev_desc, sizeof dev_desc, peak_desc, sizeof peak_desc)))
         return rc;
     r->flops_tok = gpt_flops_per_token(&r->m, r->L);
+    if ((rc = run_open_tasks(r)))
+        return rc;
     print_banner(r, dev_desc, peak_desc, t_data);
     const char *json_path = a->log_json;
     if (!json_path && a->save) {
@@ -537,6 +539,7 @@ int run_fail(run *r, int rc)
 
 int run_close(run *r, int status)
 {
+    run_close_tasks(r);
     if (r->be.ops)
         r->be.ops->release(&r->be);
     ddp_free(&r->dp);

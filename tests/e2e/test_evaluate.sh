@@ -54,6 +54,43 @@ if has_py lm_eval.models.huggingface torch transformers datasets; then
 else
   skip same_as_lm_eval "lm_eval with torch, transformers and datasets not importable by $PY (scripts/setup/install_deps.sh --bench installs them)"
 fi
+# during training: --eval-tasks every --eval-interval and at the end, into the log; the final
+# scores are bin/evaluate's on the checkpoint saved (the trainer's shape: micro-batch x seq-length)
+expect_exit train_eval_tasks 0 "$BIN/train" $M --seq-length 128 --eval-interval 10 --eval-iters 1 --save "$WORK/ckt" \
+  --eval-tasks "$EV" --eval-tasks-limit 30
+grep -q '^ task scores at iteration 10 (zero-shot): arc_easy_val acc' "$WORK/.out" && pass train_prints_task_scores ||
+  fail train_prints_task_scores "$(grep -i task "$WORK/.out" | head -3)"
+expect_exit evaluate_saved 0 "$BIN/evaluate" --load "$WORK/ckt" --limit 30 -o "$WORK/ckt.jsonl"
+"$PY" - "$WORK/ckt/train_log.jsonl" "$WORK/ckt.jsonl" <<'PY' && pass train_scores_equal_evaluate || fail train_scores_equal_evaluate
+import json, sys
+final = [json.loads(l) for l in open(sys.argv[1]) if '"tasks"' in l and '"final":true' in l][-1]["tasks"]
+items = [json.loads(l) for l in open(sys.argv[2])]
+ok = bool(final)
+for t, v in final.items():
+    its = [i for i in items if i["task"] == t]
+    acc = sum(i["pred"] == i["gold"] for i in its) / len(its)
+    norm = sum(i["pred_norm"] == i["gold"] for i in its) / len(its)
+    ok &= len(its) == v["items"] and abs(acc - v["acc"]) < 1e-6 and abs(norm - v["acc_norm"]) < 1e-6
+sys.exit(0 if ok else 1)
+PY
+if command -v mpirun >/dev/null 2>&1 && ldd "$BIN/train" | grep -q libmpi; then
+  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+  export LSAN_OPTIONS="fast_unwind_on_malloc=0:suppressions=$ROOT/tests/lsan_mpi.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+  MPI="timeout 200 mpirun --oversubscribe"
+  [ "${TEST_TIER:-rel}" = san ] && MPI="timeout 200 env ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 mpirun --oversubscribe"
+  for lay in "--tensor-model-parallel-size 2" "--use-distributed-optimizer"; do
+    n=$(echo "$lay" | tr -dc 'a-z' | cut -c1-12)
+    expect_exit "train_eval_tasks_$n" 0 env OMP_NUM_THREADS=1 $MPI -np 2 "$BIN/train" $M --seq-length 128 --eval-interval 10 \
+      --eval-iters 1 --save "$WORK/ck_$n" --eval-tasks "$EV" --eval-tasks-limit 30 $lay
+    a=$(grep '"final":true' "$WORK/ckt/train_log.jsonl" | grep -o '"tasks".*'); b=$(grep '"final":true' "$WORK/ck_$n/train_log.jsonl" | grep -o '"tasks".*')
+    [ -n "$a" ] && [ "$a" = "$b" ] && pass "train_eval_tasks_same_scores_$n" || fail "train_eval_tasks_same_scores_$n" "$a / $b"
+  done
+  expect_exit eval_tasks_pipeline_refused 2 env OMP_NUM_THREADS=1 $MPI -np 2 "$BIN/train" $M --seq-length 128 \
+    --pipeline-model-parallel-size 2 --eval-tasks "$EV"
+  stderr_has eval_tasks_pipeline_message "--eval-tasks: scoring runs on one pipeline stage"
+else
+  skip train_eval_tasks_parallel "bin/train without MPI or no mpirun"
+fi
 # bad input
 { head -2 "$EV/piqa_val.jsonl"; echo '{"goal": '; } > "$WORK/bad.jsonl"
 expect_exit bad_task_line 1 "$BIN/evaluate" --load "$WORK/ck160" --tasks "$WORK/bad.jsonl"
