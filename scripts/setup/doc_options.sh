@@ -12,12 +12,12 @@ page_of() {
   case $1 in
     minhash|find_duplicates|group_duplicates|remove_duplicates|substr_dedup) echo dedup ;;
     tokenize|preprocess_data|merge_datasets|inspect_dataset|train_bpe) echo tokenizer ;;
-    generate) echo train ;;
+    generate|evaluate) echo train ;;
     *) echo "$1" ;;
   esac
 }
 for t in blacklist_urls cleanup decontaminate minhash find_duplicates group_duplicates remove_duplicates substr_dedup shuffle tokenize \
-         preprocess_data merge_datasets inspect_dataset train_bpe train generate convert_checkpoint; do
+         preprocess_data merge_datasets inspect_dataset train_bpe train generate evaluate convert_checkpoint; do
   page=docs/$(page_of "$t").md
   help=$("$BIN/$t" --help)
   python3 - "$page" "$t" "$help" <<'PY'

@@ -9,12 +9,12 @@ page_of() {
     minhash|find_duplicates|group_duplicates|remove_duplicates|substr_dedup) echo dedup ;;
     tokenize|preprocess_data|merge_datasets|inspect_dataset|train_bpe) echo tokenizer ;;
     train) echo "train parallel cuda" ;;
-    generate) echo train ;;
+    generate|evaluate) echo train ;;
     *) echo "$1" ;;
   esac
 }
 TOOLS="download extract blacklist_urls cleanup decontaminate minhash find_duplicates group_duplicates remove_duplicates substr_dedup shuffle tokenize
-       preprocess_data merge_datasets inspect_dataset train_bpe train generate convert_checkpoint"
+       preprocess_data merge_datasets inspect_dataset train_bpe train generate evaluate convert_checkpoint"
 for t in $TOOLS; do
   pages=""; for p in $(page_of "$t"); do pages="$pages $ROOT/docs/$p.md"; done
   # option lines of --help: indented, starting with a dash
