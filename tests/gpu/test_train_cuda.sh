@@ -137,3 +137,18 @@ expect_exit cuda_oom 4 "$BIN/train" --num-layers 2 --hidden-size 64 --num-attent
   --micro-batch-size 4096 --train-iters 1 --eval-iters 0 --data-path "$WORK/real_text_document" --split 100,0,0 \
   --data-cache-path "$WORK/cache" --device cuda --bf16
 stderr_has cuda_oom_message "out of GPU memory for activations"
+# --eval-tasks on the CUDA table: the final zero-shot scores (fp32) equal bin/evaluate's on the
+# CPU for the checkpoint it saved (the same acc on every task)
+expect_exit cuda_eval_tasks 0 "$BIN/train" $M --seq-length 128 --train-iters 10 --data-path "$D/a" --device cuda \
+  --save "$WORK/ckE" --eval-tasks "$ROOT/data/eval" --eval-tasks-limit 40
+expect_exit cuda_eval_tasks_cpu 0 "$BIN/evaluate" --load "$WORK/ckE" --limit 40 -o "$WORK/ckE.jsonl"
+"$PY" - "$WORK/ckE/train_log.jsonl" "$WORK/ckE.jsonl" <<'PY' && pass cuda_eval_tasks_same_as_cpu || fail cuda_eval_tasks_same_as_cpu
+import json, sys
+final = [json.loads(l) for l in open(sys.argv[1]) if '"tasks"' in l and '"final":true' in l][-1]["tasks"]
+items = [json.loads(l) for l in open(sys.argv[2])]
+ok = bool(final)
+for t, v in final.items():
+    its = [i for i in items if i["task"] == t]
+    ok &= len(its) == v["items"] and abs(sum(i["pred"] == i["gold"] for i in its) / len(its) - v["acc"]) < 1e-6
+sys.exit(0 if ok else 1)
+PY
