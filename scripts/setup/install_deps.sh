@@ -68,6 +68,9 @@ if [ -n "$mode" ]; then
   command -v python3 >/dev/null 2>&1 || missing="$missing python3 python3-venv"
   command -v clang >/dev/null 2>&1 || missing="$missing clang"
   ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a >/dev/null 2>&1 || missing="$missing libclang-rt-dev"
+  # a real one-node Slurm for tests/e2e/test_slurm.sh (slurmctld, slurmd, munge, srun with PMIx)
+  [ -x /usr/sbin/slurmctld ] || missing="$missing slurm-wlm"
+  [ -x /usr/sbin/munged ] || missing="$missing munge"
 fi
 optional=""
 if [ "$mode" = --bench ]; then
