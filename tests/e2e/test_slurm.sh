@@ -98,7 +98,7 @@ SAME="--micro-batch-size 2 --global-batch-size 8 --lr 6e-4 --min-lr 6e-5 --lr-de
   --split 969,30,1 --eval-interval 1000 --eval-iters 20 --log-interval 10 --save-interval 1000"
 sub_train() { # SAVE ITERS EXTRA: the sbatch script submitted from $WORK; prints the job id
   (cd "$WORK" && env DATA="$D/a" SAVE="$1" BIN="$BIN" MBS=2 GBS=8 WARMUP=4 TRAIN_ITERS="$2" MODEL="$MODEL" EXTRA="$3" \
-     sbatch --parsable --nodes=1 --ntasks=2 --cpus-per-task=1 --time=10 --output="$LOGS/train-%j.out" \
+     sbatch --parsable --nodes=1 --ntasks-per-node=2 --cpus-per-task=1 --time=10 --output="$LOGS/train-%j.out" \
      "$ROOT/scripts/cluster/slurm_train.sbatch")
 }
 losses() { grep -o '"iteration":[0-9]*,"consumed_samples":[0-9]*,"lm_loss":[^,]*' "$1"; }
@@ -117,19 +117,19 @@ for lay in "" "--tensor-model-parallel-size 2"; do
     fail "slurm_train_${n}_same_losses_as_mpirun" "$(echo "$a" | tail -1) / $(echo "$b" | tail -1)"
 done
 # preemption: scancel --signal=TERM mid-run, then the submission again resumes it
-j=$(sub_train "$WORK/ck_full" 300 "")
+j=$(sub_train "$WORK/ck_full" 120 "")
 slurm_wait "$j" 300
-j=$(sub_train "$WORK/ck_pre" 300 "")
+j=$(sub_train "$WORK/ck_pre" 120 "")
 for _ in $(seq 600); do grep -q '"iteration":[5-9][0-9],\|"iteration":[1-9][0-9][0-9],' "$WORK/ck_pre/train_log.jsonl" 2>/dev/null && break; sleep 0.1; done
 scancel --signal=TERM "$j"
 slurm_wait "$j" 120
 it=$(cat "$WORK/ck_pre/latest_checkpointed_iteration.txt" 2>/dev/null || echo none)
 [ "$(slurm_state "$j")" = COMPLETED ] && grep -q 'received SIGTERM at iteration' "$LOGS/train-$j.out" &&
-  [ "$it" != none ] && [ "$it" -lt 300 ] && pass "slurm_train_term_saves_and_exits_0 (saved at iteration $it)" ||
+  [ "$it" != none ] && [ "$it" -lt 120 ] && pass "slurm_train_term_saves_and_exits_0 (saved at iteration $it)" ||
   fail slurm_train_term_saves_and_exits_0 "$(slurm_state "$j"), latest $it: $(grep -i 'sigterm\|error' "$LOGS/train-$j.out" | head -3)"
 [ "$(ls -d "$WORK"/ck_pre/iter_* 2>/dev/null | wc -l)" = 1 ] && pass slurm_train_term_one_checkpoint ||
   fail slurm_train_term_one_checkpoint "$(ls "$WORK/ck_pre")"
-j=$(sub_train "$WORK/ck_pre" 300 "")
+j=$(sub_train "$WORK/ck_pre" 120 "")
 slurm_wait "$j" 300
 f1=$(grep '"final":true' "$WORK/ck_full/train_log.jsonl" | grep -o '"val_loss":[^,]*')
 f2=$(grep '"final":true' "$WORK/ck_pre/train_log.jsonl" | grep -o '"val_loss":[^,]*')

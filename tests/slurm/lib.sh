@@ -52,7 +52,8 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
-SchedulerType=sched/backfill
+SchedulerType=sched/builtin
+SchedulerParameters=sched_interval=2,sched_min_interval=0
 MpiDefault=none
 ReturnToService=2
 SlurmctldTimeout=30
@@ -86,6 +87,7 @@ CONF
 # slurm_wait JOBID [SECONDS]: until no job of JOBID (an array's tasks included) is queued or running
 slurm_wait() {
   local t=${2:-300}
+  [ -n "$1" ] || return 1
   for _ in $(seq $((t * 5))); do
     [ -z "$(squeue -h -j "$1" 2>/dev/null)" ] && return 0
     sleep 0.2
@@ -93,4 +95,4 @@ slurm_wait() {
   return 1
 }
 # slurm_state JOBID: the job's final state as scontrol shows it (COMPLETED, FAILED, ...)
-slurm_state() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
+slurm_state() { [ -n "$1" ] && scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | head -1 | cut -d= -f2; }
