@@ -153,3 +153,31 @@ int fs_remove_stale_tmp(const char *dir, const char *prefix)
 }
 
 const char *const fs_jsonl_suffixes[] = {".jsonl", ".jsonl.zst", ".jsonl.gz", ".json", ".json.zst", ".json.gz", NULL};
+
+char *fs_stem(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    static const char *const ext[] = {".zst", ".gz", ".jsonl", ".json", NULL};
+    for (int i = 0; ext[i];) { /* each extension as often as it ends the name */
+        size_t e = strlen(ext[i]);
+        if (n > e && !memcmp(b + n - e, ext[i], e))
+            n -= e, i = 0;
+        else
+            i++;
+    }
+    return strndup(b, n);
+}
+
+int fs_split_named(const char *spec, char **name, const char **file)
+{
+    const char *eq = strchr(spec, '='), *slash = strchr(spec, '/');
+    *name = NULL;
+    *file = spec;
+    if (!eq || eq == spec || (slash && slash < eq))
+        return 0;
+    *name = strndup(spec, (size_t)(eq - spec));
+    *file = eq + 1;
+    return 1;
+}

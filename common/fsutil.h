@@ -19,6 +19,12 @@ int fs_expand(fs_list *l, const char *arg, const char *const *suffixes);
 /* The JSON-lines names the data tools take from a directory: .jsonl and .json, plain, .zst, .gz. */
 extern const char *const fs_jsonl_suffixes[];
 void fs_list_free(fs_list *l);
+/* A file's name without its directory and its .zst / .gz / .jsonl / .json extensions
+ * (hellaswag_val1000 of data/eval/hellaswag_val1000.jsonl.zst); malloc'd, NULL: out of memory. */
+char *fs_stem(const char *path);
+/* "NAME=FILE", NAME without a '/': 1 with *name (malloc'd; NULL when out of memory) and *file
+ * set; else 0 with *name NULL and *file = spec. */
+int fs_split_named(const char *spec, char **name, const char **file);
 
 /* Temporary names. fs_tmp_suffix writes "tmp-PID-N@HOST" (this process,
  * counter n, this host). fs_remove_stale_tmp removes, from dir, the entries

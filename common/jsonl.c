@@ -227,6 +227,25 @@ int jsonl_is_blank(const char *line, size_t len)
 }
 io_reader *jsonl_io(jsonl_reader *jr) { return jr->io; }
 
+int jsonl_get_int(const cJSON *obj, const char *key, long *out)
+{
+    const cJSON *v = cJSON_IsObject(obj) ? cJSON_GetObjectItemCaseSensitive(obj, key) : NULL;
+    if (cJSON_IsNumber(v) && v->valuedouble >= -9e15 && v->valuedouble <= 9e15 &&
+        v->valuedouble == (double)(long)v->valuedouble) {
+        *out = (long)v->valuedouble;
+        return 1;
+    }
+    if (cJSON_IsString(v) && v->valuestring[0]) {
+        char *end;
+        long x = strtol(v->valuestring, &end, 10);
+        if (!*end) {
+            *out = x;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 const char *jsonl_get_string(const cJSON *obj, const char *key)
 {
     if (!cJSON_IsObject(obj)) return NULL;

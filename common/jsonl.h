@@ -45,6 +45,9 @@ io_reader *jsonl_io(jsonl_reader *jr);
  * the key is missing, or its value is not a string. A key that is not present
  * as such but contains dots is a path into nested objects ("metadata.url"). */
 const char *jsonl_get_string(const cJSON *obj, const char *key);
+/* A whole number under a top-level key: a JSON number without a fraction, or a string of
+ * digits ("1", as some datasets write labels). 1 with *out set, else 0. */
+int jsonl_get_int(const cJSON *obj, const char *key, long *out);
 
 /* Parse one line (mutable: a lone UTF-16 surrogate escape such as \ud800,
  * which cJSON rejects but Python's json accepts, is rewritten in place to

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/fsutil.h"
 #include "common/jsonl.h"
 #include "common/utf8.h"
 
@@ -28,30 +29,6 @@ static double chars_of(const char *s)
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         n += (*p & 0xC0) != 0x80;
     return n;
-}
-
-static const char *str_of(const cJSON *o, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int int_of(const cJSON *o, const char *k, long *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long)v->valuedouble) {
-        *out = (long)v->valuedouble;
-        return 1;
-    }
-    if (cJSON_IsString(v) && v->valuestring[0]) {
-        char *end;
-        long x = strtol(v->valuestring, &end, 10);
-        if (!*end) {
-            *out = x;
-            return 1;
-        }
-    }
-    return 0;
 }
 
 static int item_alloc(mc_item *it, int nc)
@@ -96,9 +73,9 @@ static const char *parse(const cJSON *o, mc_item *it, int *norm)
     if (!ch)
         ch = cJSON_GetObjectItemCaseSensitive(o, "endings");
     *norm = 1;
-    if (str_of(o, "sentence") && str_of(o, "option1") && str_of(o, "option2")) { /* Winogrande */
-        const char *s = str_of(o, "sentence"), *blank = strchr(s, '_');
-        if (!blank || !int_of(o, "answer", &g) || (g != 1 && g != 2))
+    if (jsonl_get_string(o, "sentence") && jsonl_get_string(o, "option1") && jsonl_get_string(o, "option2")) { /* Winogrande */
+        const char *s = jsonl_get_string(o, "sentence"), *blank = strchr(s, '_');
+        if (!blank || !jsonl_get_int(o, "answer", &g) || (g != 1 && g != 2))
             return "a Winogrande record needs a \"_\" in \"sentence\" and \"answer\" 1 or 2";
         *norm = 0;
         const char *rest = blank + 1;
@@ -108,7 +85,7 @@ static const char *parse(const cJSON *o, mc_item *it, int *norm)
             return "out of memory";
         it->gold = (int)g - 1;
         for (int j = 0; j < 2; j++) {
-            it->ctx[j] = cat3("", s, (size_t)(blank - s), str_of(o, j ? "option2" : "option1"));
+            it->ctx[j] = cat3("", s, (size_t)(blank - s), jsonl_get_string(o, j ? "option2" : "option1"));
             it->cont[j] = cat3(" ", rest, rn, "");
             it->chars[j] = it->ctx[j] ? chars_of(it->ctx[j]) : 0;
             if (!it->ctx[j] || !it->cont[j])
@@ -116,19 +93,19 @@ static const char *parse(const cJSON *o, mc_item *it, int *norm)
         }
         return NULL;
     }
-    if (str_of(o, "goal") && str_of(o, "sol1") && str_of(o, "sol2")) { /* PIQA */
-        if (!int_of(o, "label", &g) || (g != 0 && g != 1))
+    if (jsonl_get_string(o, "goal") && jsonl_get_string(o, "sol1") && jsonl_get_string(o, "sol2")) { /* PIQA */
+        if (!jsonl_get_int(o, "label", &g) || (g != 0 && g != 1))
             return "a PIQA record needs \"label\" 0 or 1";
-        char *ctx = cat3("Question: ", str_of(o, "goal"), strlen(str_of(o, "goal")), "\nAnswer:");
-        int ok = ctx && item_alloc(it, 2) && set_choice(it, 0, ctx, str_of(o, "sol1")) &&
-                 set_choice(it, 1, ctx, str_of(o, "sol2"));
+        char *ctx = cat3("Question: ", jsonl_get_string(o, "goal"), strlen(jsonl_get_string(o, "goal")), "\nAnswer:");
+        int ok = ctx && item_alloc(it, 2) && set_choice(it, 0, ctx, jsonl_get_string(o, "sol1")) &&
+                 set_choice(it, 1, ctx, jsonl_get_string(o, "sol2"));
         free(ctx);
         it->gold = (int)g;
         return ok ? NULL : "out of memory";
     }
-    if (str_of(o, "question") && cJSON_IsObject(ch)) { /* ARC */
+    if (jsonl_get_string(o, "question") && cJSON_IsObject(ch)) { /* ARC */
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(ch, "text"), *l = cJSON_GetObjectItemCaseSensitive(ch, "label");
-        const char *key = str_of(o, "answerKey");
+        const char *key = jsonl_get_string(o, "answerKey");
         int n = cJSON_IsArray(t) ? cJSON_GetArraySize(t) : 0;
         if (!n || !cJSON_IsArray(l) || cJSON_GetArraySize(l) != n || !key)
             return "an ARC record needs \"choices\" {\"text\", \"label\"} of one length and \"answerKey\"";
@@ -143,7 +120,7 @@ static const char *parse(const cJSON *o, mc_item *it, int *norm)
         if (it->gold < 0)
             return "an ARC record whose \"answerKey\" is not among its choices' labels";
         int gold = it->gold;
-        char *ctx = cat3("Question: ", str_of(o, "question"), strlen(str_of(o, "question")), "\nAnswer:");
+        char *ctx = cat3("Question: ", jsonl_get_string(o, "question"), strlen(jsonl_get_string(o, "question")), "\nAnswer:");
         int ok = ctx && item_alloc(it, n);
         for (int i = 0; ok && i < n; i++)
             ok = set_choice(it, i, ctx, cJSON_GetArrayItem(t, i)->valuestring);
@@ -151,16 +128,16 @@ static const char *parse(const cJSON *o, mc_item *it, int *norm)
         it->gold = gold;
         return ok ? NULL : "out of memory";
     }
-    if ((str_of(o, "query") || str_of(o, "ctx")) && cJSON_IsArray(ch)) { /* hellaswag */
+    if ((jsonl_get_string(o, "query") || jsonl_get_string(o, "ctx")) && cJSON_IsArray(ch)) { /* hellaswag */
         int n = cJSON_GetArraySize(ch);
-        if (!int_of(o, "gold", &g) && !int_of(o, "label", &g))
+        if (!jsonl_get_int(o, "gold", &g) && !jsonl_get_int(o, "label", &g))
             return "a HellaSwag record needs \"gold\" (or \"label\")";
         if (g < 0 || g >= n)
             return "a HellaSwag record whose \"gold\" is not the index of one of its choices";
         for (int i = 0; i < n; i++)
             if (!cJSON_IsString(cJSON_GetArrayItem(ch, i)))
                 return "a HellaSwag record with a choice that is not a string";
-        const char *ctx = str_of(o, "query") ? str_of(o, "query") : str_of(o, "ctx");
+        const char *ctx = jsonl_get_string(o, "query") ? jsonl_get_string(o, "query") : jsonl_get_string(o, "ctx");
         int ok = item_alloc(it, n);
         for (int i = 0; ok && i < n; i++)
             ok = set_choice(it, i, ctx, cJSON_GetArrayItem(ch, i)->valuestring);
@@ -173,24 +150,9 @@ static const char *parse(const cJSON *o, mc_item *it, int *norm)
 int mc_load(mc_task *t, const char *spec, size_t limit)
 {
     memset(t, 0, sizeof *t);
-    const char *eq = strchr(spec, '='), *slash = strchr(spec, '/'), *file = spec;
-    if (eq && eq > spec && (!slash || slash > eq)) {
-        t->name = strndup(spec, (size_t)(eq - spec));
-        file = eq + 1;
-    } else {
-        const char *b = strrchr(spec, '/');
-        b = b ? b + 1 : spec;
-        size_t n = strlen(b);
-        static const char *const ext[] = {".zst", ".gz", ".jsonl", ".json", NULL};
-        for (int i = 0; ext[i];) {
-            size_t e = strlen(ext[i]);
-            if (n > e && !memcmp(b + n - e, ext[i], e))
-                n -= e, i = 0;
-            else
-                i++;
-        }
-        t->name = strndup(b, n);
-    }
+    const char *file;
+    if (!fs_split_named(spec, &t->name, &file))
+        t->name = fs_stem(spec);
     if (!t->name)
         return err_set(ERR_NOMEM, "out of memory");
     t->norm = 1;

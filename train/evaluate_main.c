@@ -111,8 +111,11 @@ int main(int argc, char **argv)
                      cfg.vocab_size, bpe_vocab_size(tok));
     snprintf(evdir, sizeof evdir, "%s/eval", tokcli_data_dir());
     for (size_t i = 0; !rc && i < (tasks.n ? tasks.n : 1); i++) {
-        const char *sp = tasks.n ? tasks.items[i] : evdir, *eq = strchr(sp, '='), *slash = strchr(sp, '/');
-        if (eq && (!slash || slash > eq)) { /* NAME=FILE: as it is */
+        const char *sp = tasks.n ? tasks.items[i] : evdir, *file;
+        char *name;
+        int named = fs_split_named(sp, &name, &file);
+        free(name);
+        if (named) { /* NAME=FILE: as it is */
             char **g = realloc(files.paths, (files.n + 1) * sizeof *g);
             if (!g || !(g[files.n] = strdup(sp)))
                 rc = err_set(ERR_NOMEM, "out of memory");

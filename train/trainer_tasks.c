@@ -27,8 +27,11 @@ int run_open_tasks(run *r)
     int rc = tokcli_open(&r->etok, &ts);
     fs_list files = {0};
     for (int i = 0; !rc && i < a->n_eval_tasks; i++) {
-        const char *sp = a->eval_tasks[i], *eq = strchr(sp, '='), *slash = strchr(sp, '/');
-        if (eq && (!slash || slash > eq)) { /* NAME=FILE */
+        const char *sp = a->eval_tasks[i], *file;
+        char *name;
+        int named = fs_split_named(sp, &name, &file);
+        free(name);
+        if (named) { /* NAME=FILE: as it is */
             char **g = realloc(files.paths, (files.n + 1) * sizeof *g);
             if (g)
                 files.paths = g;

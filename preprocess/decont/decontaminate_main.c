@@ -274,8 +274,11 @@ int main(int argc, char **argv)
     /* the sets: files, NAME=FILE, or directories of JSON lines */
     for (size_t i = 0; i < o.evals.n && !rc; i++) {
         const char *spec = o.evals.items[i];
-        const char *eq = strchr(spec, '='), *slash = strchr(spec, '/');
-        if (!eq || (slash && slash < eq)) {
+        const char *file;
+        char *name;
+        int named = fs_split_named(spec, &name, &file);
+        free(name);
+        if (!named) {
             fs_list l = {0};
             rc = fs_expand(&l, spec, fs_jsonl_suffixes);
             for (size_t j = 0; j < l.n && !rc; j++)

@@ -6,68 +6,9 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/fsutil.h"
 #include "common/jsonl.h"
 
-static char *dup_n(const char *s, size_t n)
-{
-    char *d = malloc(n + 1);
-    if (d) {
-        memcpy(d, s, n);
-        d[n] = 0;
-    }
-    return d;
-}
-
-/* The task's name: NAME of NAME=FILE, else FILE's base name without its extensions. */
-static char *task_name(const char *spec, const char **file)
-{
-    const char *eq = strchr(spec, '='), *slash = strchr(spec, '/');
-    if (eq && eq > spec && (!slash || slash > eq)) {
-        *file = eq + 1;
-        return dup_n(spec, (size_t)(eq - spec));
-    }
-    *file = spec;
-    const char *b = strrchr(spec, '/');
-    b = b ? b + 1 : spec;
-    size_t n = strlen(b);
-    static const char *const ext[] = {".zst", ".gz", ".jsonl", ".json", NULL};
-    for (int i = 0; ext[i];) { /* strip the extensions, each as often as it ends the name */
-        size_t e = strlen(ext[i]);
-        if (n > e && !memcmp(b + n - e, ext[i], e)) {
-            n -= e;
-            i = 0;
-        } else {
-            i++;
-        }
-    }
-    return dup_n(b, n);
-}
-
-static const char *str_of(const cJSON *o, const char *k)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    return cJSON_IsString(v) ? v->valuestring : NULL;
-}
-
-static int int_of(const cJSON *o, const char *k, long *out)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
-    if (cJSON_IsNumber(v) && v->valuedouble == (double)(long)v->valuedouble) {
-        *out = (long)v->valuedouble;
-        return 1;
-    }
-    if (cJSON_IsString(v) && v->valuestring[0]) { /* "1", as Winogrande and some copies write it */
-        char *end;
-        long x = strtol(v->valuestring, &end, 10);
-        if (!*end) {
-            *out = x;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* One record's context and answer (malloc'd), by its keys; 0, or a reason it has none. */
 static const char *parse_item(const cJSON *o, const eval_set *s, char **query, char **gold)
 {
     *query = *gold = NULL;
@@ -76,11 +17,11 @@ static const char *parse_item(const cJSON *o, const eval_set *s, char **query, c
     const cJSON *ch = cJSON_GetObjectItemCaseSensitive(o, "choices");
     if (!ch)
         ch = cJSON_GetObjectItemCaseSensitive(o, "endings");
-    if (str_of(o, "sentence") && str_of(o, "option1") && str_of(o, "option2")) { /* Winogrande */
-        const char *sent = str_of(o, "sentence"), *blank = strchr(sent, '_');
-        if (!blank || !int_of(o, "answer", &idx) || (idx != 1 && idx != 2))
+    if (jsonl_get_string(o, "sentence") && jsonl_get_string(o, "option1") && jsonl_get_string(o, "option2")) { /* Winogrande */
+        const char *sent = jsonl_get_string(o, "sentence"), *blank = strchr(sent, '_');
+        if (!blank || !jsonl_get_int(o, "answer", &idx) || (idx != 1 && idx != 2))
             return "a Winogrande record needs a \"_\" in \"sentence\" and \"answer\" 1 or 2";
-        const char *opt = str_of(o, idx == 1 ? "option1" : "option2");
+        const char *opt = jsonl_get_string(o, idx == 1 ? "option1" : "option2");
         size_t a = (size_t)(blank - sent), b = strlen(opt);
         char *c = malloc(a + b + 1);
         const char *rest = blank + 1;
@@ -96,14 +37,14 @@ static const char *parse_item(const cJSON *o, const eval_set *s, char **query, c
         *query = c;
         return NULL;
     }
-    if (str_of(o, "goal") && str_of(o, "sol1") && str_of(o, "sol2")) { /* PIQA */
-        if (!int_of(o, "label", &idx) || (idx != 0 && idx != 1))
+    if (jsonl_get_string(o, "goal") && jsonl_get_string(o, "sol1") && jsonl_get_string(o, "sol2")) { /* PIQA */
+        if (!jsonl_get_int(o, "label", &idx) || (idx != 0 && idx != 1))
             return "a PIQA record needs \"label\" 0 or 1";
-        q = str_of(o, "goal");
-        g = str_of(o, idx ? "sol2" : "sol1");
-    } else if (str_of(o, "question") && cJSON_IsObject(ch)) { /* ARC */
+        q = jsonl_get_string(o, "goal");
+        g = jsonl_get_string(o, idx ? "sol2" : "sol1");
+    } else if (jsonl_get_string(o, "question") && cJSON_IsObject(ch)) { /* ARC */
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(ch, "text"), *l = cJSON_GetObjectItemCaseSensitive(ch, "label");
-        const char *key = str_of(o, "answerKey");
+        const char *key = jsonl_get_string(o, "answerKey");
         if (!cJSON_IsArray(t) || !cJSON_IsArray(l) || !key)
             return "an ARC record needs \"choices\" {\"text\", \"label\"} and \"answerKey\"";
         int n = cJSON_GetArraySize(l);
@@ -114,18 +55,18 @@ static const char *parse_item(const cJSON *o, const eval_set *s, char **query, c
         }
         if (!g)
             return "an ARC record whose \"answerKey\" is not among its choices' labels";
-        q = str_of(o, "question");
-    } else if ((str_of(o, "query") || str_of(o, "ctx")) && cJSON_IsArray(ch)) { /* hellaswag */
-        if (!int_of(o, "gold", &idx) && !int_of(o, "label", &idx))
+        q = jsonl_get_string(o, "question");
+    } else if ((jsonl_get_string(o, "query") || jsonl_get_string(o, "ctx")) && cJSON_IsArray(ch)) { /* hellaswag */
+        if (!jsonl_get_int(o, "gold", &idx) && !jsonl_get_int(o, "label", &idx))
             return "a HellaSwag record needs \"gold\" (or \"label\"): the right ending's index";
         const cJSON *e = idx >= 0 ? cJSON_GetArrayItem(ch, (int)idx) : NULL;
         if (!cJSON_IsString(e))
             return "a HellaSwag record whose \"gold\" is not the index of one of its choices";
-        q = str_of(o, "query") ? str_of(o, "query") : str_of(o, "ctx");
+        q = jsonl_get_string(o, "query") ? jsonl_get_string(o, "query") : jsonl_get_string(o, "ctx");
         g = e->valuestring;
     } else {
-        g = str_of(o, s->text_field);
-        q = s->query_field ? str_of(o, s->query_field) : NULL;
+        g = jsonl_get_string(o, s->text_field);
+        q = s->query_field ? jsonl_get_string(o, s->query_field) : NULL;
         if (!g && !q)
             return "a record of no known evaluation format, without the text field given (--eval-text-field)";
     }
@@ -196,7 +137,9 @@ int eval_load_reader(eval_set *s, jsonl_reader *jr, const char *file, const char
 int eval_load(eval_set *s, const char *spec)
 {
     const char *file;
-    char *task = task_name(spec, &file);
+    char *task;
+    if (!fs_split_named(spec, &task, &file))
+        task = fs_stem(spec);
     if (!task)
         return err_set(ERR_NOMEM, "out of memory");
     jsonl_reader *jr = NULL;

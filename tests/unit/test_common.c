@@ -681,11 +681,41 @@ static void test_jsonscan(void)
     free(buf);
 }
 
+/* fs_stem, fs_split_named, jsonl_get_int: the evaluation sets' names and labels */
+static void test_names_and_ints(void)
+{
+    char *s = fs_stem("data/eval/hellaswag_val1000.jsonl.zst");
+    CHECK(s && !strcmp(s, "hellaswag_val1000"));
+    free(s);
+    s = fs_stem("x.json.gz.zst");
+    CHECK(s && !strcmp(s, "x"));
+    free(s);
+    s = fs_stem(".jsonl"); /* nothing would be left: kept */
+    CHECK(s && !strcmp(s, ".jsonl"));
+    free(s);
+    char *name;
+    const char *file;
+    CHECK_EQ_INT(fs_split_named("hs=data/a.jsonl", &name, &file), 1);
+    CHECK(name && !strcmp(name, "hs") && !strcmp(file, "data/a.jsonl"));
+    free(name);
+    CHECK_EQ_INT(fs_split_named("dir/a=b.jsonl", &name, &file), 0); /* a path with a '=' in it */
+    CHECK(!name && !strcmp(file, "dir/a=b.jsonl"));
+    CHECK_EQ_INT(fs_split_named("=x", &name, &file), 0);
+    cJSON *o = cJSON_Parse("{\"a\": 3, \"b\": \"2\", \"c\": 1.5, \"d\": \"x\", \"e\": true}");
+    long v = -1;
+    CHECK(o && jsonl_get_int(o, "a", &v) && v == 3);
+    CHECK(jsonl_get_int(o, "b", &v) && v == 2);
+    CHECK(!jsonl_get_int(o, "c", &v) && !jsonl_get_int(o, "d", &v) && !jsonl_get_int(o, "e", &v) &&
+          !jsonl_get_int(o, "z", &v));
+    cJSON_Delete(o);
+}
+
 int main(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/test_common.XXXXXX");
     if (!mkdtemp(tmpdir)) return 1;
     RUN(test_err);
+    RUN(test_names_and_ints);
     RUN(test_args);
     RUN(test_args_help);
     RUN(test_utf8);
