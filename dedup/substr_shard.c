@@ -10,6 +10,7 @@
 #include "common/err.h"
 #include "common/hash.h"
 #include "common/jsonl.h"
+#include "common/jsonscan.h"
 
 static const char MAGIC[8] = {'W', 'T', 'S', 'U', 'B', 'S', 'T', '1'}, TRAILER[8] = {'W', 'T', 'S', 'U', 'B', 'E', 'N', 'D'};
 enum { HEADER_BYTES = 48, TRAILER_BYTES = 24, MAX_UNITS = INT32_MAX - 1 };
@@ -277,30 +278,77 @@ void ss_reader_close(ss_reader *r)
 
 typedef int (*record_fn)(void *arg, uint64_t rec, const char *id, const char *text, size_t len);
 
+/* Every record's text and id, by one pass over the line (common/jsonscan.h), or cJSON's
+ * where that pass declines: the same texts as the JSON-lines reader gives (a text is cut at a
+ * NUL, as its C strings are), so the stages agree with the write pass and with one suffix
+ * array's run. Blank lines are no records; a line that is not JSON is one without text. */
 static int each_record(const ss_config *cfg, const fs_list *files, progress *pg, record_fn fn, void *arg,
                        uint64_t *nrec)
 {
     uint64_t rec = 0, bytes = 0;
     int rc = 0;
+    const char *keys[2] = {cfg->text_field, cfg->id_field};
+    char *tbuf = NULL, *ibuf = NULL, *idc = NULL;
+    size_t tcap = 0, icap = 0, idcap = 0;
     for (size_t f = 0; f < files->n && !rc; f++) {
-        jsonl_reader *jr = NULL;
+        io_reader *rd = NULL;
         int k = 0;
-        if ((rc = jsonl_open(&jr, files->paths[f])))
+        if ((rc = io_reader_open(&rd, files->paths[f])))
             break;
-        jsonl_record r;
-        while (!rc && (k = jsonl_next(jr, &r)) > 0) {
-            const char *text = k == JSONL_OK ? jsonl_get_string(r.obj, cfg->text_field) : NULL;
-            const char *id = text ? jsonl_get_string(r.obj, cfg->id_field) : NULL;
-            rc = fn(arg, rec++, id, text, text ? strlen(text) : 0);
-            bytes += r.len + 1;
+        char *line;
+        size_t ll;
+        while (!rc && (k = io_getline(rd, &line, &ll)) > 0) {
+            if (jsonl_is_blank(line, ll))
+                continue;
+            bytes += ll + 1;
+            const char *text = NULL, *id = NULL;
+            size_t tl = 0, il = 0;
+            jsonscan_span sp[2];
+            cJSON *obj = NULL;
+            if (jsonscan_fields(line, ll, keys, 2, sp)) {
+                if (sp[0].type == JSONSCAN_STRING && !(rc = jsonscan_string(line, &sp[0], &text, &tl, &tbuf, &tcap))) {
+                    tl = strnlen(text, tl);
+                    if (sp[1].type == JSONSCAN_STRING && !(rc = jsonscan_string(line, &sp[1], &id, &il, &ibuf, &icap)))
+                        il = strnlen(id, il);
+                }
+            } else {
+                size_t col;
+                int trailing;
+                obj = jsonl_parse_line(line, ll, &col, &trailing);
+                if (!obj && trailing == JSONL_NOMEM)
+                    rc = err_set(ERR_NOMEM, "out of memory");
+                text = obj ? jsonl_get_string(obj, cfg->text_field) : NULL;
+                id = text ? jsonl_get_string(obj, cfg->id_field) : NULL;
+                tl = text ? strlen(text) : 0;
+                il = id ? strlen(id) : 0;
+            }
+            if (!rc && text && id) { /* the id, NUL-terminated */
+                if (il + 1 > idcap) {
+                    char *g = realloc(idc, il + 1);
+                    if (!g)
+                        rc = err_set(ERR_NOMEM, "out of memory");
+                    else
+                        idc = g, idcap = il + 1;
+                }
+                if (!rc) {
+                    memcpy(idc, id, il);
+                    idc[il] = 0;
+                }
+            }
+            if (!rc)
+                rc = fn(arg, rec++, text && id ? idc : NULL, text, tl);
+            cJSON_Delete(obj);
             progress_update(pg, rec, bytes);
         }
         if (!rc && k < 0)
             rc = k;
         if (rc && rc != ERR_NOMEM && rc != ERR_USAGE)
             err_set(rc, "%s: %s", files->paths[f], err_msg());
-        jsonl_close(jr);
+        io_reader_close(rd);
     }
+    free(tbuf);
+    free(ibuf);
+    free(idc);
     *nrec = rec;
     return rc;
 }
