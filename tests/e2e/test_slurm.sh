@@ -9,6 +9,7 @@
 #     and a second submission resumes to the uninterrupted run's final loss; a one-process tool
 #     launched as 2 tasks is refused.
 # Without the daemons (not root, slurm-wlm missing) everything is skipped with the reason.
+# Nothing is written beside the fixtures (the sample indices go to --data-cache-path).
 . "$(dirname "$0")/lib.sh"
 . "$ROOT/tests/slurm/lib.sh"
 if ! slurm_start; then skip slurm_all "$slurm_why"; exit 0; fi
@@ -95,9 +96,11 @@ MODEL="--num-layers 2 --hidden-size 64 --num-attention-heads 4 --seq-length 32 -
 # the script's fixed flags, for mpirun's run of the same training
 SAME="--micro-batch-size 2 --global-batch-size 8 --lr 6e-4 --min-lr 6e-5 --lr-decay-style cosine --lr-warmup-iters 4
   --weight-decay 0.1 --adam-beta2 0.95 --clip-grad 1.0 --device cpu --use-distributed-optimizer --data-path $D/a
-  --split 969,30,1 --eval-interval 1000 --eval-iters 20 --log-interval 10 --save-interval 1000"
+  --split 969,30,1 --eval-interval 1000 --eval-iters 20 --log-interval 10 --save-interval 1000
+  --data-cache-path $WORK/cache"
 sub_train() { # SAVE ITERS EXTRA: the sbatch script submitted from $WORK; prints the job id
-  (cd "$WORK" && env DATA="$D/a" SAVE="$1" BIN="$BIN" MBS=2 GBS=8 WARMUP=4 TRAIN_ITERS="$2" MODEL="$MODEL" EXTRA="$3" \
+  (cd "$WORK" && env DATA="$D/a" SAVE="$1" BIN="$BIN" MBS=2 GBS=8 WARMUP=4 TRAIN_ITERS="$2" MODEL="$MODEL" \
+     EXTRA="--data-cache-path $WORK/cache $3" \
      sbatch --parsable --nodes=1 --ntasks-per-node=2 --cpus-per-task=1 --time=10 --output="$LOGS/train-%j.out" \
      "$ROOT/scripts/cluster/slurm_train.sbatch")
 }
