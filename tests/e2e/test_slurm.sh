@@ -146,5 +146,7 @@ srun -n 2 "$BIN/tokenize" "$WORK/in.jsonl" > "$WORK/srun_tool.out" 2>&1; rc=$?
 [ "$rc" != 0 ] && grep -q 'srun' "$WORK/srun_tool.out" && pass "slurm_one_process_tool_refused_under_srun" ||
   fail slurm_one_process_tool_refused_under_srun "exit $rc: $(head -2 "$WORK/srun_tool.out")"
 slurm_stop
-! ps -e -o comm= | grep -qx 'slurmctld\|slurmd\|munged' && pass slurm_daemons_stopped ||
+# the daemons gone, and the job steps' slurmstepd after them
+for _ in $(seq 100); do ps -e -o comm= | grep -qx 'slurmctld\|slurmd\|munged\|slurmstepd' || break; sleep 0.1; done
+! ps -e -o comm= | grep -qx 'slurmctld\|slurmd\|munged\|slurmstepd' && pass slurm_daemons_stopped ||
   fail slurm_daemons_stopped "$(ps -e -o pid=,comm= | grep 'slurm\|munge')"
