@@ -72,7 +72,7 @@ TOKENIZER_LIB_SRC := tokenizer/pretok.c tokenizer/bpe.c tokenizer/encode.c token
 # Programs are named *_main.c (a thin main over the library modules beside it).
 TOOLS := blacklist_urls shuffle tokenize preprocess_data merge_datasets inspect_dataset train_bpe
 DEDUP_LIB_SRC := dedup/mhsig.c dedup/idmap.c dedup/lsh.c dedup/dupgroups.c dedup/substr.c dedup/substr_corpus.c \
-  dedup/substr_spans.c dedup/substr_shard.c
+  dedup/substr_spans.c dedup/substr_shard.c dedup/mhcol.c dedup/mhdoc.c dedup/lshjob.c
 TOOLS += minhash find_duplicates group_duplicates remove_duplicates substr_dedup
 TOOLS += cleanup extract download decontaminate
 TOOL_SRC_cleanup := preprocess/filters/cleanup_main.c

@@ -123,6 +123,18 @@ static int put_json_str(io_writer *w, const char *s, size_t n)
     return io_write(w, buf, o);
 }
 
+int lsh_put_pair(io_writer *w, const char *ia, size_t la, const char *ib, size_t lb, double sim, int exact)
+{
+    char num[64];
+    int rc = io_write(w, "{\"a\": ", 6);
+    if (!rc) rc = put_json_str(w, ia, la);
+    if (!rc) rc = io_write(w, ", \"b\": ", 7);
+    if (!rc) rc = put_json_str(w, ib, lb);
+    int nl = snprintf(num, sizeof num, ", \"jaccard\": %.6f%s}\n", sim, exact ? ", \"exact\": true" : "");
+    if (!rc) rc = io_write(w, num, (size_t)nl);
+    return rc;
+}
+
 int mh_corpus_open(mh_corpus *c, char *const *paths, int n)
 {
     memset(c, 0, sizeof *c);
@@ -278,13 +290,7 @@ int lsh_write_pairs(io_writer *w, const mh_corpus *c, const uint64_t *pairs, con
         int exact = ea == eb;
         if (sim[i] < min_sim && !exact)
             continue;
-        char num[64];
-        rc = io_write(w, "{\"a\": ", 6);
-        if (!rc) rc = put_json_str(w, ia, la);
-        if (!rc) rc = io_write(w, ", \"b\": ", 7);
-        if (!rc) rc = put_json_str(w, ib, lb);
-        int nl = snprintf(num, sizeof num, ", \"jaccard\": %.6f%s}\n", sim[i], exact ? ", \"exact\": true" : "");
-        if (!rc) rc = io_write(w, num, (size_t)nl);
+        rc = lsh_put_pair(w, ia, la, ib, lb, sim[i], exact);
         out->written++;
         if (sim[i] >= threshold || exact)
             out->above++;

@@ -47,4 +47,7 @@ typedef struct {
 int lsh_write_pairs(io_writer *w, const mh_corpus *c, const uint64_t *pairs, const double *sim, size_t n,
                     double min_sim, double threshold, lsh_written *out);
 
+/* One line {"a": ID, "b": ID, "jaccard": S[, "exact": true]}. */
+int lsh_put_pair(io_writer *w, const char *ia, size_t la, const char *ib, size_t lb, double sim, int exact);
+
 #endif

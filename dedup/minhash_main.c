@@ -12,11 +12,13 @@
 #include "common/fsutil.h"
 #include "common/io.h"
 #include "common/jsonl.h"
-#include "common/jsonscan.h"
 #include "common/pool.h"
 #include "common/progress.h"
 #include "common/strset.h"
 #include "common/tally.h"
+#include "common/hash.h"
+#include "dedup/mhcol.h"
+#include "dedup/mhdoc.h"
 #include "dedup/mhsig.h"
 
 enum { ST_OK, ST_BAD_JSON, ST_NO_ID, ST_NO_TEXT, ST_EMPTY, ST_DUP_ID, ST_N };
@@ -27,10 +29,7 @@ typedef struct {
     size_t *len;
     uint64_t *lineno;
     size_t n, cap;
-    cJSON **obj;     /* the line's tree, where jsonscan left it to cJSON */
-    const char **idp, **txp; /* the id and the text (into the line, obj, or own) */
-    size_t *idl, *txl;
-    char **own_id, **own_tx; /* decoded strings, freed with the batch */
+    mh_doc *doc;     /* the id and the text (dedup/mhdoc.h), freed with the batch */
     uint8_t *st;
     uint32_t *sig;
     uint64_t *exact;
@@ -42,54 +41,6 @@ typedef struct {
     int rc;
 } batch;
 
-/* The string of span sp as cJSON gives it (up to a NUL), decoded into *own if it has escapes. */
-static int span_string(const char *line, const jsonscan_span *sp, const char **out, size_t *len, char **own)
-{
-    size_t cap = 0;
-    if (sp->escaped) {
-        cap = sp->end - sp->start;
-        if (!(*own = malloc(cap))) return ERR_NOMEM;
-    }
-    int rc = jsonscan_string(line, sp, out, len, own, &cap);
-    if (rc) return rc;
-    const char *nul = memchr(*out, 0, *len);
-    if (nul) *len = (size_t)(nul - *out);
-    return 0;
-}
-
-/* Record i's id and text: 0 read (or a status set), or ERR_NOMEM. */
-static int read_fields(batch *b, size_t i)
-{
-    const char *keys[2] = {b->id_field, b->text_field};
-    jsonscan_span sp[2];
-    if (jsonscan_fields(b->line[i], b->len[i], keys, 2, sp)) { /* one pass, no tree */
-        if (sp[0].type != JSONSCAN_STRING) b->st[i] = ST_NO_ID;
-        else if (sp[1].type != JSONSCAN_STRING) b->st[i] = ST_NO_TEXT;
-        else if (span_string(b->line[i], &sp[0], &b->idp[i], &b->idl[i], &b->own_id[i]) ||
-                 span_string(b->line[i], &sp[1], &b->txp[i], &b->txl[i], &b->own_tx[i]))
-            return ERR_NOMEM;
-        return 0;
-    }
-    size_t col;
-    int trailing;
-    b->obj[i] = jsonl_parse_line(b->line[i], b->len[i], &col, &trailing);
-    if (!b->obj[i]) {
-        b->st[i] = ST_BAD_JSON;
-        return trailing == JSONL_NOMEM ? ERR_NOMEM : 0;
-    }
-    const char *id = jsonl_get_string(b->obj[i], b->id_field);
-    const char *text = jsonl_get_string(b->obj[i], b->text_field);
-    if (!id) b->st[i] = ST_NO_ID;
-    else if (!text) b->st[i] = ST_NO_TEXT;
-    else {
-        b->idp[i] = id;
-        b->idl[i] = strlen(id);
-        b->txp[i] = text;
-        b->txl[i] = strlen(text);
-    }
-    return 0;
-}
-
 static void work(size_t p, void *ctx)
 {
     batch *b = ctx;
@@ -97,10 +48,15 @@ static void work(size_t p, void *ctx)
     uint32_t K = b->h->p.num_perm;
     for (size_t i = lo; i < hi; i++) {
         b->st[i] = ST_OK;
-        if (read_fields(b, i)) { b->rc = ERR_NOMEM; b->st[i] = ST_BAD_JSON; continue; }
+        if (mh_doc_read(b->line[i], b->len[i], b->id_field, b->text_field, &b->doc[i])) {
+            b->rc = ERR_NOMEM;
+            b->st[i] = ST_BAD_JSON;
+            continue;
+        }
+        b->st[i] = (uint8_t)b->doc[i].status; /* MHDOC_* are ST_OK .. ST_NO_TEXT */
         if (b->st[i] != ST_OK) continue;
-        const char *text = b->txp[i];
-        size_t tl = b->txl[i];
+        const char *text = b->doc[i].text;
+        size_t tl = b->doc[i].text_len;
         if (!tl) { b->st[i] = ST_EMPTY; continue; }
         long ns = mh_shingles_raw(&b->h->p, text, tl, &b->sh[p], &b->shcap[p]);
         if (ns < 0) { b->rc = (int)ns; continue; }
@@ -114,8 +70,7 @@ static int grow_batch(batch *b, size_t need, uint32_t K)
     if (need <= b->cap) return 0;
     size_t nc = b->cap ? b->cap * 2 : 4096;
 #define RE(f, n) do { void *q = realloc(b->f, (n) * sizeof *b->f); if (!q) return err_set(ERR_NOMEM, "out of memory"); b->f = q; } while (0)
-    RE(line, nc); RE(len, nc); RE(lineno, nc); RE(obj, nc); RE(st, nc); RE(exact, nc); RE(sig, nc * K);
-    RE(idp, nc); RE(txp, nc); RE(idl, nc); RE(txl, nc); RE(own_id, nc); RE(own_tx, nc);
+    RE(line, nc); RE(len, nc); RE(lineno, nc); RE(doc, nc); RE(st, nc); RE(exact, nc); RE(sig, nc * K);
 #undef RE
     b->cap = nc;
     return 0;
@@ -124,7 +79,7 @@ static int grow_batch(batch *b, size_t need, uint32_t K)
 typedef struct {
     const char *out, *id_field, *text_field, *scheme;
     long long num_perm, ngram, seed, workers;
-    int word;
+    int word, store_text;
     char **inputs;
     int ninputs;
 } options;
@@ -150,14 +105,20 @@ static int parse_options(int argc, char **argv, options *o)
         { "scheme", 0, ARG_STR, &o->scheme, "S", "minhash (default): K hash functions per shingle; oph: one\n"
           "                                permutation hashing with optimal densification, one hash per\n"
           "                                shingle, the same Jaccard estimate (signature file version 2)" },
+        { "store-text", 0, ARG_FLAG, &o->store_text, NULL, "keep each id and text in the file (version 1/2, the old format:\n"
+          "                                bigger than the text, but needs no sources at verification);\n"
+          "                                the default when reading standard input or a pipe" },
         { "workers", 'j', ARG_INT, &o->workers, "N", "threads (default: all CPUs); the file is the same for any N" },
         { NULL, 0, 0, NULL, NULL, NULL },
     };
     const arg_spec spec = {
         "minhash", "-o SIGFILE [OPTION]... [INPUT]...",
         "Compute MinHash signatures of JSON-lines documents (plain, .zst or .gz; none or '-' for stdin)\n"
-        "into a versioned signature file, which also keeps each id and text for exact verification and\n"
-        "an exact-duplicate hash of the normalised text (case-folded, white space collapsed).\n"
+        "into a versioned signature file: per document its signature, an exact-duplicate hash of the\n"
+        "normalised text (case-folded, white space collapsed) and where it is in its input (file and\n"
+        "line; 32 bytes), in column blocks so that a band job reads only its bands (version 3).\n"
+        "find_duplicates reads the candidates' texts back from the inputs to verify them, so they must\n"
+        "stay where they are, unchanged (checked). --store-text keeps the texts in the file instead.\n"
         "Shard a corpus by running one minhash per part; find_duplicates reads several files.",
         opts,
         "Example:\n"
@@ -185,7 +146,9 @@ typedef struct {
     pool *pl;
     size_t parts;
     strset *ids;
-    mh_writer *w;
+    mh_writer *w;    /* version 1/2: texts kept (--store-text, or stdin) */
+    mc_writer *cw;   /* version 3: no texts; src is the input file being read */
+    uint32_t src;
     tally t;
     uint64_t bytes, warned;
     progress *pg;
@@ -215,8 +178,7 @@ static int read_batch(signer *s, io_reader *r, int *eof)
         if (!(b->line[b->n] = malloc(len + 1)))
             return err_set(ERR_NOMEM, "out of memory");
         memcpy(b->line[b->n], line, len + 1);
-        b->obj[b->n] = NULL; /* parsed by the workers; a read error before then frees nothing else */
-        b->own_id[b->n] = b->own_tx[b->n] = NULL;
+        memset(&b->doc[b->n], 0, sizeof b->doc[b->n]); /* read by the workers; freed with the batch */
         b->len[b->n] = len;
         b->lineno[b->n] = io_reader_lineno(r);
         b->n++;
@@ -232,13 +194,17 @@ static int write_batch(signer *s, io_reader *r, int rc)
     batch *b = &s->b;
     for (size_t i = 0; i < b->n; i++) {
         if (!rc && b->st[i] == ST_OK) {
-            int added = strset_add(s->ids, b->idp[i], b->idl[i]);
+            const mh_doc *d = &b->doc[i];
+            int added = strset_add(s->ids, d->id, d->id_len);
             if (added < 0)
                 rc = added;
             else if (added == 0)
                 b->st[i] = ST_DUP_ID;
+            else if (s->cw) /* version 3: the text stays in the source, found again by its line */
+                rc = mc_writer_add(s->cw, s->src, b->lineno[i], (uint32_t)d->text_len, b->exact[i],
+                                   hash64(d->id, d->id_len, 0), b->sig + i * s->prm.num_perm);
             else
-                rc = mh_writer_add(s->w, b->idp[i], b->idl[i], b->txp[i], b->txl[i], b->exact[i],
+                rc = mh_writer_add(s->w, d->id, d->id_len, d->text, d->text_len, b->exact[i],
                                    b->sig + i * s->prm.num_perm);
         }
         if (!rc) {
@@ -250,9 +216,7 @@ static int write_batch(signer *s, io_reader *r, int rc)
                 fprintf(stderr, "minhash: warning: %s:%llu: %s: document skipped\n", io_reader_name(r),
                         (unsigned long long)b->lineno[i], st_name[b->st[i]]);
         }
-        cJSON_Delete(b->obj[i]);
-        free(b->own_id[i]);
-        free(b->own_tx[i]);
+        mh_doc_free(&b->doc[i]);
         free(b->line[i]);
     }
     return rc;
@@ -307,15 +271,25 @@ int main(int argc, char **argv)
         rc = err_set(ERR_NOMEM, "out of memory");
     if (!rc)
         rc = mh_hasher_init(&h, &s.prm);
-    if (!rc)
+    /* version 3 needs inputs it can read again: regular files */
+    int col = !o.store_text;
+    for (size_t f = 0; f < files.n && col; f++)
+        col = strcmp(files.paths[f], "-") && io_is_regular_file(files.paths[f]);
+    if (!rc && col)
+        rc = mc_writer_open(&s.cw, o.out, &s.prm, o.id_field, o.text_field, files.paths, files.n);
+    else if (!rc)
         rc = mh_writer_open(&s.w, o.out, &s.prm);
     double t0 = progress_now();
     s.pg = progress_new("minhash", "docs", 0);
-    for (size_t f = 0; f < files.n && !rc; f++)
+    for (size_t f = 0; f < files.n && !rc; f++) {
+        s.src = (uint32_t)f;
         rc = sign_file(&s, files.paths[f]);
+    }
     progress_done(s.pg);
     if (!rc)
-        rc = mh_writer_commit(s.w);
+        rc = s.cw ? mc_writer_commit(s.cw) : mh_writer_commit(s.w);
+    else if (s.cw)
+        mc_writer_abort(s.cw);
     else
         mh_writer_abort(s.w);
     if (rc < 0)
@@ -330,16 +304,16 @@ int main(int argc, char **argv)
         tally_describe(&s.t, ST_NO_ID - 1, no_id);
         tally_describe(&s.t, ST_NO_TEXT - 1, no_text);
         tally_summary(&s.t, stderr, "minhash", "documents", NULL, note);
-        fprintf(stderr, "  signed into %s (%s%s%s, %u perms, %s %u-grams)\n", o.out, o.scheme,
+        fprintf(stderr, "  signed into %s (%s%s%s, %u perms, %s %u-grams; %s)\n", o.out, o.scheme,
                 strcmp(o.scheme, "oph") ? ", kernel " : "", strcmp(o.scheme, "oph") ? mh_kernel_name() : "",
-                s.prm.num_perm, o.word ? "word" : "char", s.prm.ngram);
+                s.prm.num_perm, o.word ? "word" : "char", s.prm.ngram,
+                s.cw ? "version 3: the texts stay in the inputs" : "texts stored in the file");
     }
     batch *b = &s.b;
     for (size_t p = 0; p < s.parts && b->sh; p++)
         free(b->sh[p]);
     free(b->sh), free(b->shcap), free(b->line), free(b->len), free(b->lineno);
-    free(b->obj), free(b->st), free(b->sig), free(b->exact);
-    free(b->idp), free(b->txp), free(b->idl), free(b->txl), free(b->own_id), free(b->own_tx);
+    free(b->doc), free(b->st), free(b->sig), free(b->exact);
     strset_free(s.ids);
     mh_hasher_free(&h);
     pool_free(s.pl);
