@@ -380,7 +380,15 @@ build/fuzz/fuzz_langid: FUZZ_EXTRA_OBJ = $(FUZZ_CLD2_OBJ) -lstdc++
 .SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_CLD2_OBJ)
 -include $(FUZZ_LIB_OBJ:.o=.d) $(FUZZ_CLD2_OBJ:.o=.d) $(FUZZ_BINS:%=%.d)
 
-test-bins: tools $(UNIT_BINS) $(GPU_TEST_BINS)
+# Test and benchmark helpers (tests/tools/*.c): the synthetic corpora of the MinHash scaling
+# simulation and tests.
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tests/%,$(wildcard tests/tools/*.c))
+$(BUILD)/tests/%: $(BUILD)/tests/tools/%.o $(LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $^ -o $@ $(LDLIBS)
+.SECONDARY: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/tools/*.c))
+
+test-bins: tools $(UNIT_BINS) $(GPU_TEST_BINS) $(TEST_TOOLS)
 fuzz-bins: $(if $(filter yes,$(HAVE_FUZZ)),$(FUZZ_BINS))
 
 FUZZ_RUNS ?= 10000000
@@ -413,7 +421,7 @@ fuzz: fuzz-bins
 	@if [ "$(HAVE_FUZZ)" != yes ]; then echo "fuzz: clang with libFuzzer not found (apt-get install clang libclang-rt-dev)"; exit 1; fi
 	@FUZZ_RUNS=$(FUZZ_RUNS) FUZZ_SECONDS=$(FUZZ_SECONDS) bash scripts/check/fuzz_campaign.sh
 
-bench: all
+bench: all $(TEST_TOOLS)
 	+@for b in bench/bench_*.sh; do [ "$$b" = bench/bench_gpu.sh ] && { echo "== $$b: skipped (make bench-gpu runs it on a GPU machine)"; continue; }; echo "== $$b"; BIN=$(BIN) bash $$b || exit 1; done
 
 # Install the tools, the GPT-2 vocabulary they default to and their --help texts.

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/err.h"
+#include "common/fault.h"
 #include "common/io.h"
 
 static inline int rec_lt(const xs_rec *x, const xs_rec *y)
@@ -123,7 +124,7 @@ static int refill(source *s)
     size_t want = s->left < s->cap ? (size_t)s->left : s->cap;
     size_t bytes = want * sizeof(xs_rec), got = 0;
     while (got < bytes) {
-        ssize_t r = pread(s->fd, (char *)s->buf + got, bytes - got, (off_t)(s->off + got));
+        ssize_t r = fault_pread(s->fd, (char *)s->buf + got, bytes - got, (off_t)(s->off + got));
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) return err_sys(ERR_IO, "reading a sorted run");
         if (r == 0) return err_set(ERR_IO, "a sorted run ends early");
@@ -256,7 +257,7 @@ struct xs_sorter {
 
 int xs_new(xs_sorter **out, size_t mem, const char *tmpdir, int unique)
 {
-    if (mem < (64u << 10)) mem = 64u << 10;
+    if (mem < 1024) mem = 1024;
     xs_sorter *s = calloc(1, sizeof *s);
     if (!s) return err_set(ERR_NOMEM, "out of memory");
     if (!tmpdir) tmpdir = getenv("TMPDIR");
@@ -305,7 +306,7 @@ static int spill(xs_sorter *s)
     }
     size_t bytes = s->n * sizeof(xs_rec), done = 0;
     while (done < bytes) {
-        ssize_t w = pwrite(s->fd, (char *)s->buf + done, bytes - done, (off_t)(s->file_end + done));
+        ssize_t w = fault_pwrite(s->fd, (char *)s->buf + done, bytes - done, (off_t)(s->file_end + done));
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) return err_sys(ERR_IO, "%s: writing a sorted run", s->tmpdir);
         done += (size_t)w;

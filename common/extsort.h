@@ -5,8 +5,8 @@
  * written as a run to an unnamed temporary file (it vanishes with the process, even after
  * kill -9). xs_finish sorts what is left in memory and xs_next merges it with the runs (a heap
  * over the runs, each read through its own buffer from the last 1/4 of the memory): every
- * spilled byte is written once and read once. Used by find_duplicates for band keys
- * (key, document) and candidate pairs (a, b). */
+ * spilled byte is written once and read once (at least 1 KB is used). Used by find_duplicates
+ * for band keys (key, document) and candidate pairs (a, b). */
 #ifndef COMMON_EXTSORT_H
 #define COMMON_EXTSORT_H
 #include <stddef.h>
@@ -18,7 +18,7 @@ typedef struct {
 
 typedef struct xs_sorter xs_sorter;
 
-/* mem: bytes the sorter may hold (at least 64 KB is used); tmpdir: where runs go (NULL:
+/* mem: bytes the sorter may hold; tmpdir: where runs go (NULL:
  * $TMPDIR or /tmp); unique: drop records equal to the one before in the output. */
 int xs_new(xs_sorter **out, size_t mem, const char *tmpdir, int unique);
 int xs_add(xs_sorter *s, uint64_t a, uint64_t b);

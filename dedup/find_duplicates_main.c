@@ -220,10 +220,10 @@ static int run_col(options *o)
         else io_writer_abort(w);
         if (!rc && !args_quiet_flag) {
             fprintf(stderr, "find_duplicates: %" PRIu64 " candidate pairs of %zu candidate file%s naming %" PRIu64
-                    " documents, their texts read from the sources (%.1f MB of text, %.1f MB read) and verified in "
+                    " documents, their texts read from the sources (%.1f MB of text, %.1f MB read; %" PRIu64 " shingle sets) and verified in "
                     "%.2f s: %" PRIu64 " pairs written (>= %.2f, or exact), %" PRIu64 " of them >= %.2f or exact "
                     "(%" PRIu64 " exact duplicates of the normalised text)%s\n", vs.candidates, ncands,
-                    ncands == 1 ? "" : "s", vs.docs, vs.text_bytes / 1e6, vs.source_bytes_read / 1e6,
+                    ncands == 1 ? "" : "s", vs.docs, vs.text_bytes / 1e6, vs.source_bytes_read / 1e6, vs.shingled,
                     progress_now() - t1, vs.w.written, o->min_sim, vs.w.above, o->threshold, vs.w.exact,
                     o->brute ? " (brute force)" : "");
             if (vs.dup_ids)

@@ -14,6 +14,7 @@
 
 #include "common/err.h"
 #include "common/extsort.h"
+#include "common/fault.h"
 #include "common/hash.h"
 #include "dedup/mhdoc.h"
 
@@ -208,15 +209,15 @@ typedef struct {
 static int open_cand(cand_file *cf, const char *path, const mc_corpus *c)
 {
     memset(cf, 0, sizeof *cf);
-    cf->fd = open(path, O_RDONLY | O_CLOEXEC);
+    cf->fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
     if (cf->fd < 0) return err_sys(ERR_IO, "%s", path);
     struct stat st;
     uint8_t hb[CHDR], t[CTRL];
     if (fstat(cf->fd, &st) < 0) return err_sys(ERR_IO, "%s", path);
     uint64_t size = (uint64_t)st.st_size;
-    if (size < CHDR + CTRL || pread(cf->fd, hb, CHDR, 0) != CHDR || memcmp(hb, CMAGIC, 8))
+    if (size < CHDR + CTRL || fault_pread(cf->fd, hb, CHDR, 0) != CHDR || memcmp(hb, CMAGIC, 8))
         return err_set(ERR_FORMAT, "%s: not a candidate file of find_duplicates --stage bands", path);
-    if (pread(cf->fd, t, CTRL, (off_t)(size - CTRL)) != CTRL || memcmp(t, CEND, 8))
+    if (fault_pread(cf->fd, t, CTRL, (off_t)(size - CTRL)) != CTRL || memcmp(t, CEND, 8))
         return err_set(ERR_FORMAT, "%s: no end marker: the band job did not finish (run it again)", path);
     memcpy(&cf->h, hb + 8, sizeof cf->h);
     memcpy(&cf->count, t + 8, 8);
@@ -285,20 +286,27 @@ static uint64_t ds_rank(const docset *d, uint64_t g)
 }
 static int ds_has(const docset *d, uint64_t g) { return (d->bits[g >> 6] >> (g & 63)) & 1; }
 
-/* The scratch store of the needed documents: u64 exact, u32 id_len, u32 text_len, id, text. */
+/* The scratch store of the needed documents: a file of u64 exact, u32 id_len, u32 text_len, id,
+ * text each, read back with pread (nothing mapped: the resident memory is what the job holds),
+ * and in memory, per needed document (by rank), its offset and lengths. */
+typedef struct {
+    uint64_t exact;
+    uint32_t il, tl;
+} doc_meta;
+
 typedef struct {
     int fd;
-    uint64_t *off, n, size;
+    uint64_t *off, n, size, max_text;
+    doc_meta *meta;
     char *buf;
     size_t nbuf;
-    const uint8_t *map;
 } store;
 
 static int store_flush(store *s)
 {
     size_t done = 0;
     while (done < s->nbuf) {
-        ssize_t w = write(s->fd, s->buf + done, s->nbuf - done);
+        ssize_t w = fault_write(s->fd, s->buf + done, s->nbuf - done);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) return err_sys(ERR_IO, "writing the candidates' texts to the scratch store");
         done += (size_t)w;
@@ -395,12 +403,15 @@ static int gather_file(mc_corpus *c, size_t f, const docset *ds, store *s, lsh_v
             if (!rc) {
                 if (d.id_len > UINT32_MAX) d.id_len = UINT32_MAX;
                 uint32_t l2[2] = {(uint32_t)d.id_len, (uint32_t)d.text_len};
-                s->off[ds_rank(ds, g0 + i)] = s->size;
+                uint64_t rk = ds_rank(ds, g0 + i);
+                s->off[rk] = s->size;
+                s->meta[rk] = (doc_meta){ex[i], l2[0], l2[1]};
                 rc = store_put(s, &ex[i], 8);
                 if (!rc) rc = store_put(s, l2, 8);
                 if (!rc) rc = store_put(s, d.id, d.id_len);
                 if (!rc) rc = store_put(s, d.text, d.text_len);
                 st->text_bytes += d.text_len;
+                if (d.text_len + d.id_len / 8 + 2 > s->max_text) s->max_text = d.text_len + d.id_len / 8 + 2; /* u64s */
             }
             mh_doc_free(&d);
         }
@@ -410,55 +421,158 @@ static int gather_file(mc_corpus *c, size_t f, const docset *ds, store *s, lsh_v
     return rc;
 }
 
-static void store_doc(const store *s, const docset *ds, uint64_t g, uint64_t *ex, const char **id, uint32_t *il,
-                      const char **text, uint32_t *tl)
-{
-    const uint8_t *p = s->map + s->off[ds_rank(ds, g)];
-    uint32_t l2[2];
-    memcpy(ex, p, 8);
-    memcpy(l2, p + 8, 8);
-    *id = (const char *)p + 16;
-    *il = l2[0];
-    *text = (const char *)p + 16 + l2[0];
-    *tl = l2[1];
-}
+static const doc_meta *store_meta(const store *s, const docset *ds, uint64_t g) { return &s->meta[ds_rank(ds, g)]; }
 
+/* A verification batch: pairs, and the distinct documents they name, each shingled once (a
+ * near-duplicate cluster of k documents gives k(k-1)/2 pairs but k shingle sets). The sets
+ * live in one arena of half the memory given, 8 bytes a byte of text reserved for each (no
+ * document has more shingles than bytes), and stay there for the next batches while they fit
+ * (then the arena starts again); a batch ends when the arena or its pair array is full. */
 typedef struct {
     const store *s;
     const docset *ds;
     const mh_params *p;
-    const xs_rec *pairs;
-    size_t n, parts;
+    xs_rec *pairs;
+    uint32_t *pa, *pb; /* the pairs' documents as slots */
     double *sim;
+    size_t n, cap;
+    uint64_t *doc;     /* slot -> document */
+    uint64_t *at;      /* slot -> its shingles' offset in the arena */
+    long *nsh;         /* slot -> how many */
+    size_t nslot, slotcap, first_new; /* slots [first_new, nslot) are this batch's new ones */
+    uint32_t *table;   /* open addressing: document -> slot + 1 */
+    size_t tmask;
+    uint64_t *arena, arena_used, arena_cap; /* in u64: a slot's shingles, then its id */
+    uint64_t **scratch; /* per shingling part: mh_shingles' buffer */
+    size_t *scratchcap, sparts;
+    char **tbuf;        /* per shingling part: the entry read from the store */
+    size_t *tbufcap;
+    size_t parts;
     int denom;
     int *rc;
 } vbatch;
 
-static void verify_part(size_t part, void *ctx)
+/* Slot of document g, added if new: 0, or 1 when the batch is full. */
+static int slot_of(vbatch *v, uint64_t g, uint32_t *slot)
 {
-    vbatch *j = ctx;
-    size_t lo = j->n * part / j->parts, hi = j->n * (part + 1) / j->parts;
-    uint64_t *sa = NULL, *sb = NULL, cur = UINT64_MAX, ex;
-    size_t ca = 0, cb = 0;
-    long na = 0;
-    const char *id, *t;
-    uint32_t il, tl;
-    for (size_t i = lo; i < hi; i++) {
-        if (j->pairs[i].a != cur) {
-            store_doc(j->s, j->ds, j->pairs[i].a, &ex, &id, &il, &t, &tl);
-            na = mh_shingles(j->p, t, tl, &sa, &ca);
-            cur = j->pairs[i].a;
+    size_t h = (size_t)hash_mix64(g) & v->tmask;
+    while (v->table[h]) {
+        if (v->doc[v->table[h] - 1] == g) {
+            *slot = v->table[h] - 1;
+            return 0;
         }
-        store_doc(j->s, j->ds, j->pairs[i].b, &ex, &id, &il, &t, &tl);
-        long nb = mh_shingles(j->p, t, tl, &sb, &cb);
-        if (na < 0 || nb < 0) {
-            j->rc[part] = ERR_NOMEM;
+        h = (h + 1) & v->tmask;
+    }
+    const doc_meta *md = store_meta(v->s, v->ds, g);
+    uint64_t need = (md->tl ? md->tl : 1) + (md->il + 7) / 8;
+    if (v->nslot == v->slotcap || v->arena_used + need > v->arena_cap) return 1;
+    v->doc[v->nslot] = g;
+    v->at[v->nslot] = v->arena_used;
+    v->arena_used += need;
+    v->table[h] = (uint32_t)++v->nslot;
+    *slot = (uint32_t)(v->nslot - 1);
+    return 0;
+}
+
+/* Forget the slots from `from` on (the newest: nothing probed past them). */
+static void slots_back(vbatch *v, size_t from)
+{
+    for (size_t k = from; k < v->nslot; k++) {
+        size_t h = (size_t)hash_mix64(v->doc[k]) & v->tmask;
+        while (v->table[h] != k + 1) h = (h + 1) & v->tmask;
+        v->table[h] = 0;
+    }
+    if (from < v->nslot) v->arena_used = v->at[from];
+    v->nslot = from;
+}
+
+static void cache_reset(vbatch *v)
+{
+    memset(v->table, 0, (v->tmask + 1) * sizeof *v->table);
+    v->nslot = v->first_new = 0;
+    v->arena_used = 0;
+}
+
+static void shingle_part(size_t part, void *ctx)
+{
+    vbatch *v = ctx;
+    size_t nn = v->nslot - v->first_new;
+    size_t lo = v->first_new + nn * part / v->sparts, hi = v->first_new + nn * (part + 1) / v->sparts;
+    for (size_t k = lo; k < hi; k++) {
+        uint64_t rk = ds_rank(v->ds, v->doc[k]);
+        const doc_meta *md = &v->s->meta[rk];
+        size_t len = 16 + (size_t)md->il + md->tl, got = 0;
+        if (len > v->tbufcap[part]) {
+            char *q = realloc(v->tbuf[part], len);
+            if (!q) { v->rc[part] = ERR_NOMEM; break; }
+            v->tbuf[part] = q;
+            v->tbufcap[part] = len;
+        }
+        while (got < len) {
+            ssize_t r = fault_pread(v->s->fd, v->tbuf[part] + got, len - got, (off_t)(v->s->off[rk] + got));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) break;
+            got += (size_t)r;
+        }
+        if (got < len) { v->rc[part] = ERR_IO; break; }
+        const char *id = v->tbuf[part] + 16, *t = id + md->il;
+        long m = mh_shingles(v->p, t, md->tl, &v->scratch[part], &v->scratchcap[part]);
+        if (m < 0) {
+            v->rc[part] = ERR_NOMEM;
             break;
         }
-        j->sim[i] = mh_jaccard(sa, (size_t)na, sb, (size_t)nb, j->denom);
+        memcpy(v->arena + v->at[k], v->scratch[part], (size_t)m * 8);
+        memcpy(v->arena + v->at[k] + (md->tl ? md->tl : 1), id, md->il);
+        v->nsh[k] = m;
     }
-    free(sa);
-    free(sb);
+}
+
+static void jaccard_part(size_t part, void *ctx)
+{
+    vbatch *v = ctx;
+    size_t lo = v->n * part / v->parts, hi = v->n * (part + 1) / v->parts;
+    for (size_t i = lo; i < hi; i++) {
+        uint32_t a = v->pa[i], b = v->pb[i];
+        v->sim[i] = mh_jaccard(v->arena + v->at[a], (size_t)v->nsh[a], v->arena + v->at[b], (size_t)v->nsh[b],
+                               v->denom);
+    }
+}
+
+/* Verify the batch (shingles, then similarities, on the pool) and write its pairs in order. */
+static int verify_batch(vbatch *v, pool *pl, const lsh_verify_opts *o, io_writer *w, lsh_verify_stats *st)
+{
+    memset(v->rc, 0, v->parts * sizeof *v->rc);
+    pool_parallel_for(pl, v->sparts, shingle_part, v);
+    st->shingled += v->nslot - v->first_new;
+    for (size_t k = 0; k < v->sparts; k++)
+        if (v->rc[k] == ERR_IO) return err_sys(ERR_IO, "reading the scratch store of the candidates' texts");
+        else if (v->rc[k]) return err_set(ERR_NOMEM, "out of memory verifying candidates");
+    pool_parallel_for(pl, v->parts, jaccard_part, v);
+    int rc = 0;
+    for (size_t i = 0; i < v->n && !rc; i++) {
+        const doc_meta *ma = store_meta(v->s, v->ds, v->pairs[i].a), *mb = store_meta(v->s, v->ds, v->pairs[i].b);
+        int exact = ma->exact == mb->exact;
+        if (v->sim[i] < o->min_sim && !exact) continue;
+        const char *ia = (const char *)(v->arena + v->at[v->pa[i]] + (ma->tl ? ma->tl : 1));
+        const char *ib = (const char *)(v->arena + v->at[v->pb[i]] + (mb->tl ? mb->tl : 1));
+        rc = lsh_put_pair(w, ia, ma->il, ib, mb->il, v->sim[i], exact);
+        st->w.written++;
+        if (v->sim[i] >= o->threshold || exact) st->w.above++;
+        st->w.exact += (uint64_t)exact;
+    }
+    v->n = 0;
+    v->first_new = v->nslot;
+    if (v->arena_used > v->arena_cap / 4 * 3 || v->nslot > v->slotcap / 4 * 3) cache_reset(v);
+    return rc;
+}
+
+static void vbatch_free(vbatch *v)
+{
+    for (size_t k = 0; v->scratch && k < v->sparts; k++) free(v->scratch[k]);
+    for (size_t k = 0; v->tbuf && k < v->sparts; k++) free(v->tbuf[k]);
+    free(v->tbuf), free(v->tbufcap);
+    free(v->pairs), free(v->pa), free(v->pb), free(v->sim), free(v->doc), free(v->at), free(v->nsh);
+    free(v->table), free(v->rc), free(v->arena), free(v->scratch), free(v->scratchcap);
 }
 
 /* Ids seen twice across the files, by a 64-bit hash of the id (the first five named by place). */
@@ -508,9 +622,7 @@ int lsh_verify_job(mc_corpus *c, char *const *cands, size_t nc, const lsh_verify
     docset ds = {0};
     store s = {.fd = -1};
     xs_merge *m = NULL;
-    xs_rec *batch = NULL;
-    double *sim = NULL;
-    int *rcs = NULL, rc = cf ? 0 : err_set(ERR_NOMEM, "out of memory");
+    int rc = cf ? 0 : err_set(ERR_NOMEM, "out of memory");
     for (size_t i = 0; i < nc && !rc; i++) {
         rc = open_cand(&cf[i], cands[i], c);
         cf[i].path = cands[i];
@@ -548,8 +660,9 @@ int lsh_verify_job(mc_corpus *c, char *const *cands, size_t nc, const lsh_verify
         ds.rank[words] = acc;
         st->docs = acc;
         s.off = malloc((acc ? acc : 1) * 8);
+        s.meta = malloc((acc ? acc : 1) * sizeof *s.meta);
         s.buf = malloc(1u << 20);
-        if (!s.off || !s.buf) rc = err_set(ERR_NOMEM, "out of memory");
+        if (!s.off || !s.meta || !s.buf) rc = err_set(ERR_NOMEM, "out of memory");
     }
     /* their texts, from the sources, in order */
     if (!rc) {
@@ -558,51 +671,62 @@ int lsh_verify_job(mc_corpus *c, char *const *cands, size_t nc, const lsh_verify
     }
     for (size_t f = 0; f < c->nf && !rc; f++) rc = gather_file(c, f, &ds, &s, st);
     if (!rc) rc = store_flush(&s);
-    if (!rc && s.size) {
-        void *mp = mmap(NULL, s.size, PROT_READ, MAP_SHARED, s.fd, 0);
-        if (mp == MAP_FAILED) rc = err_sys(ERR_IO, "mmap of the scratch store");
-        else s.map = mp;
-    }
     /* pass 2: verify in batches, write in order */
-    size_t cap = 1u << 18, parts = o->threads * 8;
+    vbatch v = {.s = &s, .ds = &ds, .p = &c->files[0].p, .cap = 1u << 18, .slotcap = 1u << 17,
+                .parts = o->threads * 8, .sparts = o->threads, .denom = o->denom};
+    v.tmask = (1u << 18) - 1;
+    /* half the memory for the arena (at least 16 MB, and room for the two longest documents) */
+    v.arena_cap = (o->mem / 2 > (16u << 20) ? o->mem / 2 : (16u << 20)) / 8;
+    if (v.arena_cap < 2 * s.max_text) v.arena_cap = 2 * s.max_text;
     if (!rc) {
-        batch = malloc(cap * sizeof *batch);
-        sim = malloc(cap * sizeof *sim);
-        rcs = calloc(parts, sizeof *rcs);
-        if (!batch || !sim || !rcs) rc = err_set(ERR_NOMEM, "out of memory");
+        v.pairs = malloc(v.cap * sizeof *v.pairs);
+        v.pa = malloc(v.cap * 4);
+        v.pb = malloc(v.cap * 4);
+        v.sim = malloc(v.cap * sizeof *v.sim);
+        v.doc = malloc(v.slotcap * 8);
+        v.at = malloc(v.slotcap * 8);
+        v.nsh = calloc(v.slotcap, sizeof *v.nsh);
+        v.table = calloc(v.tmask + 1, sizeof *v.table);
+        v.rc = calloc(v.parts, sizeof *v.rc);
+        v.arena = malloc(v.arena_cap * 8);
+        v.scratch = calloc(v.sparts, sizeof *v.scratch);
+        v.scratchcap = calloc(v.sparts, sizeof *v.scratchcap);
+        v.tbuf = calloc(v.sparts, sizeof *v.tbuf);
+        v.tbufcap = calloc(v.sparts, sizeof *v.tbufcap);
+        if (!v.pairs || !v.pa || !v.pb || !v.sim || !v.doc || !v.at || !v.nsh || !v.table || !v.rc || !v.arena ||
+            !v.scratch || !v.scratchcap || !v.tbuf || !v.tbufcap)
+            rc = err_set(ERR_NOMEM, "out of memory (verification buffers of %" PRIu64 " MB)", v.arena_cap * 8 >> 20);
     }
     if (!rc) rc = open_merge(cf, nc, o->mem, &m);
-    for (int done = 0; !rc && !done;) {
-        size_t n = 0;
-        while (n < cap && (g = xs_merge_next(m, &batch[n])) == 1) n++;
-        if (g < 0) { rc = g; break; }
-        done = g == 0;
-        if (!n) break;
-        vbatch vb = {&s, &ds, &c->files[0].p, batch, n, parts, sim, o->denom, rcs};
-        pool_parallel_for(o->pl, parts, verify_part, &vb);
-        for (size_t k = 0; k < parts && !rc; k++)
-            if (rcs[k]) rc = err_set(rcs[k], "out of memory verifying candidates");
-        for (size_t i = 0; i < n && !rc; i++) {
-            uint64_t ea, eb;
-            const char *ia, *ib, *t;
-            uint32_t la, lb, tl;
-            store_doc(&s, &ds, batch[i].a, &ea, &ia, &la, &t, &tl);
-            store_doc(&s, &ds, batch[i].b, &eb, &ib, &lb, &t, &tl);
-            int exact = ea == eb;
-            if (sim[i] < o->min_sim && !exact) continue;
-            rc = lsh_put_pair(w, ia, la, ib, lb, sim[i], exact);
-            st->w.written++;
-            if (sim[i] >= o->threshold || exact) st->w.above++;
-            st->w.exact += (uint64_t)exact;
+    int have = 0;
+    while (!rc) {
+        if (!have) {
+            g = xs_merge_next(m, &r);
+            if (g < 0) { rc = g; break; }
+            if (g == 0) break;
+            have = 1;
         }
+        uint32_t sa, sb;
+        size_t before = v.nslot;
+        if (v.n == v.cap || slot_of(&v, r.a, &sa) || slot_of(&v, r.b, &sb)) { /* the pair waits */
+            slots_back(&v, before);
+            if (v.n) rc = verify_batch(&v, o->pl, o, w, st);
+            else cache_reset(&v); /* the cache alone fills the arena */
+            continue;
+        }
+        v.pairs[v.n] = r;
+        v.pa[v.n] = sa;
+        v.pb[v.n++] = sb;
+        have = 0;
     }
+    if (!rc && v.n) rc = verify_batch(&v, o->pl, o, w, st);
+    vbatch_free(&v);
     xs_merge_free(m);
     for (size_t i = 0; i < nc && cf; i++) st->cand_bytes_read += 2 * cf[i].count * 16; /* two merges */
-    if (s.map) munmap((void *)s.map, s.size);
     if (s.fd >= 0) close(s.fd);
     for (size_t i = 0; i < nc && cf; i++)
         if (cf[i].fd > 0) close(cf[i].fd);
-    free(cf), free(ds.bits), free(ds.rank), free(s.off), free(s.buf), free(batch), free(sim), free(rcs);
+    free(cf), free(ds.bits), free(ds.rank), free(s.off), free(s.meta), free(s.buf);
     st->sig_bytes_read = mc_corpus_bytes_read(c) - sig_before;
     return rc;
 }

@@ -54,6 +54,7 @@ typedef struct {
 
 typedef struct {
     uint64_t candidates, docs, text_bytes, source_bytes_read, sig_bytes_read, dup_ids, cand_bytes_read;
+    uint64_t shingled; /* shingle sets computed (a document again when the cache had let it go) */
     lsh_written w;
 } lsh_verify_stats;
 

@@ -26,7 +26,7 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off, const char *path
 {
     size_t got = 0;
     while (got < n) {
-        ssize_t r = pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+        ssize_t r = fault_pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
         if (r < 0 && errno == EINTR) continue;
         if (r < 0) return err_sys(ERR_IO, "%s", path);
         if (r == 0) return err_set(ERR_FORMAT, "%s: ends early (truncated?)", path);
@@ -37,7 +37,7 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off, const char *path
 
 int mc_fingerprint(const char *path, uint64_t *size, uint64_t *fp)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0) return err_sys(ERR_IO, "%s", path);
     struct stat st;
     if (fstat(fd, &st) < 0) {
@@ -213,10 +213,10 @@ void mc_writer_abort(mc_writer *m)
 
 int mh_file_version(const char *path)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0) return err_sys(ERR_IO, "%s", path);
     uint8_t h[12];
-    ssize_t r = pread(fd, h, sizeof h, 0);
+    ssize_t r = fault_pread(fd, h, sizeof h, 0);
     close(fd);
     if (r != (ssize_t)sizeof h || memcmp(h, MAGIC, 8) != 0)
         return err_set(ERR_FORMAT, "%s: not a minhash signature file (bad magic)", path);
@@ -228,7 +228,7 @@ int mh_file_version(const char *path)
 void mc_close(mc_file *f)
 {
     if (f->fd >= 0) close(f->fd);
-    for (size_t i = 0; i < f->nsrc; i++) free(f->src[i].path);
+    for (size_t i = 0; f->src && i < f->nsrc; i++) free(f->src[i].path);
     free(f->src);
     free(f->path);
     free(f->id_field);

@@ -5,8 +5,12 @@
 #   extract I    (with WARCS=LIST) the I-th WARC of LIST into documents                  one job per WARC
 #   split        the corpora (then the extracted web pages), in order, into SHARDS shards 1 job
 #   cleanup I    fix_text, English only, length filter on shard I                       SHARDS jobs
-#   minhash I    shard I's MinHash signatures                                           SHARDS jobs
-#   find J       band range J of BAND_JOBS over every shard's signatures                BAND_JOBS jobs
+#   minhash I    shard I's MinHash signatures (version 3: no texts; 32 bytes a document   SHARDS jobs
+#                and its values, pointing back into the shard)
+#   find J       band range J of BAND_JOBS: reads only those bands' values of every      BAND_JOBS jobs
+#                shard's signatures, sorts their keys in MEMORY, writes candidate pairs
+#   verify       the candidates merged, their texts read back from the shards, the      1 job
+#                pairs verified with exact Jaccard into OUT/pairs.jsonl
 #   group        the pairs joined into duplicate groups                                 1 job
 #   remove I     shard I without duplicates (earlier shards count as met first)         SHARDS jobs
 #   decont I     (DECONTAMINATE=DIR) shard I without what overlaps the evaluation sets SHARDS jobs
@@ -30,7 +34,8 @@
 # Env: BIN (bin), CORPUS_DIR (data/corpus), CORPORA ("enwiki_sample wikinews"; files
 # CORPUS_DIR/NAME.jsonl.zst), OUT (data/build/sharded), SHARDS (4), BAND_JOBS (4), BANDS
 # and ROWS (16 x 8: what find_duplicates chooses for minhash's 128 permutations at
-# threshold 0.8), WORKERS (preprocess_data and extract threads, default all), PARALLEL (1),
+# threshold 0.8), MEMORY (1G: what a find or verify job may hold; beyond it they spill),
+# WORKERS (threads of each job, default all), PARALLEL (1),
 # SUBSTR (0, or 1: the substr stage before shuffle, as make data SUBSTR=1), DECONTAMINATE
 # (evaluation sets: the decont stage after remove, as make data DECONTAMINATE=DIR; DECONT_FLAGS),
 # WARCS (a file listing WARC / WET files, one per line: web pages added after the corpora).
@@ -38,6 +43,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BIN=${BIN:-bin}; CORPUS_DIR=${CORPUS_DIR:-data/corpus}; CORPORA=${CORPORA:-enwiki_sample wikinews}
 OUT=${OUT:-data/build/sharded}; SHARDS=${SHARDS:-4}; BAND_JOBS=${BAND_JOBS:-4}; BANDS=${BANDS:-16}; ROWS=${ROWS:-8}
+MEMORY=${MEMORY:-1G}
 WORKERS=${WORKERS:-$(nproc)}; PARALLEL=${PARALLEL:-1}; WARCS=${WARCS:-}; SUBSTR=${SUBSTR:-0}
 DECONTAMINATE=${DECONTAMINATE:-}; DECONT_FLAGS=${DECONT_FLAGS:-}
 # the documents after MinHash: remove's, or decont's when there are evaluation sets
@@ -85,15 +91,19 @@ minhash)
   need_i "$SHARDS"; o=$S/sig.$(n4 "$i").mh; have "$o" && exit 0
   "$BIN/minhash" --id-field url "$S/clean.$(n4 "$i").jsonl.zst" -o "$o" ;;
 find)
-  need_i "$BAND_JOBS"; o=$S/pairs.$(n4 "$i").jsonl; have "$o" && exit 0
+  need_i "$BAND_JOBS"; lo=$(( i * BANDS / BAND_JOBS )); hi=$(( (i + 1) * BANDS / BAND_JOBS ))
+  o=$S/lsh/cand.$(n4 "$lo")-$(n4 "$hi"); have "$o" && exit 0
   # shellcheck disable=SC2046
-  "$BIN/find_duplicates" $(shards sig .mh) --threshold 0.8 --bands "$BANDS" --rows "$ROWS" \
-    --band-range $(( i * BANDS / BAND_JOBS )):$(( (i + 1) * BANDS / BAND_JOBS )) -o "$o" ;;
+  "$BIN/find_duplicates" $(shards sig .mh) --threshold 0.8 --bands "$BANDS" --rows "$ROWS" --memory "$MEMORY" \
+    --stage bands --band-range "$lo:$hi" --work-dir "$S/lsh" -j "$WORKERS" ;;
+verify)
+  have "$OUT/pairs.jsonl" && exit 0
+  # shellcheck disable=SC2046
+  "$BIN/find_duplicates" $(shards sig .mh) --threshold 0.8 --bands "$BANDS" --rows "$ROWS" --memory "$MEMORY" \
+    --stage verify --work-dir "$S/lsh" -j "$WORKERS" -o "$OUT/pairs.jsonl" ;;
 group)
   have "$OUT/groups.jsonl" && exit 0
-  # shellcheck disable=SC2046
-  "$BIN/group_duplicates" --threshold 0.9 $(for k in $(seq 0 $(( BAND_JOBS - 1 ))); do printf '%s ' "$S/pairs.$(n4 "$k").jsonl"; done) \
-    -o "$OUT/groups.jsonl" ;;
+  "$BIN/group_duplicates" --threshold 0.9 "$OUT/pairs.jsonl" -o "$OUT/groups.jsonl" ;;
 remove)
   need_i "$SHARDS"; o=$S/dedup.$(n4 "$i").jsonl.zst; have "$o" && exit 0
   earlier=(); for k in $(seq 0 $(( i - 1 ))); do earlier+=(--earlier "$S/clean.$(n4 "$k").jsonl.zst"); done
@@ -136,10 +146,10 @@ all)
   each() { seq 0 $(( $2 - 1 )) | xargs -P "$PARALLEL" -I{} bash "$self" "$1" {}; }
   [ "$(nwarcs)" -gt 0 ] && each extract "$(nwarcs)"
   bash "$self" split; each cleanup "$SHARDS"; each minhash "$SHARDS"; each find "$BAND_JOBS"
-  bash "$self" group; each remove "$SHARDS"; [ -n "$DECONTAMINATE" ] && each decont "$SHARDS"
+  bash "$self" verify; bash "$self" group; each remove "$SHARDS"; [ -n "$DECONTAMINATE" ] && each decont "$SHARDS"
   if [ "$SUBSTR" = 1 ]; then each substr_find "$SHARDS"; each substr_cross "$SHARDS"; bash "$self" substr; fi
   bash "$self" shuffle; each tokenize "$SHARDS"; bash "$self" merge
   echo "data_sharded.sh: $OUT/corpus.jsonl.zst and $OUT/corpus_text_document.bin/.idx are ready" ;;
 *)
-  sed -n '2,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
+  sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2 ;;
 esac

@@ -32,6 +32,7 @@ submit split 0 split
 submit cleanup "$SHARDS" cleanup
 submit minhash "$SHARDS" minhash
 submit find "$BAND_JOBS" find
+submit verify 0 verify
 submit group 0 group
 submit remove "$SHARDS" remove
 # DECONTAMINATE=DIR: the evaluation sets' overlaps cut from every shard
@@ -46,5 +47,5 @@ fi
 submit shuffle 0 shuffle
 submit tokenize "$SHARDS" tokenize
 submit merge 0 merge
-n=9; [ -n "${WARCS:-}" ] && n=$((n + 1)); [ "$SUBSTR" = 1 ] && n=$((n + 3)); [ -n "${DECONTAMINATE:-}" ] && n=$((n + 1))
+n=10; [ -n "${WARCS:-}" ] && n=$((n + 1)); [ "$SUBSTR" = 1 ] && n=$((n + 3)); [ -n "${DECONTAMINATE:-}" ] && n=$((n + 1))
 echo "slurm_data.sh: $n stages submitted; the dataset will be ${OUT:-data/build/sharded}/corpus_text_document.bin/.idx"

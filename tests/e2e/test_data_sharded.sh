@@ -4,7 +4,7 @@
 # small corpora gives byte for byte the dataset of the one-process pipeline
 # (scripts/make/data.mk with GPT-2's vocabulary); a rerun skips every finished output; a lost output is
 # redone alone; stages take SLURM_ARRAY_TASK_ID; the Slurm script submits the
-# nine stages as dependent jobs and arrays (through a stand-in sbatch).
+# ten stages as dependent jobs and arrays (through a stand-in sbatch).
 . "$(dirname "$0")/lib.sh"
 C=$WORK/corpus; mkdir -p "$C"
 { zcat "$FIX/cc/olmo_c4-sample.01.json.gz"; zcat "$FIX/cc/olmo_c4-sample.02.json.gz"; } | zstd -q -o "$C/a.jsonl.zst"
@@ -22,7 +22,7 @@ if cmp -s "$WORK/one/corpus_text_document.bin" "$WORK/sh/corpus_text_document.bi
   pass sharded_same_duplicates_removed || fail sharded_same_duplicates_removed
 bash "$ROOT/scripts/cluster/data_sharded.sh" all > "$WORK/again.out" 2>&1
 n=$(grep -c 'is there; skipped' "$WORK/again.out")
-[ "$n" = 18 ] && ! grep -q '^cleanup:\|^minhash:\|^preprocess_data:' "$WORK/again.out" && pass sharded_rerun_skips_everything ||
+[ "$n" = 19 ] && ! grep -q '^cleanup:\|^minhash:\|^preprocess_data:' "$WORK/again.out" && pass sharded_rerun_skips_everything ||
   fail sharded_rerun_skips_everything "$n skipped"
 rm "$WORK/sh/shards/clean.0001.jsonl.zst"
 SLURM_ARRAY_TASK_ID=1 bash "$ROOT/scripts/cluster/data_sharded.sh" cleanup > "$WORK/one_task.out" 2>&1
@@ -41,9 +41,10 @@ echo "$*" >> "$SBATCH_LOG"; echo "$n;cluster"
 SB
 chmod +x "$WORK/fake/sbatch"
 SBATCH_LOG=$WORK/sbatch.log PATH="$WORK/fake:$PATH" SHARDS=8 BAND_JOBS=4 bash "$ROOT/scripts/cluster/slurm_data.sh" > "$WORK/slurm.out" 2>&1
-if [ "$(wc -l < "$WORK/sbatch.log")" = 9 ] && grep -q -- '--array=0-7%32.*data_sharded.sh cleanup' "$WORK/sbatch.log" &&
+if [ "$(wc -l < "$WORK/sbatch.log")" = 10 ] && grep -q -- '--array=0-7%32.*data_sharded.sh cleanup' "$WORK/sbatch.log" &&
    grep -q -- '--dependency=afterok:101 .*--array=0-7' "$WORK/sbatch.log" && grep -q -- '--array=0-3%32.*find' "$WORK/sbatch.log" &&
-   grep -q -- '--dependency=afterok:108 .*merge' "$WORK/sbatch.log"; then pass slurm_submission
+   grep -q -- '--dependency=afterok:104 .*data_sharded.sh verify$' "$WORK/sbatch.log" &&
+   grep -q -- '--dependency=afterok:109 .*merge' "$WORK/sbatch.log"; then pass slurm_submission
 else fail slurm_submission "$(head -c 400 "$WORK/sbatch.log")"; fi
 # SUBSTR=1: the substr stages after remove (a suffix array a shard, the cross-shard ranges, the
 # write); the same corpus and dataset as make data SUBSTR=1 (one suffix array)
@@ -64,12 +65,12 @@ if OUT="$WORK/sh3" DECONTAMINATE="$ROOT/data/eval" bash "$ROOT/scripts/cluster/d
 else fail sharded_decont_same_as_make_data "$(tail -3 "$WORK/sh3.out")"; fi
 : > "$WORK/sbatch3.log"
 SBATCH_LOG=$WORK/sbatch3.log PATH="$WORK/fake:$PATH" SHARDS=8 BAND_JOBS=4 DECONTAMINATE=data/eval bash "$ROOT/scripts/cluster/slurm_data.sh" > "$WORK/slurm3.out" 2>&1
-grep -q -- '--array=0-7%32.*data_sharded.sh decont' "$WORK/sbatch3.log" && grep -q '10 stages submitted' "$WORK/slurm3.out" &&
+grep -q -- '--array=0-7%32.*data_sharded.sh decont' "$WORK/sbatch3.log" && grep -q '11 stages submitted' "$WORK/slurm3.out" &&
   pass slurm_submission_decont || fail slurm_submission_decont "$(cat "$WORK/slurm3.out")"
 : > "$WORK/sbatch2.log"
 SBATCH_LOG=$WORK/sbatch2.log PATH="$WORK/fake:$PATH" SHARDS=8 BAND_JOBS=4 SUBSTR=1 bash "$ROOT/scripts/cluster/slurm_data.sh" > "$WORK/slurm2.out" 2>&1
-if [ "$(wc -l < "$WORK/sbatch2.log")" = 12 ] && grep -q -- '--array=0-7%32.*data_sharded.sh substr_find' "$WORK/sbatch2.log" &&
+if [ "$(wc -l < "$WORK/sbatch2.log")" = 13 ] && grep -q -- '--array=0-7%32.*data_sharded.sh substr_find' "$WORK/sbatch2.log" &&
    grep -q -- '--array=0-7%32.*data_sharded.sh substr_cross' "$WORK/sbatch2.log" &&
    grep -q 'data-substr .*data_sharded.sh substr$' "$WORK/sbatch2.log" &&
-   grep -q '12 stages submitted' "$WORK/slurm2.out"; then pass slurm_submission_substr
+   grep -q '13 stages submitted' "$WORK/slurm2.out"; then pass slurm_submission_substr
 else fail slurm_submission_substr "$(cat "$WORK/slurm2.out")"; fi

@@ -29,8 +29,12 @@ read -r orecall oprecision < <(awk -F'\t' 'NR==FNR { e[$1 FS $2] = 1; ne++; next
 echo "planted corpus at 0.8, --scheme oph: recall $orecall, precision $oprecision"
 awk -v r="$orecall" -v c="$recall" 'BEGIN { exit !(r >= 0.98 && r >= c - 0.005) }' && pass oph_recall_at_0.8 || fail oph_recall_at_0.8 "$orecall (minhash: $recall)"
 [ "$oprecision" = 1.0000 ] && pass oph_precision_at_0.8 || fail oph_precision_at_0.8 "$oprecision"
-[ "$(od -An -tu4 -j8 -N4 "$WORK/o.mh" | tr -d ' ')" = 2 ] && [ "$(od -An -tu4 -j8 -N4 "$WORK/p.mh" | tr -d ' ')" = 1 ] &&
-  pass oph_file_version_2 || fail oph_file_version_2 "$(od -An -tu4 -j8 -N4 "$WORK/o.mh")"
+"$MH" -q --scheme oph --store-text "$PL" -o "$WORK/ot.mh" -j 2
+[ "$(od -An -tu4 -j8 -N4 "$WORK/ot.mh" | tr -d ' ')" = 2 ] && [ "$(od -An -tu4 -j8 -N4 "$WORK/o.mh" | tr -d ' ')" = 3 ] &&
+  [ "$(od -An -tu4 -j8 -N4 "$WORK/p.mh" | tr -d ' ')" = 3 ] &&
+  pass oph_file_version_2 || fail oph_file_version_2 "$(od -An -tu4 -j8 -N4 "$WORK/ot.mh")"
+"$FD" -q "$WORK/ot.mh" -o "$WORK/otpairs.jsonl" --threshold 0.8 -j 2
+check oph_same_pairs_with_texts_stored cmp "$WORK/opairs.jsonl" "$WORK/otpairs.jsonl"
 expect_exit oph_mixed_refused 1 "$FD" -q "$WORK/p.mh" "$WORK/o.mh" -o "$WORK/mixed.jsonl"
 stderr_has oph_mixed_refused_says "signatures are not comparable"
 
@@ -85,9 +89,79 @@ stderr_has other_params_message "other.mh: made with other parameters"
 head -c 200 "$WORK/p.mh" > "$WORK/cut.mh"
 expect_exit truncated_sigfile 1 "$FD" "$WORK/cut.mh"
 stderr_has truncated_sigfile_message "cut.mh: no end marker"
-cp "$WORK/bad.mh" "$WORK/v3.mh"; printf '\x03' | dd of="$WORK/v3.mh" bs=1 seek=8 conv=notrunc 2>/dev/null
-expect_exit other_version_refused 1 "$FD" "$WORK/v3.mh"
-stderr_has other_version_message "signature file version 3, this build reads versions 1 and 2"
+"$MH" -q --store-text "$WORK/bad.jsonl" -o "$WORK/badt.mh" 2>/dev/null
+cp "$WORK/badt.mh" "$WORK/v9.mh"; printf '\x09' | dd of="$WORK/v9.mh" bs=1 seek=8 conv=notrunc 2>/dev/null
+expect_exit other_version_refused 1 "$FD" "$WORK/v9.mh"
+stderr_has other_version_message "signature file version 9, this build reads versions 1, 2 and 3"
 expect_exit not_a_sigfile 1 "$FD" "$PL"
+
+# Version 3 (issue 66): no texts in the file, band jobs that read only their bands, the texts
+# read back from the sources. The same pairs, groups and removals as the files with texts.
+"$MH" -q --store-text "$PL" -o "$WORK/t.mh" -j 2
+"$FD" -q "$WORK/t.mh" -o "$WORK/tpairs.jsonl" --threshold 0.8 -j 2
+check v3_same_pairs_as_texts_stored cmp "$WORK/pairs.jsonl" "$WORK/tpairs.jsonl"
+[ "$(stat -c %s "$WORK/p.mh")" -lt "$(( $(stat -c %s "$WORK/t.mh") / 2 ))" ] && pass v3_smaller_than_with_texts ||
+  fail v3_smaller_than_with_texts "$(stat -c %s "$WORK/p.mh") vs $(stat -c %s "$WORK/t.mh")"
+"$MH" -q --store-text "$WORK/s1.jsonl" -o "$WORK/t1.mh"; "$MH" -q --store-text "$WORK/s2.jsonl" -o "$WORK/t2.mh"
+"$FD" -q "$WORK/t1.mh" "$WORK/t2.mh" --min-similarity 0 -o "$WORK/tall.jsonl"
+"$FD" -q "$WORK/s1.mh" "$WORK/s2.mh" --min-similarity 0 -o "$WORK/sall.jsonl"
+check v3_sharded_same_pairs cmp "$WORK/tall.jsonl" "$WORK/sall.jsonl"
+# band jobs in 4 KB of sort memory (every sort spills runs) and a verify job: the same pairs
+for r in 0:5 5:11 11:16; do "$FD" -q "$WORK/s1.mh" "$WORK/s2.mh" --min-similarity 0 --stage bands --band-range $r \
+  --work-dir "$WORK/lsh" --memory 4k; done
+"$FD" "$WORK/s1.mh" "$WORK/s2.mh" --min-similarity 0 --stage verify --work-dir "$WORK/lsh" --memory 4k -o "$WORK/staged.jsonl" 2> "$WORK/v.err"
+check v3_band_jobs_same_pairs cmp "$WORK/tall.jsonl" "$WORK/staged.jsonl"
+grep -q "candidate pairs of 3 candidate files" "$WORK/v.err" && pass v3_verify_summary || fail v3_verify_summary "$(cat "$WORK/v.err")"
+"$FD" "$WORK/s1.mh" "$WORK/s2.mh" --stage bands --band-range 0:5 --work-dir "$WORK/lsh1" --memory 4k 2> "$WORK/spill.err"
+grep -qE "spilled [1-9][0-9.]* MB|spilled 0\.[0-9]*[1-9][0-9]* MB" "$WORK/spill.err" && pass v3_small_memory_spills || fail v3_small_memory_spills "$(cat "$WORK/spill.err")"
+"$GD" -q "$WORK/tall.jsonl" -o "$WORK/tg.jsonl"; "$GD" -q "$WORK/staged.jsonl" -o "$WORK/sg.jsonl"
+check v3_same_groups cmp "$WORK/tg.jsonl" "$WORK/sg.jsonl"
+# refusals: a band missing, a band twice, other signature files, a source changed or gone,
+# files of both kinds, --stage on files with texts, a cut candidate file
+mv "$WORK/lsh/cand.0005-0011" "$WORK/c511"
+expect_exit v3_missing_band_refused 1 "$FD" "$WORK/s1.mh" "$WORK/s2.mh" --stage verify --work-dir "$WORK/lsh" -o "$WORK/x.jsonl"
+stderr_has v3_missing_band_named "no candidate file starts at band 5"
+cp "$WORK/c511" "$WORK/lsh/cand.0005-0011"; cp "$WORK/lsh1/cand.0000-0005" "$WORK/lsh/cand.0000-0005b"
+expect_exit v3_band_twice_refused 1 "$FD" "$WORK/s1.mh" "$WORK/s2.mh" --stage verify --work-dir "$WORK/lsh" -o "$WORK/x.jsonl"
+stderr_has v3_band_twice_named "bands from 0 in both"
+rm "$WORK/lsh/cand.0000-0005b"
+expect_exit v3_other_corpus_refused 1 "$FD" "$WORK/s1.mh" --stage verify --work-dir "$WORK/lsh" -o "$WORK/x.jsonl"
+stderr_has v3_other_corpus_named "made from other signature files"
+head -c 100 "$WORK/c511" > "$WORK/lsh/cand.0005-0011"
+expect_exit v3_cut_candidates_refused 1 "$FD" "$WORK/s1.mh" "$WORK/s2.mh" --stage verify --work-dir "$WORK/lsh" -o "$WORK/x.jsonl"
+stderr_has v3_cut_candidates_named "cand.0005-0011: no end marker"
+cp "$WORK/c511" "$WORK/lsh/cand.0005-0011"
+cp "$WORK/s2.jsonl" "$WORK/s2.keep"; sed -i '5s/a/b/' "$WORK/s2.jsonl"
+expect_exit v3_changed_source_refused 1 "$FD" "$WORK/s1.mh" "$WORK/s2.mh" -o "$WORK/x.jsonl"
+stderr_has v3_changed_source_named "s2.jsonl: changed since"
+mv "$WORK/s2.jsonl" "$WORK/s2.gone"
+expect_exit v3_missing_source_refused 3 "$FD" "$WORK/s1.mh" "$WORK/s2.mh" -o "$WORK/x.jsonl"
+stderr_has v3_missing_source_named "s2.jsonl: No such file or directory (a source of"
+mv "$WORK/s2.keep" "$WORK/s2.jsonl"; rm "$WORK/s2.gone"
+expect_exit v3_mixed_kinds_refused 2 "$FD" "$WORK/s1.mh" "$WORK/t2.mh" -o "$WORK/x.jsonl"
+stderr_has v3_mixed_kinds_named "make them all the same way"
+expect_exit v3_stage_needs_v3 2 "$FD" "$WORK/t1.mh" --stage bands --work-dir "$WORK/lsh2"
+stderr_has v3_stage_needs_v3_says "--stage needs version 3 signature files"
+expect_exit v3_stage_needs_work_dir 2 "$FD" "$WORK/s1.mh" --stage bands
+cat "$WORK/s1.jsonl" | "$MH" -q -o "$WORK/stdin.mh"
+[ "$(od -An -tu4 -j8 -N4 "$WORK/stdin.mh" | tr -d ' ')" = 1 ] && pass v3_stdin_keeps_texts || fail v3_stdin_keeps_texts
+head -c 300 "$WORK/s1.mh" > "$WORK/cut3.mh"
+expect_exit v3_truncated_refused 1 "$FD" "$WORK/cut3.mh"
+stderr_has v3_truncated_named "cut3.mh: no end marker"
+# a band job killed (kill -9, at an I/O call half-way) leaves no candidate file and no
+# temporary; its rerun alone completes the set; the other jobs' files are untouched
+rm -rf "$WORK/lsh3"; mkdir "$WORK/lsh3"
+"$FD" -q "$WORK/s1.mh" "$WORK/s2.mh" --stage bands --band-range 0:8 --work-dir "$WORK/lsh3" --memory 4k
+WEBTEXT_FAULT_COUNT="$WORK/count" "$FD" -q "$WORK/s1.mh" "$WORK/s2.mh" --stage bands --band-range 8:16 --work-dir "$WORK/lsh4" --memory 4k
+half=$(( $(cat "$WORK/count") / 2 )); before=$(stat -c %Y.%s "$WORK/lsh3/cand.0000-0008")
+{ WEBTEXT_FAULT="$half:kill" "$FD" -q "$WORK/s1.mh" "$WORK/s2.mh" --stage bands --band-range 8:16 --work-dir "$WORK/lsh3" --memory 4k; } 2>/dev/null
+killed=$?
+[ $killed = 137 ] && [ ! -e "$WORK/lsh3/cand.0008-0016" ] && [ "$(ls -A "$WORK/lsh3")" = cand.0000-0008 ] &&
+  pass "v3_killed_band_job_leaves_nothing (call $half of $(cat "$WORK/count"))" || fail v3_killed_band_job_leaves_nothing "exit $killed: $(ls -A "$WORK/lsh3")"
+expect_exit v3_verify_after_kill_refused 1 "$FD" "$WORK/s1.mh" "$WORK/s2.mh" --stage verify --work-dir "$WORK/lsh3" -o "$WORK/x.jsonl"
+"$FD" -q "$WORK/s1.mh" "$WORK/s2.mh" --stage bands --band-range 8:16 --work-dir "$WORK/lsh3" --memory 4k
+"$FD" -q "$WORK/s1.mh" "$WORK/s2.mh" --min-similarity 0 --stage verify --work-dir "$WORK/lsh3" -o "$WORK/rerun.jsonl"
+[ "$(stat -c %Y.%s "$WORK/lsh3/cand.0000-0008")" = "$before" ] && cmp -s "$WORK/rerun.jsonl" "$WORK/tall.jsonl" &&
+  pass v3_rerun_redoes_only_the_killed_job || fail v3_rerun_redoes_only_the_killed_job
 expect_exit missing_groups 2 "$RD" "$PL"
 no_tmp_left "$WORK" no_tmp_left

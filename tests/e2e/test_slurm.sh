@@ -47,7 +47,7 @@ st=$(slurm_state "$last")
   fail slurm_data_finished "last job $last: ${st:-gone}; $(tail -3 "$LOGS"/data-merge-*.out 2>/dev/null)"
 # every stage ran as a job of its own (the dependencies keep their order: the result above)
 ok=1; prev=0
-for s in split cleanup minhash find group remove shuffle tokenize merge; do
+for s in split cleanup minhash find verify group remove shuffle tokenize merge; do
   j=$(job_of "$WORK/submit1.out" "$s"); [ -n "$j" ] || { ok=0; continue; }
   [ "$(ls "$LOGS"/data-"$s"-"$j"_*.out 2>/dev/null | wc -l)" -ge 1 ] || ok=0
 done
