@@ -191,6 +191,8 @@ if [ "$mode" = --bench ]; then
   # scripts/check/check_hf_export.py: convert_checkpoint's output loaded by GPT2LMHeadModel).
   pip_install tiktoken=tiktoken==0.14.0 ftfy=ftfy==6.3.1 langdetect=langdetect==1.0.9 \
     datasketch=datasketch==2.0.0 rensa=rensa==0.5.0 tldextract=tldextract==5.4.0 torch=torch==2.15.0 transformers=transformers==5.23.0 || rc=1
+  # datatrove's JSON-lines reader and writer (its MinHash steps beside ours: bench/bench_minhash_scale.sh)
+  pip_install orjson=orjson==3.13.0 zstandard=zstandard==0.25.0 || rc=1
   # lm-evaluation-harness with its requirements: the reference bin/evaluate's scores are checked
   # against (tests/e2e/test_evaluate.sh runs scripts/check/check_lm_eval.py where it imports)
   "$PY" -c 'import lm_eval.models.huggingface' 2>/dev/null ||
