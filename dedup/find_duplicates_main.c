@@ -187,6 +187,7 @@ static int run_col(options *o)
             fs_tmp_suffix(suf, sizeof suf, 0);
             snprintf(name, sizeof name, ".find_duplicates.cand.%.40s", suf);
             if (!tmpdir) tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+            fs_remove_stale_tmp(tmpdir, ".find_duplicates.cand."); /* of runs killed before they removed theirs */
         }
         size_t l = strlen(o->work_dir ? o->work_dir : tmpdir) + strlen(name) + 2;
         if (!(tmp_cand = malloc(l))) rc = err_set(ERR_NOMEM, "out of memory");

@@ -215,9 +215,13 @@ static int open_cand(cand_file *cf, const char *path, const mc_corpus *c)
     uint8_t hb[CHDR], t[CTRL];
     if (fstat(cf->fd, &st) < 0) return err_sys(ERR_IO, "%s", path);
     uint64_t size = (uint64_t)st.st_size;
-    if (size < CHDR + CTRL || fault_pread(cf->fd, hb, CHDR, 0) != CHDR || memcmp(hb, CMAGIC, 8))
+    ssize_t r = size < CHDR + CTRL ? 0 : fault_pread(cf->fd, hb, CHDR, 0);
+    if (r < 0) return err_sys(ERR_IO, "%s", path);
+    if (r != CHDR || memcmp(hb, CMAGIC, 8))
         return err_set(ERR_FORMAT, "%s: not a candidate file of find_duplicates --stage bands", path);
-    if (fault_pread(cf->fd, t, CTRL, (off_t)(size - CTRL)) != CTRL || memcmp(t, CEND, 8))
+    r = fault_pread(cf->fd, t, CTRL, (off_t)(size - CTRL));
+    if (r < 0) return err_sys(ERR_IO, "%s", path);
+    if (r != CTRL || memcmp(t, CEND, 8))
         return err_set(ERR_FORMAT, "%s: no end marker: the band job did not finish (run it again)", path);
     memcpy(&cf->h, hb + 8, sizeof cf->h);
     memcpy(&cf->count, t + 8, 8);

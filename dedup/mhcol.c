@@ -217,7 +217,12 @@ int mh_file_version(const char *path)
     if (fd < 0) return err_sys(ERR_IO, "%s", path);
     uint8_t h[12];
     ssize_t r = fault_pread(fd, h, sizeof h, 0);
+    int e = errno;
     close(fd);
+    if (r < 0) {
+        errno = e;
+        return err_sys(ERR_IO, "%s", path);
+    }
     if (r != (ssize_t)sizeof h || memcmp(h, MAGIC, 8) != 0)
         return err_set(ERR_FORMAT, "%s: not a minhash signature file (bad magic)", path);
     uint32_t v;

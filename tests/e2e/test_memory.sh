@@ -121,4 +121,29 @@ case "$all$one" in *FAILED*) problems="[$all $one]" ;; *)
 esac
 if [ -z "$problems" ]; then pass "memory_find_duplicates_bound ($n documents, $cand pairs: peak $all KB all bands, $one KB one band, signatures $sig_kb KB)"
 else fail memory_find_duplicates_bound "$problems"; fi
+
+# find_duplicates over version 3 signature files (issue 66): a synthetic corpus of 124 MB of text
+# with planted near-duplicate clusters (tests/tools/gen_dupcorpus.c), deduplicated in an address
+# space of 64 MB (ulimit -v; --memory 8M, one thread): the same pairs as without a limit, and
+# the band job's and the verification's resident sizes within --memory and a fixed overhead.
+GEN=${BUILD:-$ROOT/build/rel}/tests/gen_dupcorpus
+if [ ! -x "$GEN" ]; then fail memory_find_duplicates_v3 "$GEN missing (make test-bins builds it)"; else
+  mkdir -p "$WORK/big"
+  "$GEN" --bytes 120M --shards 3 --out "$WORK/big/c" 2>/dev/null
+  for k in 0 1 2; do "$BIN/minhash" -q "$WORK/big/c.000$k.jsonl.zst" -o "$WORK/big/s$k.mh" -j 2; done
+  "$BIN/find_duplicates" -q "$WORK"/big/s?.mh -o "$WORK/big/free.jsonl" -j 2
+  text_mb=$(( $(for k in 0 1 2; do zstd -dc "$WORK/big/c.000$k.jsonl.zst"; done | wc -c) / 1000000 ))
+  ( ulimit -v 65536; MALLOC_ARENA_MAX=1 "$BIN/find_duplicates" -q "$WORK"/big/s?.mh -o "$WORK/big/limited.jsonl" -j 1 \
+      --memory 8M --work-dir "$WORK/big/w" ) 2> "$WORK/big/err"
+  rc=$?
+  b=$(peak_kb "$BIN/find_duplicates" -q "$WORK"/big/s?.mh --stage bands --band-range 0:8 --work-dir "$WORK/big/w2" --memory 8M -j 1)
+  v=$(peak_kb "$BIN/find_duplicates" -q "$WORK"/big/s?.mh --stage bands --band-range 8:16 --work-dir "$WORK/big/w2" --memory 8M -j 1)
+  v=$(peak_kb "$BIN/find_duplicates" -q "$WORK"/big/s?.mh --stage verify --work-dir "$WORK/big/w2" --memory 8M -j 1 -o "$WORK/big/v.jsonl")
+  n=$(wc -l < "$WORK/big/free.jsonl")
+  if [ $rc = 0 ] && cmp -s "$WORK/big/free.jsonl" "$WORK/big/limited.jsonl" && cmp -s "$WORK/big/free.jsonl" "$WORK/big/v.jsonl" &&
+     [ "$n" -gt 10000 ] && [ "$b" -le $((8192 + OVER_KB)) ] && [ "$v" -le $((8192 + 16384 + OVER_KB)) ]; then
+    pass "memory_find_duplicates_v3 ($text_mb MB of text in 64 MB of address space: $n pairs, the same; peak RSS band job $b KB, verification $v KB at --memory 8M)"
+  else fail memory_find_duplicates_v3 "exit $rc, $n pairs, band job $b KB, verify $v KB: $(head -c 300 "$WORK/big/err")"; fi
+  rm -rf "$WORK/big"
+fi
 true
