@@ -215,11 +215,11 @@ static int open_cand(cand_file *cf, const char *path, const mc_corpus *c)
     uint8_t hb[CHDR], t[CTRL];
     if (fstat(cf->fd, &st) < 0) return err_sys(ERR_IO, "%s", path);
     uint64_t size = (uint64_t)st.st_size;
-    ssize_t r = size < CHDR + CTRL ? 0 : fault_pread(cf->fd, hb, CHDR, 0);
+    ssize_t r = size < CHDR + CTRL ? 0 : mc_pread_upto(cf->fd, hb, CHDR, 0);
     if (r < 0) return err_sys(ERR_IO, "%s", path);
     if (r != CHDR || memcmp(hb, CMAGIC, 8))
         return err_set(ERR_FORMAT, "%s: not a candidate file of find_duplicates --stage bands", path);
-    r = fault_pread(cf->fd, t, CTRL, (off_t)(size - CTRL));
+    r = mc_pread_upto(cf->fd, t, CTRL, size - CTRL);
     if (r < 0) return err_sys(ERR_IO, "%s", path);
     if (r != CTRL || memcmp(t, CEND, 8))
         return err_set(ERR_FORMAT, "%s: no end marker: the band job did not finish (run it again)", path);

@@ -35,6 +35,19 @@ static int pread_all(int fd, void *buf, size_t n, uint64_t off, const char *path
     return 0;
 }
 
+ssize_t mc_pread_upto(int fd, void *buf, size_t n, uint64_t off)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = fault_pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) return -1;
+        if (r == 0) break;
+        got += (size_t)r;
+    }
+    return (ssize_t)got;
+}
+
 int mc_fingerprint(const char *path, uint64_t *size, uint64_t *fp)
 {
     int fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
@@ -216,7 +229,7 @@ int mh_file_version(const char *path)
     int fd = fault_open(path, O_RDONLY | O_CLOEXEC, 0);
     if (fd < 0) return err_sys(ERR_IO, "%s", path);
     uint8_t h[12];
-    ssize_t r = fault_pread(fd, h, sizeof h, 0);
+    ssize_t r = mc_pread_upto(fd, h, sizeof h, 0);
     int e = errno;
     close(fd);
     if (r < 0) {

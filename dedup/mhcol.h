@@ -24,6 +24,7 @@
 #define DEDUP_MHCOL_H
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "dedup/mhsig.h"
 
@@ -37,6 +38,8 @@ typedef struct {
     uint64_t size, fingerprint;
 } mc_source;
 
+/* pread until n bytes or the end of the file: the bytes read, or -1 with errno. */
+ssize_t mc_pread_upto(int fd, void *buf, size_t n, uint64_t off);
 /* The size and fingerprint of a file (as the header keeps them). */
 int mc_fingerprint(const char *path, uint64_t *size, uint64_t *fp);
 
