@@ -260,8 +260,9 @@ def main():
         print(f"band jobs together read {band['data_read'] / 1e6:.0f} MB of data = {band['data_read'] / info['text_bytes']:.3f} x the text "
               f"(goal <= 2); peak RSS of a band job {band['rss_kb'] / 1024:.0f} MB at --memory {a.band_memory}, "
               f"of the verification {rows[2]['rss_kb'] / 1024:.0f} MB at --memory {a.verify_memory}")
-        entry = {"info": info, "ours": rows, "start_read": start, "threads": a.threads, "band_jobs": a.band_jobs,
-                 "band_memory": a.band_memory, "verify_memory": a.verify_memory}
+        entry = results.get(f"{size:g}", {})  # a run without datatrove keeps an earlier run's datatrove figures
+        entry.update({"info": info, "ours": rows, "start_read": start, "threads": a.threads, "band_jobs": a.band_jobs,
+                      "band_memory": a.band_memory, "verify_memory": a.verify_memory})
         if want_dt:
             drows = datatrove(a, d, info)
             dtot = table(f"datatrove {info['text_bytes'] / 1e9:.2f} GB of text (LocalPipelineExecutor, "

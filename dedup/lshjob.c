@@ -425,8 +425,6 @@ static int gather_file(mc_corpus *c, size_t f, const docset *ds, store *s, lsh_v
     return rc;
 }
 
-static const doc_meta *store_meta(const store *s, const docset *ds, uint64_t g) { return &s->meta[ds_rank(ds, g)]; }
-
 /* A verification batch: pairs, and the distinct documents they name, each shingled once (a
  * near-duplicate cluster of k documents gives k(k-1)/2 pairs but k shingle sets). The sets
  * live in one arena of half the memory given, 8 bytes a byte of text reserved for each (no
@@ -467,7 +465,7 @@ static int slot_of(vbatch *v, uint64_t g, uint32_t *slot)
         }
         h = (h + 1) & v->tmask;
     }
-    const doc_meta *md = store_meta(v->s, v->ds, g);
+    const doc_meta *md = &v->s->meta[g];
     uint64_t need = (md->tl ? md->tl : 1) + (md->il + 7) / 8;
     if (v->nslot == v->slotcap || v->arena_used + need > v->arena_cap) return 1;
     v->doc[v->nslot] = g;
@@ -503,7 +501,7 @@ static void shingle_part(size_t part, void *ctx)
     size_t nn = v->nslot - v->first_new;
     size_t lo = v->first_new + nn * part / v->sparts, hi = v->first_new + nn * (part + 1) / v->sparts;
     for (size_t k = lo; k < hi; k++) {
-        uint64_t rk = ds_rank(v->ds, v->doc[k]);
+        uint64_t rk = v->doc[k];
         const doc_meta *md = &v->s->meta[rk];
         size_t len = 16 + (size_t)md->il + md->tl, got = 0;
         if (len > v->tbufcap[part]) {
@@ -542,8 +540,9 @@ static void jaccard_part(size_t part, void *ctx)
     }
 }
 
-/* Verify the batch (shingles, then similarities, on the pool) and write its pairs in order. */
-static int verify_batch(vbatch *v, pool *pl, const lsh_verify_opts *o, io_writer *w, lsh_verify_stats *st)
+/* Verify the batch (shingles, then similarities, on the pool); the pairs to write go to the
+ * output sort as (a << 32 | b, similarity) by rank. */
+static int verify_batch(vbatch *v, pool *pl, const lsh_verify_opts *o, xs_sorter *out, lsh_verify_stats *st)
 {
     memset(v->rc, 0, v->parts * sizeof *v->rc);
     pool_parallel_for(pl, v->sparts, shingle_part, v);
@@ -554,15 +553,11 @@ static int verify_batch(vbatch *v, pool *pl, const lsh_verify_opts *o, io_writer
     pool_parallel_for(pl, v->parts, jaccard_part, v);
     int rc = 0;
     for (size_t i = 0; i < v->n && !rc; i++) {
-        const doc_meta *ma = store_meta(v->s, v->ds, v->pairs[i].a), *mb = store_meta(v->s, v->ds, v->pairs[i].b);
-        int exact = ma->exact == mb->exact;
-        if (v->sim[i] < o->min_sim && !exact) continue;
-        const char *ia = (const char *)(v->arena + v->at[v->pa[i]] + (ma->tl ? ma->tl : 1));
-        const char *ib = (const char *)(v->arena + v->at[v->pb[i]] + (mb->tl ? mb->tl : 1));
-        rc = lsh_put_pair(w, ia, ma->il, ib, mb->il, v->sim[i], exact);
-        st->w.written++;
-        if (v->sim[i] >= o->threshold || exact) st->w.above++;
-        st->w.exact += (uint64_t)exact;
+        const doc_meta *ma = &v->s->meta[v->pairs[i].a], *mb = &v->s->meta[v->pairs[i].b];
+        if (v->sim[i] < o->min_sim && ma->exact != mb->exact) continue;
+        uint64_t bits;
+        memcpy(&bits, &v->sim[i], 8);
+        rc = xs_add(out, v->pairs[i].a << 32 | v->pairs[i].b, bits);
     }
     v->n = 0;
     v->first_new = v->nslot;
@@ -617,6 +612,21 @@ static int dup_ids(mc_corpus *c, const lsh_verify_opts *o, uint64_t *dups)
     return rc;
 }
 
+/* The id of the document of rank k, from the scratch store, into *buf. */
+static int read_id(const store *s, uint64_t k, char **buf, size_t *cap)
+{
+    size_t n = s->meta[k].il;
+    if (n + 1 > *cap) {
+        char *q = realloc(*buf, n + 1);
+        if (!q) return err_set(ERR_NOMEM, "out of memory");
+        *buf = q;
+        *cap = n + 1;
+    }
+    if (mc_pread_upto(s->fd, *buf, n, s->off[k] + 16) != (ssize_t)n)
+        return err_sys(ERR_IO, "reading the scratch store of the candidates' texts");
+    return 0;
+}
+
 int lsh_verify_job(mc_corpus *c, char *const *cands, size_t nc, const lsh_verify_opts *o, io_writer *w,
                    lsh_verify_stats *st)
 {
@@ -663,6 +673,8 @@ int lsh_verify_job(mc_corpus *c, char *const *cands, size_t nc, const lsh_verify
         }
         ds.rank[words] = acc;
         st->docs = acc;
+        if (acc >= UINT32_MAX)
+            rc = err_set(ERR_LIMIT, "%" PRIu64 " candidate documents in one verification: at most 2^32 - 1", acc);
         s.off = malloc((acc ? acc : 1) * 8);
         s.meta = malloc((acc ? acc : 1) * sizeof *s.meta);
         s.buf = malloc(1u << 20);
@@ -675,7 +687,37 @@ int lsh_verify_job(mc_corpus *c, char *const *cands, size_t nc, const lsh_verify
     }
     for (size_t f = 0; f < c->nf && !rc; f++) rc = gather_file(c, f, &ds, &s, st);
     if (!rc) rc = store_flush(&s);
-    /* pass 2: verify in batches, write in order */
+    /* the candidate graph's components (union-find over the documents' ranks), so that the pairs
+     * can be verified component by component: each document shingled once while its component
+     * fits the arena, whatever the corpus's size */
+    uint32_t *comp = rc ? NULL : malloc((st->docs ? st->docs : 1) * sizeof *comp);
+    if (!rc && !comp) rc = err_set(ERR_NOMEM, "out of memory (%" PRIu64 " candidate documents)", st->docs);
+    for (uint64_t k = 0; !rc && k < st->docs; k++) comp[k] = (uint32_t)k;
+    if (!rc) rc = open_merge(cf, nc, o->mem, &m);
+    while (!rc && (g = xs_merge_next(m, &r)) == 1) {
+        uint32_t x = (uint32_t)ds_rank(&ds, r.a), y = (uint32_t)ds_rank(&ds, r.b);
+        while (comp[x] != x) x = comp[x] = comp[comp[x]];
+        while (comp[y] != y) y = comp[y] = comp[comp[y]];
+        if (x != y) comp[x > y ? x : y] = x < y ? x : y; /* the smaller rank is the root */
+    }
+    if (!rc && g < 0) rc = g;
+    xs_merge_free(m);
+    m = NULL;
+    for (uint64_t k = 0; !rc && k < st->docs; k++) comp[k] = comp[comp[k]]; /* roots are below: one step */
+    /* the pairs by component (then by rank) */
+    xs_sorter *bycomp = NULL, *out = NULL;
+    if (!rc) rc = xs_new(&bycomp, o->mem / 4, o->tmpdir, 0);
+    if (!rc) rc = xs_new(&out, o->mem / 4, o->tmpdir, 0);
+    if (!rc) rc = open_merge(cf, nc, o->mem / 4, &m);
+    while (!rc && (g = xs_merge_next(m, &r)) == 1) {
+        uint64_t x = ds_rank(&ds, r.a), y = ds_rank(&ds, r.b);
+        rc = xs_add(bycomp, comp[x], x << 32 | y);
+    }
+    if (!rc && g < 0) rc = g;
+    xs_merge_free(m);
+    m = NULL;
+    if (!rc) rc = xs_finish(bycomp);
+    /* verify in batches */
     vbatch v = {.s = &s, .ds = &ds, .p = &c->files[0].p, .cap = 1u << 18, .slotcap = 1u << 17,
                 .parts = o->threads * 8, .sparts = o->threads, .denom = o->denom};
     v.tmask = (1u << 18) - 1;
@@ -701,20 +743,21 @@ int lsh_verify_job(mc_corpus *c, char *const *cands, size_t nc, const lsh_verify
             !v.scratch || !v.scratchcap || !v.tbuf || !v.tbufcap)
             rc = err_set(ERR_NOMEM, "out of memory (verification buffers of %" PRIu64 " MB)", v.arena_cap * 8 >> 20);
     }
-    if (!rc) rc = open_merge(cf, nc, o->mem, &m);
     int have = 0;
     while (!rc) {
         if (!have) {
-            g = xs_merge_next(m, &r);
+            xs_rec q;
+            g = xs_next(bycomp, &q);
             if (g < 0) { rc = g; break; }
             if (g == 0) break;
+            r = (xs_rec){q.b >> 32, q.b & 0xffffffffu}; /* ranks */
             have = 1;
         }
         uint32_t sa, sb;
         size_t before = v.nslot;
         if (v.n == v.cap || slot_of(&v, r.a, &sa) || slot_of(&v, r.b, &sb)) { /* the pair waits */
             slots_back(&v, before);
-            if (v.n) rc = verify_batch(&v, o->pl, o, w, st);
+            if (v.n) rc = verify_batch(&v, o->pl, o, out, st);
             else cache_reset(&v); /* the cache alone fills the arena */
             continue;
         }
@@ -723,10 +766,35 @@ int lsh_verify_job(mc_corpus *c, char *const *cands, size_t nc, const lsh_verify
         v.pb[v.n++] = sb;
         have = 0;
     }
-    if (!rc && v.n) rc = verify_batch(&v, o->pl, o, w, st);
+    if (!rc && v.n) rc = verify_batch(&v, o->pl, o, out, st);
+    xs_free(bycomp);
+    /* the pairs in order (ranks follow the documents' order), their ids read from the store */
+    if (!rc) rc = xs_finish(out);
+    char *ida = NULL, *idb = NULL;
+    size_t capa = 0, capb = 0;
+    uint64_t cur = UINT64_MAX;
+    while (!rc && (g = xs_next(out, &r)) == 1) {
+        uint64_t a = r.a >> 32, b = r.a & 0xffffffffu;
+        double sim;
+        memcpy(&sim, &r.b, 8);
+        const doc_meta *ma = &s.meta[a], *mb = &s.meta[b];
+        if (a != cur) {
+            if ((rc = read_id(&s, a, &ida, &capa))) break;
+            cur = a;
+        }
+        if ((rc = read_id(&s, b, &idb, &capb))) break;
+        int exact = ma->exact == mb->exact;
+        rc = lsh_put_pair(w, ida, ma->il, idb, mb->il, sim, exact);
+        st->w.written++;
+        if (sim >= o->threshold || exact) st->w.above++;
+        st->w.exact += (uint64_t)exact;
+    }
+    if (!rc && g < 0) rc = g;
+    free(ida), free(idb), free(comp);
+    xs_free(out);
     vbatch_free(&v);
     xs_merge_free(m);
-    for (size_t i = 0; i < nc && cf; i++) st->cand_bytes_read += 2 * cf[i].count * 16; /* two merges */
+    for (size_t i = 0; i < nc && cf; i++) st->cand_bytes_read += 3 * cf[i].count * 16; /* three merges */
     if (s.fd >= 0) close(s.fd);
     for (size_t i = 0; i < nc && cf; i++)
         if (cf[i].fd > 0) close(cf[i].fd);

@@ -288,6 +288,9 @@ int mc_open(mc_file *f, const char *path, const mh_params *want)
     }
     struct stat st;
     if (fstat(f->fd, &st) < 0 || st.st_size < HDR + TRAILER) BAD("%s: too short to be a signature file", path);
+    /* every read is an explicit block of columns: no readahead, which would bring in the other
+     * bands' columns (a band job of 4 of 16 bands read 0.33 bytes a byte of text with it, 0.1 without) */
+    posix_fadvise(f->fd, 0, 0, POSIX_FADV_RANDOM);
     f->size = (uint64_t)st.st_size;
     uint8_t h[HDR], t[TRAILER];
     if ((rc = pread_all(f->fd, h, HDR, 0, path)) || (rc = pread_all(f->fd, t, TRAILER, f->size - TRAILER, path)))
