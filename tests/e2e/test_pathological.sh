@@ -47,6 +47,11 @@ for c in long_line tiny nested unicode nul newlines; do
     sk=$(grep -E '^  dropped [a-z-]+ +[0-9]+ documents' "$WORK/err" | awk '{ s += $3 } END { print s + 0 }')
     [ "$n" = "$recs" ] && [ $((s + sk)) = "$n" ] || bad="$bad [minhash: $n documents ($recs records), $s signed + $sk skipped]"
     run find_duplicates "$BIN/find_duplicates" -q sig.mh -o pairs.jsonl -j 2
+    # version 3 (texts read back from the input) gives the pairs of the file with texts
+    if run minhash_text "$BIN/minhash" -q --store-text "$IN" -o sigt.mh -j 2 &&
+       run find_duplicates_text "$BIN/find_duplicates" -q sigt.mh -o pairst.jsonl -j 2; then
+      cmp -s "$O/pairs.jsonl" "$O/pairst.jsonl" || bad="$bad [find_duplicates: other pairs from the signatures with texts]"
+    fi
   fi
   # preprocess_data: kept + dropped = records; inspect_dataset validates; the texts decode back
   if run preprocess_data "$BIN/preprocess_data" --input "$IN" --output-prefix pp --workers 2; then
