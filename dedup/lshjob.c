@@ -503,20 +503,17 @@ static void shingle_part(size_t part, void *ctx)
     for (size_t k = lo; k < hi; k++) {
         uint64_t rk = v->doc[k];
         const doc_meta *md = &v->s->meta[rk];
-        size_t len = 16 + (size_t)md->il + md->tl, got = 0;
+        size_t len = 16 + (size_t)md->il + md->tl;
         if (len > v->tbufcap[part]) {
             char *q = realloc(v->tbuf[part], len);
             if (!q) { v->rc[part] = ERR_NOMEM; break; }
             v->tbuf[part] = q;
             v->tbufcap[part] = len;
         }
-        while (got < len) {
-            ssize_t r = fault_pread(v->s->fd, v->tbuf[part] + got, len - got, (off_t)(v->s->off[rk] + got));
-            if (r < 0 && errno == EINTR) continue;
-            if (r <= 0) break;
-            got += (size_t)r;
+        if (mc_pread_upto(v->s->fd, v->tbuf[part], len, v->s->off[rk]) != (ssize_t)len) {
+            v->rc[part] = ERR_IO;
+            break;
         }
-        if (got < len) { v->rc[part] = ERR_IO; break; }
         const char *id = v->tbuf[part] + 16, *t = id + md->il;
         long m = mh_shingles(v->p, t, md->tl, &v->scratch[part], &v->scratchcap[part]);
         if (m < 0) {

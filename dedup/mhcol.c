@@ -22,19 +22,6 @@ static const char TMAGIC[8] = {'W', 'T', 'M', 'H', 'E', 'N', 'D', 0};
 #define TRAILER 24
 #define FP_EDGE (64u << 10)
 
-static int pread_all(int fd, void *buf, size_t n, uint64_t off, const char *path)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = fault_pread(fd, (char *)buf + got, n - got, (off_t)(off + got));
-        if (r < 0 && errno == EINTR) continue;
-        if (r < 0) return err_sys(ERR_IO, "%s", path);
-        if (r == 0) return err_set(ERR_FORMAT, "%s: ends early (truncated?)", path);
-        got += (size_t)r;
-    }
-    return 0;
-}
-
 ssize_t mc_pread_upto(int fd, void *buf, size_t n, uint64_t off)
 {
     size_t got = 0;
@@ -46,6 +33,14 @@ ssize_t mc_pread_upto(int fd, void *buf, size_t n, uint64_t off)
         got += (size_t)r;
     }
     return (ssize_t)got;
+}
+
+static int pread_all(int fd, void *buf, size_t n, uint64_t off, const char *path)
+{
+    ssize_t r = mc_pread_upto(fd, buf, n, off);
+    if (r < 0) return err_sys(ERR_IO, "%s", path);
+    if ((size_t)r < n) return err_set(ERR_FORMAT, "%s: ends early (truncated?)", path);
+    return 0;
 }
 
 int mc_fingerprint(const char *path, uint64_t *size, uint64_t *fp)
