@@ -17,7 +17,10 @@ the same run, one thread each.
    it, a check of how the rules carry to pages nobody looked at.
 Speed: pages per second and MB/s of HTML, extraction only for the Python tools (the HTML
 already in memory), the whole tool (reading the zstd WARC, writing JSON) for ours.
-ONLY: "devset", "fullset" or "newsset" to run one.
+4. wcxb (bench/make_extract_wcxb.py: 400 pages of WCXB's development split, seven page types,
+   with the main content its annotators wrote down), scored as the fullset, and per page type.
+ONLY: "devset", "fullset", "newsset" or "wcxb" to run one. PAGES=1: each dev-half page's F1 per
+extractor (the test halves are not listed: they are kept unread while tuning).
 """
 import json
 import os
@@ -137,6 +140,16 @@ def run_all(bin_dir, warc, meta):
         except ImportError:
             print("resiliparse not installed (scripts/setup/install_deps.sh --bench)", file=sys.stderr)
         try:
+            import lxml.html
+            from readability import Document
+
+            def rl_extract(p):
+                summary = Document(p).summary(html_partial=True)
+                return "\n".join(l.strip() for l in lxml.html.fromstring(summary).text_content().split("\n") if l.strip())
+            theirs("readability-lxml 0.9", rl_extract)
+        except ImportError:
+            print("readability-lxml not installed (scripts/setup/install_deps.sh --bench)", file=sys.stderr)
+        try:
             from newspaper import Article
 
             def np_extract(p):
@@ -150,13 +163,31 @@ def run_all(bin_dir, warc, meta):
     return rows, mb
 
 
+def empties(outs):
+    return sum(1 for o in outs if not (o or "").strip())
+
+
 def report(title, meta, rows, mb, fn):
     print(title)
-    print(f"{'extractor':36s} {'P':>6s} {'R':>6s} {'F1':>6s} {'F1 dev':>7s} {'F1 test':>7s} {'pages/s':>8s} {'MB/s':>7s}")
+    print(f"{'extractor':36s} {'P':>6s} {'R':>6s} {'F1':>6s} {'F1 dev':>7s} {'F1 test':>7s} {'empty':>6s} {'pages/s':>8s} {'MB/s':>7s}")
     for name, outs, dt in rows:
         p, r, f = fn(meta, outs)
         print(f"{name:36s} {p:6.3f} {r:6.3f} {f:6.3f} {fn(meta, outs, 'dev')[2]:7.3f} "
-              f"{fn(meta, outs, 'test')[2]:7.3f} {len(meta) / dt:8.1f} {mb / dt:7.1f}")
+              f"{fn(meta, outs, 'test')[2]:7.3f} {empties(outs):6d} {len(meta) / dt:8.1f} {mb / dt:7.1f}")
+    types = sorted({m["type"] for m in meta if "type" in m})
+    if types:  # WCXB: F1 per page type (both halves), pages in brackets
+        print("F1 per page type:")
+        print(f"{'extractor':36s} " + " ".join(f"{t[:11] + ' (' + str(sum(m.get('type') == t for m in meta)) + ')':>16s}" for t in types))
+        for name, outs, dt in rows:
+            cells = []
+            for t in types:
+                sub = [(m, o) for m, o in zip(meta, outs) if m.get("type") == t]
+                cells.append(f"{fn([m for m, _ in sub], [o for _, o in sub])[2]:16.3f}")
+            print(f"{name:36s} " + " ".join(cells))
+    if os.environ.get("PAGES"):  # per page F1 of each extractor, for looking at the dev half
+        for i, m in enumerate(meta):
+            if m["half"] == "dev":
+                print(m["name"], m.get("type", ""), " ".join(f"{fn([m], [outs[i]])[2]:.2f}" for _, outs, _ in rows))
 
 
 SETS = [  # (name, what its pages are, how they are scored, scorer)
@@ -166,6 +197,8 @@ SETS = [  # (name, what its pages are, how they are scored, scorer)
      "precision / recall / F1 of 4-token shingles (Zyte's benchmark's measure), averaged over pages", score_full),
     ("newsset", "of news from newspaper3k's full-text tests, with the text its maintainers accepted "
      "(newspaper's own output); no rule tuned on them", "4-token shingles as above", score_full),
+    ("wcxb", "of seven types from WCXB's development split (its test split held out, never read)",
+     "4-token shingles as above", score_full),
 ]
 
 

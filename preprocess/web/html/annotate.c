@@ -130,7 +130,7 @@ static int has_word(const char *s, size_t n, const word_index *x)
     return 0;
 }
 
-static int hidden(lxb_dom_node_t *n)
+int html_hidden(lxb_dom_node_t *n)
 {
     size_t len;
     if (attr_node(n, "hidden"))
@@ -358,7 +358,7 @@ static uint64_t subtree_text(lxb_dom_node_t *root, size_t *budget)
         --*budget;
         int descend = 1;
         if (n->type == LXB_DOM_NODE_TYPE_ELEMENT) {
-            descend = n == root || !(never_text(lxb_dom_node_tag_id(n)) || hidden(n));
+            descend = n == root || !(never_text(lxb_dom_node_tag_id(n)) || html_hidden(n));
         } else if (n->type == LXB_DOM_NODE_TYPE_TEXT) {
             uint32_t len, commas;
             text_stats(n, &len, &commas);
@@ -396,7 +396,7 @@ static int holds_named_body(lxb_dom_node_t *root, size_t *budget)
         int descend = 1;
         if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && n != root) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
-            if (never_text(t) || hidden(n)) {
+            if (never_text(t) || html_hidden(n)) {
                 descend = 0;
             } else if (html_named_body(n, t) && subtree_text(n, budget) >= 500) {
                 return 1;
@@ -409,10 +409,26 @@ static int holds_named_body(lxb_dom_node_t *root, size_t *budget)
     return 0;
 }
 
+/* An element that would be dropped by its tag (an <aside>, a <footer>) but holds over half of
+ * the visible text under root: one left open, which the parser made the parent of the rest of
+ * the page ("<aside class=announcement-banner>" never closed). Both counts walk at most
+ * h->walk_budget nodes (the page's allowance). */
+int html_wraps_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root)
+{
+    if (!h->page_text_known) {
+        h->page_text = subtree_text(root, &h->walk_budget);
+        h->page_text_known = 1;
+    }
+    if (h->page_text < 200)
+        return 0;
+    return subtree_text(n, &h->walk_budget) * 2 > h->page_text;
+}
+
 /* what annotate strips for the main content besides what is never text */
 int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int strip)
 {
     h->walk_budget = 1 << 20;
+    h->page_text_known = 0;
     h->used = 0;
     int in_article = 0; /* open <article> / <main> elements around n */
     lxb_dom_node_t *n = root;
@@ -426,12 +442,14 @@ int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int st
         if (n->type == LXB_DOM_NODE_TYPE_ELEMENT) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
             if (n != root) {
-                if (never_text(t) || hidden(n))
+                if (never_text(t) || html_hidden(n))
                     in->skip = 1;
                 else if (mode == HTMLTEXT_MAIN &&
-                         (t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
-                          t == LXB_TAG_FIGURE || t == LXB_TAG_FIGCAPTION ||
-                          ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article) || ((strip & STRIP_CLASSES) && boilerplate(n, favor) && !holds_named_body(n, &h->walk_budget))))
+                         (((t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
+                            t == LXB_TAG_FIGURE || t == LXB_TAG_FIGCAPTION ||
+                            ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article)) &&
+                           !html_wraps_page(h, n, root)) ||
+                          ((strip & STRIP_CLASSES) && boilerplate(n, favor) && !holds_named_body(n, &h->walk_budget))))
                     in->skip = 1;
             }
             if (!in->skip && (t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN))

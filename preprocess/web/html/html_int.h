@@ -9,6 +9,7 @@
  *                  Mozilla Readability's best-scoring candidate and its siblings
  *   render.c       the text out: one paragraph a line, white space collapsed, and the line
  *                  rules that drop boilerplate lines (labels, taxonomies, reading times)
+ *   justext.c      the second opinion: jusText's paragraph classifier, for the fallback
  *
  * Every walk over the tree is iterative (first_child / next / parent), so a page
  * nested 100,000 deep costs memory for its nodes only, never stack. Per-node facts
@@ -29,6 +30,8 @@ struct htmltext {
     struct ninfo **blocks;
     size_t nblocks, used;
     size_t walk_budget; /* nodes holds_named_body may still visit on this page (it stays linear) */
+    uint64_t page_text; /* visible text under the annotated root (html_wraps_page), once known */
+    int page_text_known;
 };
 #define NBLOCK 4096
 
@@ -100,6 +103,10 @@ int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int st
  * once per page (html_attr_memo_reset when a page is parsed). */
 const char *html_attr(lxb_dom_node_t *n, const char *name, size_t *len);
 void html_attr_memo_reset(void);
+/* An <aside> / <footer> / ... holding over half of the visible text under root: left open. */
+int html_wraps_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root);
+/* hidden, aria-hidden="true", or styled display:none / visibility:hidden */
+int html_hidden(lxb_dom_node_t *n);
 /* An element whose class or itemprop names the article body (schema.org articleBody, ...). */
 int html_named_body(lxb_dom_node_t *n, lxb_tag_id_t t);
 
@@ -138,5 +145,11 @@ void html_render(lxb_dom_node_t *root, out_t *o);
 char *html_collapse(const unsigned char *s, size_t n);
 /* The main content of body into o: the container, then its text with the link and line rules. */
 void html_main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o);
+
+/* justext.c */
+/* jusText's good paragraphs of the page under body into o, a line each (trafilatura's
+ * fallback: a second opinion); *visible: the characters of all its paragraphs, good or
+ * not (the page's visible text). 0, or -1 when out of memory. */
+int html_justext(htmltext *h, lxb_dom_node_t *body, out_t *o, size_t *visible);
 
 #endif

@@ -177,6 +177,98 @@ static char *nfc_lines(const char *s, size_t n, size_t *out_n)
     return out;
 }
 
+/* Characters (code points) of UTF-8 s[0..n). */
+static size_t count_chars(const char *s, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return c;
+}
+
+/* A second opinion, as trafilatura takes one (core.py, external.py): when the main text is
+ * short (under FALLBACK_SHORT characters), or under FALLBACK_LONG and under FALLBACK_SHARE of the
+ * page's visible text, or came from the try without class stripping (it may be a comment
+ * thread or a side column), jusText's paragraphs (justext.c) and the main content with
+ * --favor-recall's rules are computed too, and taken instead when:
+ *   short: jusText's text is longer;
+ *   a small share of the page: jusText's is over FALLBACK_JT_RATIO times longer (and longer than
+ *     the recall try's), else the recall try's is at least FALLBACK_SHORT and over
+ *     FALLBACK_RECALL_RATIO times longer;
+ *   unclean: jusText's is shorter (it left boilerplate out), but not by over FALLBACK_UNCLEAN times.
+ * *visible: the page's visible characters (counted when jusText ran), for the reason an empty
+ * page is dropped under. 0, or ERR_NOMEM. */
+#define FALLBACK_SHORT 250
+#define FALLBACK_LONG 3000
+#define FALLBACK_SHARE 0.2
+#define FALLBACK_JT_RATIO 2.0
+#define FALLBACK_RECALL_RATIO 1.5
+#define FALLBACK_UNCLEAN 3
+static int second_opinion(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o, int unclean, size_t *visible)
+{
+    size_t main_chars = count_chars(o->s ? o->s : "", o->n);
+    if (main_chars >= FALLBACK_LONG && !unclean)
+        return 0;
+    out_t j = {0};
+    j.mode = HTMLTEXT_ALL;
+    size_t vis = 0;
+    if (html_justext(h, body, &j, &vis) < 0) {
+        free(j.s);
+        return err_set(ERR_NOMEM, "out of memory in the fallback extractor");
+    }
+    *visible = vis;
+    size_t jt_chars = count_chars(j.s ? j.s : "", j.n);
+    int take_jt = 0;
+    if (main_chars < FALLBACK_SHORT) {
+        take_jt = jt_chars > main_chars;
+    } else if (unclean) {
+        take_jt = jt_chars && jt_chars < main_chars && main_chars <= FALLBACK_UNCLEAN * jt_chars;
+    }
+    if (!take_jt && favor != HTMLTEXT_PRECISION && main_chars < FALLBACK_LONG && main_chars < FALLBACK_SHARE * (double)vis) {
+        /* the recall try: the rules of --favor-recall over a fresh annotation */
+        out_t r = {0};
+        r.mode = HTMLTEXT_MAIN;
+        r.favor = HTMLTEXT_RECALL;
+        r.titles[0] = o->titles[0];
+        r.titles[1] = o->titles[1];
+        size_t r_chars = 0;
+        if (favor != HTMLTEXT_RECALL) {
+            int rc = html_annotate(h, body, HTMLTEXT_MAIN, HTMLTEXT_RECALL, STRIP_CLASSES | STRIP_LINKS);
+            if (rc < 0) {
+                free(j.s);
+                return rc;
+            }
+            html_main_content(h, body, HTMLTEXT_RECALL, &r);
+            html_out_end(&r);
+            if (r.failed) {
+                free(j.s);
+                free(r.s);
+                return err_set(ERR_NOMEM, "out of memory in the fallback extractor");
+            }
+            r_chars = count_chars(r.s ? r.s : "", r.n);
+        }
+        if (jt_chars > r_chars && jt_chars > FALLBACK_JT_RATIO * (double)main_chars) {
+            take_jt = 1;
+        } else if (r_chars >= FALLBACK_SHORT && r_chars > FALLBACK_RECALL_RATIO * (double)main_chars) {
+            free(o->s);
+            *o = r;
+            o->favor = favor;
+            r.s = NULL;
+        }
+        free(r.s);
+    }
+    if (take_jt) {
+        free(o->s);
+        o->s = j.s;
+        o->n = j.n;
+        o->cap = j.cap;
+        o->pending = 0;
+        j.s = NULL;
+    }
+    free(j.s);
+    return 0;
+}
+
 int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const char *http_charset, int mode, int favor,
                      htmltext_doc *doc)
 {
@@ -247,6 +339,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
             /* Then, when still too little is left, without the link rules (blocks and lines):
              * a post that is a list of links (a link roll) is its links. */
             static const int retry[] = {STRIP_LINKS, STRIP_CLASSES};
+            int unclean = 0; /* the text came from the try without class stripping */
             for (int k = 0; k < 2 && o.n < MAIN_MIN_TEXT && !o.failed; k++) {
                 out_t o2 = {0};
                 o2.mode = mode;
@@ -263,9 +356,15 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                 if (o2.n > o.n || o2.failed) {
                     free(o.s);
                     o = o2;
+                    unclean = k == 0;
                 } else {
                     free(o2.s);
                 }
+            }
+            if (!o.failed && (rc = second_opinion(h, body, favor, &o, unclean, &doc->visible)) < 0) {
+                free(o.s);
+                free(og);
+                return rc;
             }
         }
     }

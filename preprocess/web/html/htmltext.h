@@ -43,6 +43,9 @@ typedef struct {
     size_t len;
     char *title;     /* <title>, white space collapsed, or NULL */
     char charset[40]; /* the encoding the bytes were read as */
+    size_t visible;   /* characters of visible text the page holds, when the main content's
+                       * fallback counted them (a short main text): an empty text with
+                       * visible > 0 is a page without main content, not a blank one */
 } htmltext_doc;
 
 typedef struct htmltext htmltext; /* a parser, reused from page to page (one per thread) */
