@@ -197,9 +197,10 @@ if [ "$mode" = --bench ]; then
   # against (tests/e2e/test_evaluate.sh runs scripts/check/check_lm_eval.py where it imports)
   "$PY" -c 'import lm_eval.models.huggingface' 2>/dev/null ||
     "$PY" -m pip install -q --disable-pip-version-check lm-eval==0.4.13 >&2 || rc=1
-  # extract's peers: trafilatura, resiliparse (DCLM's extractor) and fastwarc (its WARC reader); newspaper3k (OpenWebText's)
+  # extract's peers: trafilatura, resiliparse (DCLM's extractor) and fastwarc (its WARC reader); newspaper3k (OpenWebText's),
+  # readability-lxml (Readability's Python port)
   pip_install lxml_html_clean=lxml_html_clean==0.4.6 trafilatura=trafilatura==2.3.1 resiliparse=resiliparse==2.0.1 fastwarc=fastwarc==2.0.1 \
-    newspaper=newspaper3k==0.2.8 || rc=1
+    newspaper=newspaper3k==0.2.8 readability=readability-lxml==0.9 || rc=1
   exit $rc
 fi
 if [ "$mode" = --fixtures ]; then
