@@ -195,7 +195,7 @@ static int inline_in_text(lxb_dom_node_t *n)
     return 0;
 }
 
-static int boilerplate(lxb_dom_node_t *n, int favor)
+int html_boilerplate(lxb_dom_node_t *n, int favor)
 {
     if (inline_in_text(n))
         return 0;
@@ -424,6 +424,19 @@ int html_wraps_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root)
     return subtree_text(n, &h->walk_budget) * 2 > h->page_text;
 }
 
+/* A hidden element (styled display:none, say) holding more text than all the rest of the
+ * page shows, 500 bytes at least: the page's content, hidden for a script to reveal (a
+ * shop's "lockdown" wrapper) rather than a closed menu or dialog. */
+int html_hidden_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root)
+{
+    if (!h->page_text_known) {
+        h->page_text = subtree_text(root, &h->walk_budget);
+        h->page_text_known = 1;
+    }
+    uint64_t sub = subtree_text(n, &h->walk_budget);
+    return sub >= 500 && sub > h->page_text;
+}
+
 /* what annotate strips for the main content besides what is never text */
 int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int strip)
 {
@@ -442,14 +455,14 @@ int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int st
         if (n->type == LXB_DOM_NODE_TYPE_ELEMENT) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
             if (n != root) {
-                if (never_text(t) || html_hidden(n))
+                if (never_text(t) || (html_hidden(n) && !html_hidden_page(h, n, root)))
                     in->skip = 1;
                 else if (mode == HTMLTEXT_MAIN &&
                          (((t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
                             t == LXB_TAG_FIGURE || t == LXB_TAG_FIGCAPTION ||
                             ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article)) &&
                            !html_wraps_page(h, n, root)) ||
-                          ((strip & STRIP_CLASSES) && boilerplate(n, favor) && !holds_named_body(n, &h->walk_budget))))
+                          ((strip & STRIP_CLASSES) && html_boilerplate(n, favor) && !holds_named_body(n, &h->walk_budget))))
                     in->skip = 1;
             }
             if (!in->skip && (t == LXB_TAG_ARTICLE || t == LXB_TAG_MAIN))

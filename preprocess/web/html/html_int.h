@@ -105,6 +105,11 @@ const char *html_attr(lxb_dom_node_t *n, const char *name, size_t *len);
 void html_attr_memo_reset(void);
 /* An <aside> / <footer> / ... holding over half of the visible text under root: left open. */
 int html_wraps_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root);
+/* A hidden element holding more text than the rest of the page shows: shown. */
+int html_hidden_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root);
+/* An element named like boilerplate by its class, id or ARIA role (menus, comments, side
+ * columns, footers, ...: annotate's list), unless it also names content. */
+int html_boilerplate(lxb_dom_node_t *n, int favor);
 /* hidden, aria-hidden="true", or styled display:none / visibility:hidden */
 int html_hidden(lxb_dom_node_t *n);
 /* An element whose class or itemprop names the article body (schema.org articleBody, ...). */
@@ -134,6 +139,7 @@ typedef struct {
     int failed;
     int mode, favor;
     const char *titles[2]; /* the page's <title> and og:title (collapsed), for the headline rule */
+    lxb_dom_node_t *container; /* the element html_main_content chose */
 } out_t;
 void html_out_put(out_t *o, const char *s, size_t n);
 void html_out_end(out_t *o);

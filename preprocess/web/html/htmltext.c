@@ -186,6 +186,20 @@ static size_t count_chars(const char *s, size_t n)
     return c;
 }
 
+/* The chosen container is, or is inside, an element of a boilerplate type: an <aside>, a
+ * <footer>, a <nav>, an <address>, or one named like a comment list, a side column, a footer
+ * (what class stripping removes; the try without it can land there). */
+static int boilerplate_container(lxb_dom_node_t *c, lxb_dom_node_t *body)
+{
+    for (lxb_dom_node_t *n = c; n && n != body && n->type == LXB_DOM_NODE_TYPE_ELEMENT; n = n->parent) {
+        lxb_tag_id_t t = lxb_dom_node_tag_id(n);
+        if (t == LXB_TAG_ASIDE || t == LXB_TAG_FOOTER || t == LXB_TAG_NAV || t == LXB_TAG_ADDRESS ||
+            html_boilerplate(n, HTMLTEXT_BALANCED))
+            return 1;
+    }
+    return 0;
+}
+
 /* A second opinion, as trafilatura takes one (core.py, external.py): when the main text is
  * short (under FALLBACK_SHORT characters), or under FALLBACK_LONG and under FALLBACK_SHARE of the
  * page's visible text, or came from the try without class stripping (it may be a comment
@@ -339,7 +353,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
             /* Then, when still too little is left, without the link rules (blocks and lines):
              * a post that is a list of links (a link roll) is its links. */
             static const int retry[] = {STRIP_LINKS, STRIP_CLASSES};
-            int unclean = 0; /* the text came from the try without class stripping */
+            int unclean = 0; /* the text came from the try without class stripping, from a boilerplate-typed container */
             for (int k = 0; k < 2 && o.n < MAIN_MIN_TEXT && !o.failed; k++) {
                 out_t o2 = {0};
                 o2.mode = mode;
@@ -356,7 +370,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                 if (o2.n > o.n || o2.failed) {
                     free(o.s);
                     o = o2;
-                    unclean = k == 0;
+                    unclean = k == 0 && boilerplate_container(o.container, body);
                 } else {
                     free(o2.s);
                 }

@@ -225,7 +225,7 @@ static int jt_skip(htmltext *h, lxb_dom_node_t *body, lxb_dom_node_t *n, lxb_tag
                 return 0;
         return 1;
     }
-    if (never_text(t) || html_hidden(n))
+    if (never_text(t) || (html_hidden(n) && !html_hidden_page(h, n, body)))
         return 1;
     if (t == LXB_TAG_ASIDE || t == LXB_TAG_FOOTER) /* (not one left open around the page) */
         return !html_wraps_page(h, n, body);

@@ -534,6 +534,7 @@ void html_main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
                 c = c->parent;
         }
     }
+    o->container = c ? c : body;
     if (!c) {
         html_render(body, o);
         return;
