@@ -17,18 +17,19 @@
 #include "preprocess/web/warc.h"
 
 static const char *const reason_name[EXTRACT_R_N] = {"kept",      "record_type", "http_status", "not_html", "truncated",
-                                             "too_large", "damaged",     "empty",       "too_deep"};
+                                             "too_large", "damaged",     "empty",       "too_deep", "no_main_content"};
 static const char *const reason_help[EXTRACT_R_N] = {
     "",
     "warcinfo, request, metadata, revisit records (no page)",
     "HTTP status other than 200",
-    "a payload that is not HTML (Content-Type, or no markup)",
+    "a payload that is not HTML (Content-Type, no markup, or binary bytes)",
     "WARC-Truncated: the crawler cut the payload",
     "a record larger than --max-size",
     "a record the reader could not parse (see the warnings)",
     "no text left after extraction",
     "markup nested deeper than 10,000 elements (HTMLTEXT_MAX_DEPTH: the HTML parser's time grows with the square of "
-    "the depth)"};
+    "the depth)",
+    "a page with visible text but none that is main content (menus, links, boilerplate: every extractor declined)"};
 
 const char *const extract_suffixes[] = {".warc", ".warc.gz", ".warc.zst", ".wet", ".wet.gz", ".wet.zst",
                                           ".html", ".htm", ".html.gz", ".htm.gz", NULL};
@@ -113,6 +114,22 @@ static int looks_html(const unsigned char *b, size_t n)
     return 0;
 }
 
+/* Bytes that are not text: a NUL, or over 1 % of control characters other than white space
+ * (random or compressed data has about 12 %; text in any 8-bit encoding or UTF-8 none), in
+ * the first 8 KiB. UTF-16 (its byte-order mark: NULs between ASCII letters) is text. */
+static int looks_binary(const unsigned char *b, size_t n)
+{
+    if (n >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF)))
+        return 0;
+    size_t k = n < 8192 ? n : 8192, ctl = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!b[i])
+            return 1;
+        ctl += (b[i] < 0x20 && b[i] != '\t' && b[i] != '\n' && b[i] != '\r' && b[i] != '\f') || b[i] == 0x7F;
+    }
+    return ctl * 100 > k;
+}
+
 static int is_html_type(const char *ct)
 {
     return ct && (strcasestr(ct, "text/html") || strcasestr(ct, "application/xhtml"));
@@ -155,6 +172,8 @@ static int drop(extract_state *s, int reason, const char *file, uint64_t rec, co
 static int page(extract_state *s, const unsigned char *b, size_t n, const char *charset, const char *file, uint64_t rec,
                 const char *id, const char *url, const char *date, const char *ctype)
 {
+    if (looks_binary(b, n)) /* an image or an archive served or saved as HTML */
+        return drop(s, EXTRACT_R_NOT_HTML, file, rec, id, url);
     return queue(s, IT_PAGE, 0, file, rec, id, url, date, ctype, charset, b, n);
 }
 
@@ -311,7 +330,8 @@ static int flush_batch(extract_state *s)
                         it->file ? it->file : "", (unsigned long long)it->rec, HTMLTEXT_MAX_DEPTH);
                 rc = drop_now(s, EXTRACT_R_TOO_DEEP, it->file, it->rec, it->id, it->url);
             } else if (it->doc.len == 0) {
-                rc = drop_now(s, EXTRACT_R_EMPTY, it->file, it->rec, it->id, it->url);
+                rc = drop_now(s, it->doc.visible ? EXTRACT_R_NO_MAIN : EXTRACT_R_EMPTY, it->file, it->rec, it->id,
+                              it->url);
             } else {
                 rc = emit_now(s, it->doc.text, it->doc.len, it->id, it->url, it->date, it->ctype, it->doc.charset,
                               it->doc.title, s->language ? it->lang.code : NULL);
@@ -476,6 +496,12 @@ static int do_html(extract_state *s, const char *path)
     return rc;
 }
 
+static int ends_with_ci(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcasecmp(s + n - k, suffix);
+}
+
 int extract_input(extract_state *s, const char *path)
 {
     /* WARC or HTML, by the first decoded bytes; stdin is read as WARC (it cannot be read twice) */
@@ -487,6 +513,7 @@ int extract_input(extract_state *s, const char *path)
         return rc;
     char head[8] = {0};
     ssize_t k = io_read(io, head, 7);
+    int codec = io_reader_codec(io);
     io_reader_close(io);
     if (k < 0) {
         warn(err_msg());
@@ -495,6 +522,20 @@ int extract_input(extract_state *s, const char *path)
     }
     if (k == 7 && !memcmp(head, "WARC/1.", 7))
         return do_warc(s, path);
+    /* A name that promises a WARC or a compressed file the bytes do not keep: refused, not read
+     * as a page (1 MB of random bytes named x.warc.gz had come out as a document of mojibake) */
+    static const char *const warc_names[] = {".warc", ".warc.gz", ".warc.zst", ".wet", ".wet.gz", ".wet.zst", NULL};
+    for (int i = 0; warc_names[i]; i++)
+        if (ends_with_ci(path, warc_names[i]))
+            return err_set(ERR_FORMAT, "%s: not a WARC file: it is named as one, but %s", path,
+                           k == 0 ? "it is empty"
+                           : (ends_with_ci(path, ".gz") && codec != IO_CODEC_GZIP) ||
+                                   (ends_with_ci(path, ".zst") && codec != IO_CODEC_ZSTD)
+                               ? "its bytes are not the compressed stream its name says"
+                               : "its records do not start with WARC/1.0 or WARC/1.1");
+    if ((ends_with_ci(path, ".gz") && codec != IO_CODEC_GZIP) || (ends_with_ci(path, ".zst") && codec != IO_CODEC_ZSTD))
+        return err_set(ERR_FORMAT, "%s: not %s data, as its name says", path,
+                       ends_with_ci(path, ".gz") ? "gzip" : "zstd");
     return do_html(s, path);
 }
 

@@ -180,6 +180,31 @@ expect_exit usage_favor 2 "$X" --favor-precision --favor-recall "$W/whirlwind.wa
 expect_exit usage_workers 2 "$X" -j -2 "$W/whirlwind.warc.gz"
 expect_exit missing_file 3 "$X" "$WORK/nope.warc.gz"
 expect_exit help 0 "$X" --help
+# Bytes that are not a page give no document: 1 MB of random bytes named x.warc.gz (as a new
+# user tried), or a WARC name on gzip'd HTML, or .gz on plain bytes, is refused naming the file;
+# random bytes named .html are dropped as not_html; a page of menus only is counted as
+# no_main_content (and named in --rejected), never written as an empty or junk document.
+head -c 1000000 /dev/urandom > "$WORK/x.warc.gz"
+expect_exit random_warc_gz_refused 1 "$X" "$WORK/x.warc.gz" -o "$WORK/x.jsonl"
+stderr_has random_warc_gz_named "x.warc.gz: not a WARC file"
+if [ ! -e "$WORK/x.jsonl" ]; then pass random_warc_gz_no_output; else fail random_warc_gz_no_output "$(head -c 200 "$WORK/x.jsonl")"; fi
+printf '<html><body><p>a page</p></body></html>' | gzip > "$WORK/page.warc.gz"
+expect_exit gzip_html_named_warc 1 "$X" "$WORK/page.warc.gz"
+stderr_has gzip_html_named_warc_why "do not start with WARC/1.0"
+head -c 5000 /dev/urandom > "$WORK/r.gz"
+expect_exit plain_bytes_named_gz 1 "$X" "$WORK/r.gz"
+stderr_has plain_bytes_named_gz_why "r.gz: not gzip data"
+cp "$WORK/x.warc.gz" "$WORK/x.html"
+"$X" "$WORK/x.html" --rejected "$WORK/x.rej" -o "$WORK/xh.jsonl" 2> "$WORK/xh.err"
+if grep -qE '^  dropped not_html +1 ' "$WORK/xh.err" && [ ! -s "$WORK/xh.jsonl" ] && grep -q "^not_html	" "$WORK/x.rej"; then
+  pass random_html_not_html; else fail random_html_not_html "$(cat "$WORK/xh.err")"; fi
+printf '<html><body><nav><a href=/>Home</a> <a href=/a>About</a></nav><footer>(c) 2024 Example Inc. <a href=/p>Privacy</a></footer></body></html>' > "$WORK/menus.html"
+"$X" "$WORK/menus.html" --rejected "$WORK/m.rej" -o "$WORK/m.jsonl" 2> "$WORK/m.err"
+if grep -qE '^  dropped no_main_content +1 ' "$WORK/m.err" && [ ! -s "$WORK/m.jsonl" ] && grep -q "^no_main_content	.*menus.html" "$WORK/m.rej"; then
+  pass menus_no_main_content; else fail menus_no_main_content "$(cat "$WORK/m.err")"; fi
+printf '<html><body> </body></html>' > "$WORK/blank.html"
+"$X" "$WORK/blank.html" -o "$WORK/b.jsonl" 2> "$WORK/b.err"
+if grep -qE '^  dropped empty +1 ' "$WORK/b.err"; then pass blank_page_empty; else fail blank_page_empty "$(cat "$WORK/b.err")"; fi
 # The data pipeline's WARC input: make data's rule (WARC=...) and the sharded extract stage.
 make --no-print-directory -s -f "$ROOT/scripts/make/data.mk" BIN="$BIN" B="$WORK/md" WARC="$W/whirlwind.warc.gz" \
   "$WORK/md/web.clean.jsonl.zst" > "$WORK/md.out" 2>&1

@@ -479,6 +479,93 @@ static void test_html5lib_encoding(void)
     printf("  html5lib encoding: %d tests run (scripted/tests1.dat not run: it needs a script engine)\n", total);
 }
 
+/* The second opinion (htmltext_fallback): each rule's case, by the lengths alone, then small
+ * pages that land in each. */
+static void test_fallback_rules(void)
+{
+    size_t r0 = 0, r400 = 400, r2000 = 2000;
+    const int B = HTMLTEXT_BALANCED, P = HTMLTEXT_PRECISION;
+    /* short main: jusText's text when longer (even empty main against a few words) */
+    CHECK_EQ_INT(htmltext_fallback(0, 40, 100, 0, B, NULL), HTMLTEXT_TAKE_JUSTEXT);
+    CHECK_EQ_INT(htmltext_fallback(200, 240, 5000, 0, B, NULL), HTMLTEXT_TAKE_JUSTEXT);
+    CHECK_EQ_INT(htmltext_fallback(200, 150, 400, 0, B, NULL), HTMLTEXT_KEEP_MAIN); /* shorter; 200 = half the page */
+    CHECK_EQ_INT(htmltext_fallback(0, 0, 0, 0, B, NULL), HTMLTEXT_KEEP_MAIN);        /* a blank page */
+    /* unclean: jusText's when shorter but within 3x, never when longer or far shorter */
+    CHECK_EQ_INT(htmltext_fallback(5000, 2000, 9000, 1, B, NULL), HTMLTEXT_TAKE_JUSTEXT);
+    CHECK_EQ_INT(htmltext_fallback(5000, 1000, 9000, 1, B, NULL), HTMLTEXT_KEEP_MAIN);
+    CHECK_EQ_INT(htmltext_fallback(5000, 6000, 9000, 1, B, NULL), HTMLTEXT_KEEP_MAIN);
+    CHECK_EQ_INT(htmltext_fallback(5000, 2000, 9000, 0, B, NULL), HTMLTEXT_KEEP_MAIN);
+    /* a small share of the page: the recall try is asked for, then jusText's over 2x and over
+     * the recall try's, else the recall try's over 1.5x and at least 250 */
+    CHECK_EQ_INT(htmltext_fallback(300, 500, 10000, 0, B, NULL), HTMLTEXT_NEED_RECALL);
+    CHECK_EQ_INT(htmltext_fallback(300, 700, 10000, 0, B, &r400), HTMLTEXT_TAKE_JUSTEXT);
+    CHECK_EQ_INT(htmltext_fallback(300, 700, 10000, 0, B, &r2000), HTMLTEXT_TAKE_RECALL);
+    CHECK_EQ_INT(htmltext_fallback(300, 500, 10000, 0, B, &r400), HTMLTEXT_KEEP_MAIN); /* 400 < 1.5 x 300 */
+    CHECK_EQ_INT(htmltext_fallback(300, 500, 10000, 0, B, &r0), HTMLTEXT_KEEP_MAIN);
+    CHECK_EQ_INT(htmltext_fallback(300, 5000, 1000, 0, B, NULL), HTMLTEXT_KEEP_MAIN);  /* 30 % of the page */
+    CHECK_EQ_INT(htmltext_fallback(3000, 9000, 90000, 0, B, NULL), HTMLTEXT_KEEP_MAIN); /* long enough */
+    CHECK_EQ_INT(htmltext_fallback(300, 5000, 10000, 0, P, NULL), HTMLTEXT_KEEP_MAIN);  /* --favor-precision */
+
+    htmltext *ht;
+    CHECK(htmltext_new(&ht) == 0);
+    const char *prose = "The committee met on Tuesday and agreed that the new rules would be in force from the "
+                        "first of the month, after a long debate about what they should say and to whom. ";
+    char page[8192];
+    /* the main content finds nothing (a forum's thread in <noscript>, as Discourse serves it to
+     * readers without scripts): jusText's paragraphs */
+    snprintf(page, sizeof page,
+             "<html><body><div id=app></div><noscript><div class=topic><p>%s</p><p>%s</p></div></noscript>"
+             "</body></html>", prose, prose);
+    char *t = text_of(ht, page, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "The committee met on Tuesday") != NULL);
+    free(t);
+    /* an <aside> never closed holds the page: not dropped */
+    snprintf(page, sizeof page,
+             "<html><body><aside class=banner><a href=/x>News: we moved</a><div><h1>Title</h1><p>%s</p><p>%s</p>"
+             "</div></body></html>", prose, prose);
+    t = text_of(ht, page, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "The committee met on Tuesday") != NULL);
+    free(t);
+    /* a display:none wrapper holding the whole page (revealed by a script) is shown; a hidden
+     * menu beside text is not */
+    snprintf(page, sizeof page,
+             "<html><body><div style='display:none'><p>%s</p><p>%s</p><p>%s</p><p>%s</p></div><p>Loading.</p>"
+             "</body></html>", prose, prose, prose, prose);
+    t = text_of(ht, page, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "The committee met on Tuesday") != NULL);
+    free(t);
+    snprintf(page, sizeof page,
+             "<html><body><div style='display:none'><p>Secret menu entry</p></div><p>%s</p><p>%s</p></body></html>",
+             prose, prose);
+    t = text_of(ht, page, NULL, HTMLTEXT_MAIN);
+    CHECK(strstr(t, "The committee met") != NULL && strstr(t, "Secret menu") == NULL);
+    free(t);
+    /* unclean: the text found only inside a container named "comments" (by the try without
+     * class stripping), with a line of links in it: jusText's paragraphs, the links left out */
+    snprintf(page, sizeof page,
+             "<html><body><div class=comments><div class=thread><p>%s%s</p><p>%s%s</p><p>%s</p><div>Posted by "
+             "<a href=/u>someone</a> and <a href=/v>someone else</a> on a day we all remember</div></div></div>"
+             "</body></html>", prose, prose, prose, prose, prose);
+    htmltext_doc d;
+    CHECK(htmltext_extract(ht, (const unsigned char *)page, strlen(page), NULL, HTMLTEXT_MAIN, HTMLTEXT_BALANCED, &d) == 0);
+    CHECK(strstr(d.text, "The committee met") != NULL && strstr(d.text, "Posted by") == NULL);
+    CHECK(d.visible > d.len / 2);
+    htmltext_doc_free(&d);
+    /* a page of menus only: no main content, but visible text (extract's no_main_content) */
+    const char *menus = "<html><body><nav><a href=/>Home</a> <a href=/a>About</a></nav><footer>(c) 2024 "
+                        "Example Inc. All rights reserved. <a href=/p>Privacy</a></footer></body></html>";
+    CHECK(htmltext_extract(ht, (const unsigned char *)menus, strlen(menus), NULL, HTMLTEXT_MAIN, HTMLTEXT_BALANCED, &d) == 0);
+    CHECK_EQ_INT(d.len, 0);
+    CHECK(d.visible > 0);
+    htmltext_doc_free(&d);
+    /* a blank page: nothing visible */
+    CHECK(htmltext_extract(ht, (const unsigned char *)"<html><body> </body></html>", 27, NULL, HTMLTEXT_MAIN,
+                           HTMLTEXT_BALANCED, &d) == 0);
+    CHECK(d.len == 0 && d.visible == 0);
+    htmltext_doc_free(&d);
+    htmltext_free(ht);
+}
+
 int main(void)
 {
     check_run("warc_records", test_warc_records);
@@ -486,5 +573,6 @@ int main(void)
     check_run("htmltext_charsets", test_charsets);
     check_run("htmltext_text", test_text);
     check_run("html5lib_encoding_sniffing", test_html5lib_encoding);
+    check_run("htmltext_fallback", test_fallback_rules);
     return check_total_failed ? 1 : 0;
 }

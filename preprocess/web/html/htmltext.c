@@ -200,30 +200,36 @@ static int boilerplate_container(lxb_dom_node_t *c, lxb_dom_node_t *body)
     return 0;
 }
 
-/* A second opinion, as trafilatura takes one (core.py, external.py): when the main text is
- * short (under FALLBACK_SHORT characters), or under FALLBACK_LONG and under FALLBACK_SHARE of the
- * page's visible text, or came from the try without class stripping (it may be a comment
- * thread or a side column), jusText's paragraphs (justext.c) and the main content with
- * --favor-recall's rules are computed too, and taken instead when:
- *   short: jusText's text is longer;
- *   a small share of the page: jusText's is over FALLBACK_JT_RATIO times longer (and longer than
- *     the recall try's), else the recall try's is at least FALLBACK_SHORT and over
- *     FALLBACK_RECALL_RATIO times longer;
- *   unclean: jusText's is shorter (it left boilerplate out), but not by over FALLBACK_UNCLEAN times.
- * *visible: the page's visible characters (counted when jusText ran), for the reason an empty
- * page is dropped under. 0, or ERR_NOMEM. */
-#define FALLBACK_SHORT 250
-#define FALLBACK_LONG 3000
-#define FALLBACK_SHARE 0.2
-#define FALLBACK_JT_RATIO 2.0
-#define FALLBACK_RECALL_RATIO 1.5
-#define FALLBACK_UNCLEAN 3
+/* A second opinion, as trafilatura takes one (core.py, external.py; the rules in htmltext.h):
+ * jusText's paragraphs (justext.c) and, when they are asked for, the main content by
+ * --favor-recall's rules. *visible: the page's visible characters (counted when jusText ran),
+ * for the reason an empty page is dropped under. 0, or ERR_NOMEM. */
+int htmltext_fallback(size_t main_chars, size_t jt_chars, size_t visible, int unclean, int favor,
+                      const size_t *recall_chars)
+{
+    if (main_chars < HTMLTEXT_FALLBACK_SHORT && jt_chars > main_chars)
+        return HTMLTEXT_TAKE_JUSTEXT;
+    if (main_chars >= HTMLTEXT_FALLBACK_SHORT && unclean && jt_chars && jt_chars < main_chars &&
+        main_chars <= HTMLTEXT_FALLBACK_UNCLEAN * jt_chars)
+        return HTMLTEXT_TAKE_JUSTEXT;
+    if (favor == HTMLTEXT_PRECISION || main_chars >= HTMLTEXT_FALLBACK_LONG ||
+        !(main_chars < HTMLTEXT_FALLBACK_SHARE * (double)visible))
+        return HTMLTEXT_KEEP_MAIN;
+    if (!recall_chars)
+        return HTMLTEXT_NEED_RECALL;
+    if (jt_chars > *recall_chars && jt_chars > HTMLTEXT_FALLBACK_JT_RATIO * (double)main_chars)
+        return HTMLTEXT_TAKE_JUSTEXT;
+    if (*recall_chars >= HTMLTEXT_FALLBACK_SHORT && *recall_chars > HTMLTEXT_FALLBACK_RECALL_RATIO * (double)main_chars)
+        return HTMLTEXT_TAKE_RECALL;
+    return HTMLTEXT_KEEP_MAIN;
+}
+
 static int second_opinion(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o, int unclean, size_t *visible)
 {
     size_t main_chars = count_chars(o->s ? o->s : "", o->n);
-    if (main_chars >= FALLBACK_LONG && !unclean)
+    if (main_chars >= HTMLTEXT_FALLBACK_LONG && !unclean)
         return 0;
-    out_t j = {0};
+    out_t j = {0}, r = {0};
     j.mode = HTMLTEXT_ALL;
     size_t vis = 0;
     if (html_justext(h, body, &j, &vis) < 0) {
@@ -232,46 +238,37 @@ static int second_opinion(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o
     }
     *visible = vis;
     size_t jt_chars = count_chars(j.s ? j.s : "", j.n);
-    int take_jt = 0;
-    if (main_chars < FALLBACK_SHORT) {
-        take_jt = jt_chars > main_chars;
-    } else if (unclean) {
-        take_jt = jt_chars && jt_chars < main_chars && main_chars <= FALLBACK_UNCLEAN * jt_chars;
-    }
-    if (!take_jt && favor != HTMLTEXT_PRECISION && main_chars < FALLBACK_LONG && main_chars < FALLBACK_SHARE * (double)vis) {
-        /* the recall try: the rules of --favor-recall over a fresh annotation */
-        out_t r = {0};
-        r.mode = HTMLTEXT_MAIN;
-        r.favor = HTMLTEXT_RECALL;
-        r.titles[0] = o->titles[0];
-        r.titles[1] = o->titles[1];
+    int choice = htmltext_fallback(main_chars, jt_chars, vis, unclean, favor, NULL);
+    if (choice == HTMLTEXT_NEED_RECALL) {
+        /* the recall try: the rules of --favor-recall over a fresh annotation (none when they
+         * are the rules the main text was made by) */
         size_t r_chars = 0;
         if (favor != HTMLTEXT_RECALL) {
+            r.mode = HTMLTEXT_MAIN;
+            r.favor = HTMLTEXT_RECALL;
+            r.titles[0] = o->titles[0];
+            r.titles[1] = o->titles[1];
             int rc = html_annotate(h, body, HTMLTEXT_MAIN, HTMLTEXT_RECALL, STRIP_CLASSES | STRIP_LINKS);
+            if (rc == 0) {
+                html_main_content(h, body, HTMLTEXT_RECALL, &r);
+                html_out_end(&r);
+                rc = r.failed ? err_set(ERR_NOMEM, "out of memory in the fallback extractor") : 0;
+            }
             if (rc < 0) {
                 free(j.s);
-                return rc;
-            }
-            html_main_content(h, body, HTMLTEXT_RECALL, &r);
-            html_out_end(&r);
-            if (r.failed) {
-                free(j.s);
                 free(r.s);
-                return err_set(ERR_NOMEM, "out of memory in the fallback extractor");
+                return rc;
             }
             r_chars = count_chars(r.s ? r.s : "", r.n);
         }
-        if (jt_chars > r_chars && jt_chars > FALLBACK_JT_RATIO * (double)main_chars) {
-            take_jt = 1;
-        } else if (r_chars >= FALLBACK_SHORT && r_chars > FALLBACK_RECALL_RATIO * (double)main_chars) {
-            free(o->s);
-            *o = r;
-            o->favor = favor;
-            r.s = NULL;
-        }
-        free(r.s);
+        choice = htmltext_fallback(main_chars, jt_chars, vis, unclean, favor, &r_chars);
     }
-    if (take_jt) {
+    if (choice == HTMLTEXT_TAKE_RECALL) {
+        free(o->s);
+        *o = r;
+        o->favor = favor;
+        r.s = NULL;
+    } else if (choice == HTMLTEXT_TAKE_JUSTEXT) {
         free(o->s);
         o->s = j.s;
         o->n = j.n;
@@ -279,6 +276,7 @@ static int second_opinion(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o
         o->pending = 0;
         j.s = NULL;
     }
+    free(r.s);
     free(j.s);
     return 0;
 }

@@ -67,6 +67,31 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                      htmltext_doc *doc);
 void htmltext_doc_free(htmltext_doc *doc);
 
+/* The main content's second opinion (HTMLTEXT_MAIN), as trafilatura takes one (core.py,
+ * external.py), with its thresholds: when the main text is short, a small share of the page,
+ * or came from the try without class stripping out of a boilerplate-typed container (an
+ * <aside>, <footer>, <nav>, <address>, or an element named like a comment list or side
+ * column), jusText's paragraphs are computed (justext.c) and, when asked for, the main
+ * content by --favor-recall's rules; which text is kept (characters, not bytes):
+ *   main under SHORT: jusText's when longer;
+ *   unclean: jusText's when shorter (boilerplate left out) but not by over UNCLEAN times;
+ *   main under LONG and under SHARE of the page's visible text (not --favor-precision):
+ *     jusText's when longer than the recall try's and over JT_RATIO times the main text's,
+ *     else the recall try's when at least SHORT and over RECALL_RATIO times the main's;
+ *   else the main text. */
+#define HTMLTEXT_FALLBACK_SHORT 250        /* trafilatura's MIN_EXTRACTED_SIZE */
+#define HTMLTEXT_FALLBACK_LONG 3000        /* its ESCALATION_MAX_LENGTH */
+#define HTMLTEXT_FALLBACK_SHARE 0.2        /* ESCALATION_PAGE_SHARE */
+#define HTMLTEXT_FALLBACK_JT_RATIO 2.0     /* ESCALATION_JUSTEXT_RATIO */
+#define HTMLTEXT_FALLBACK_RECALL_RATIO 1.5 /* ESCALATION_ACCEPT_RATIO */
+#define HTMLTEXT_FALLBACK_UNCLEAN 3        /* JUSTEXT_OVERRIDE_RATIO */
+enum { HTMLTEXT_KEEP_MAIN, HTMLTEXT_TAKE_JUSTEXT, HTMLTEXT_TAKE_RECALL, HTMLTEXT_NEED_RECALL };
+/* The choice, from the texts' lengths in characters: main, jusText's, the page's visible
+ * text; unclean as above; favor; recall_chars the recall try's, or NULL when it was not made
+ * (HTMLTEXT_NEED_RECALL: make it and ask again). */
+int htmltext_fallback(size_t main_chars, size_t jt_chars, size_t visible, int unclean, int favor,
+                      const size_t *recall_chars);
+
 /* How deep the markup s[0..n) nests, counted on its tags before any parsing: start
  * tags minus end tags of the elements that do not close by themselves (void
  * elements, and those whose end tag may be left out: p, li, td, ..., are not
