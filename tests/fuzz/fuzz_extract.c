@@ -1,6 +1,7 @@
 /* libFuzzer target: charset sniffing, decoding to UTF-8, HTML5 parsing (lexbor) and the
- * main-content and visible-text extraction on arbitrary bytes. The first byte chooses the
- * mode, the favour and a transport charset. */
+ * main-content and visible-text extraction on arbitrary bytes, the second opinion (jusText's
+ * classifier, the recall try) among them. The first byte chooses the mode, the favour and a
+ * transport charset. */
 #include "common/utf8.h"
 #include "preprocess/web/html/htmltext.h"
 
@@ -25,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!d.text || strlen(d.text) != d.len || !utf8_valid(d.text, d.len))
             abort();
         if (d.title && !utf8_valid(d.title, strlen(d.title)))
+            abort();
+        if (mode == HTMLTEXT_ALL && d.visible) /* (counted by the main content's fallback only) */
             abort();
         htmltext_doc_free(&d);
     }
