@@ -7,6 +7,7 @@
 #include "preprocess/web/robots.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <curl/curl.h>
 #include <math.h>
 #include <stdio.h>
@@ -61,6 +62,8 @@ typedef struct {
     size_t n;
     uint32_t *host_of, *qnext;
     unsigned char *attempts;
+    unsigned char *hops;  /* redirects followed so far */
+    char **cur;           /* the URL a redirect led to (NULL: the URL itself) */
     double *first_start;
     host *hosts;
     size_t nhosts, hcap;
@@ -281,7 +284,7 @@ static int start(engine *g, uint32_t h, uint32_t url, const char *robots_url)
     x->start = x->last_rx = now_s();
     x->start_epoch = (int64_t)time(NULL);
     CURL *e = x->e;
-    curl_easy_setopt(e, CURLOPT_URL, url == NONE ? robots_url : g->urls[url]);
+    curl_easy_setopt(e, CURLOPT_URL, url == NONE ? robots_url : g->cur[url] ? g->cur[url] : g->urls[url]);
     curl_easy_setopt(e, CURLOPT_PRIVATE, x);
     curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(e, CURLOPT_WRITEDATA, x);
@@ -292,8 +295,11 @@ static int start(engine *g, uint32_t h, uint32_t url, const char *robots_url)
     curl_easy_setopt(e, CURLOPT_VERBOSE, 1L); /* for the request headers as sent (CURLINFO_HEADER_OUT) */
     curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->errbuf);
     curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 1L);
-    curl_easy_setopt(e, CURLOPT_MAXREDIRS, o->max_redirects);
+    /* a page's redirects are followed by finish_page, through the target host's queue: its
+     * robots.txt, wait and per-host limit apply to the request, as to any other of that host.
+     * robots.txt's own are followed here, five at most (RFC 9309 2.3.1.2) */
+    curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, url == NONE ? 1L : 0L);
+    curl_easy_setopt(e, CURLOPT_MAXREDIRS, 5L);
     curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(e, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
@@ -311,7 +317,7 @@ static int start(engine *g, uint32_t h, uint32_t url, const char *robots_url)
     if (curl_multi_add_handle(g->m, e) != CURLM_OK) return err_set(ERR_INTERNAL, "curl_multi_add_handle failed");
     g->hosts[h].active++;
     g->active++;
-    if (url != NONE && g->attempts[url]++ == 0) g->first_start[url] = x->start;
+    if (url != NONE && g->attempts[url]++ == 0 && !g->hops[url]) g->first_start[url] = x->start;
     return 0;
 }
 
@@ -462,6 +468,43 @@ static int finish_robots(engine *g, xfer *x, CURLcode res)
     return reschedule(g, x->host);
 }
 
+static int enqueue_front(engine *g, uint32_t h, uint32_t u)
+{
+    host *ho = &g->hosts[h];
+    g->qnext[u] = ho->q_head;
+    ho->q_head = u;
+    if (ho->q_tail == NONE) ho->q_tail = u;
+    g->host_of[u] = h;
+    return 0;
+}
+
+/* A redirect: the URL goes on, as a new request, to the front of its target host's queue
+ * (that host's robots.txt fetched first when it is new, its wait and per-host limit kept);
+ * the hop counts against max_redirects, not against the retries. 0, or the reason it ends. */
+static const char *follow(engine *g, uint32_t u, const char *location, int *rc)
+{
+    *rc = 0;
+    if (g->hops[u] >= g->o->max_redirects || g->hops[u] == UCHAR_MAX) return "too_many_redirects";
+    char key[1100], *path = NULL;
+    const char *why = parse_url(g, location, key, sizeof key, &path);
+    free(path);
+    if (why) return why;
+    char *next = strdup(location);
+    uint32_t h = 0;
+    if (!next || (*rc = host_index(g, key, &h))) {
+        free(next);
+        if (!*rc) *rc = err_set(ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    free(g->cur[u]);
+    g->cur[u] = next;
+    g->hops[u]++;
+    g->attempts[u] = 0;
+    enqueue_front(g, h, u);
+    *rc = reschedule(g, h);
+    return NULL;
+}
+
 static int finish_page(engine *g, xfer *x, CURLcode res)
 {
     uint32_t u = x->url;
@@ -474,6 +517,14 @@ static int finish_page(engine *g, xfer *x, CURLcode res)
     char reason[32];
     if (res == CURLE_OK) {
         if (code >= 200 && code < 300) return report(g, u, FETCH_OK, NULL, NULL, x, code);
+        char *location = NULL;
+        if (code >= 300 && code < 400 && curl_easy_getinfo(x->e, CURLINFO_REDIRECT_URL, &location) == CURLE_OK &&
+            location) {
+            int rc;
+            const char *end = follow(g, u, location, &rc);
+            if (rc || !end) return rc;
+            return report(g, u, FETCH_FAILED, end, NULL, x, code);
+        }
         snprintf(reason, sizeof reason, "http_%ld", code);
         why = reason;
         if (code == 429 || code >= 500) {
@@ -489,10 +540,7 @@ static int finish_page(engine *g, xfer *x, CURLcode res)
         if (ra > d) d = ra;
         ho->next = fmax(ho->next, now_s() + d);
         /* back to the front of the host's queue */
-        g->qnext[u] = ho->q_head;
-        ho->q_head = u;
-        if (ho->q_tail == NONE) ho->q_tail = u;
-        return 0;
+        return enqueue_front(g, x->host, u);
     }
     return report(g, u, FETCH_FAILED, why, res == CURLE_OK ? NULL : (x->errbuf[0] ? x->errbuf : curl_easy_strerror(res)),
                   x, code);
@@ -525,6 +573,9 @@ static void free_engine(engine *g)
     free(g->qnext);
     free(g->attempts);
     free(g->first_start);
+    for (size_t i = 0; g->cur && i < g->n; i++) free(g->cur[i]);
+    free(g->cur);
+    free(g->hops);
 }
 
 /* Start what may start now: returns 0 or ERR_*. */
@@ -558,7 +609,7 @@ static int start_ready(engine *g, double now)
             int allowed = 1;
             if (ho->rb) {
                 char key[1100], *path = NULL;
-                parse_url(g, g->urls[u], key, sizeof key, &path);
+                parse_url(g, g->cur[u] ? g->cur[u] : g->urls[u], key, sizeof key, &path);
                 allowed = robots_allowed(ho->rb, path);
                 free(path);
             }
@@ -614,9 +665,11 @@ int fetch_run(const fetch_opts *o, char *const *urls, const unsigned char *want,
     g.qnext = malloc((n + 1) * sizeof *g.qnext);
     g.attempts = calloc(n + 1, 1);
     g.first_start = calloc(n + 1, sizeof *g.first_start);
+    g.hops = calloc(n + 1, 1);
+    g.cur = calloc(n + 1, sizeof *g.cur);
     g.m = curl_multi_init();
     g.cu = curl_url();
-    if (!g.host_of || !g.qnext || !g.attempts || !g.first_start || !g.m || !g.cu) rc = err_set(ERR_NOMEM, "out of memory");
+    if (!g.host_of || !g.qnext || !g.attempts || !g.first_start || !g.hops || !g.cur || !g.m || !g.cu) rc = err_set(ERR_NOMEM, "out of memory");
     if (rc == 0) {
         curl_multi_setopt(g.m, CURLMOPT_MAX_TOTAL_CONNECTIONS, o->jobs);
         curl_multi_setopt(g.m, CURLMOPT_MAXCONNECTS, o->jobs * 2);

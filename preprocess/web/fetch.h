@@ -10,7 +10,9 @@
  * retries: nothing allowed; the host unreachable: its URLs fail as the
  * robots.txt request did, without a request each).
  *
- * HTTP/1.1; redirects followed up to max_redirects; connect, total and stall
+ * HTTP/1.1; redirects followed up to max_redirects, each as a new request queued at the
+ * front of its target's host: that host's robots.txt (fetched first when the host is new),
+ * wait and per-host limit apply to it as to the host's own URLs; connect, total and stall
  * (no byte for `stall` seconds) timeouts; bodies past max_size abandoned;
  * Accept-Encoding: every coding libcurl has (gzip, deflate, br, zstd), decoded
  * before the body is handed over. 5xx, 429 and connections reset or cut short

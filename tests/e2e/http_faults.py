@@ -97,6 +97,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_header("Location", "/page/" + p[len("/redirect/"):])
             self.send_header("Content-Length", "0")
             return self.end_headers()
+        if p.startswith("/goto/"):  # a redirect to another host: /goto/HOST:PORT/PATH
+            self.send_response(302)
+            self.send_header("Location", "http://" + self.path[len("/goto/"):])
+            self.send_header("Content-Length", "0")
+            return self.end_headers()
         if p.startswith("/loop"):
             self.send_response(302)
             self.send_header("Location", "/loop")

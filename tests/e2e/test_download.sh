@@ -103,6 +103,26 @@ if "$PY" -c "import sys; sys.exit(0 if 0.95 <= $sec < 5 else 1)"; then pass down
 if grep -q 'Déjà vu, naïve façade' "$WORK/docs.jsonl" && [ "$(wc -l < "$WORK/docs.jsonl")" = 10 ]; then pass download_then_extract
 else fail download_then_extract "$(head -c 600 "$WORK/docs.jsonl")"; fi
 
+# A redirect to another host is a request to that host: its robots.txt applies (a disallowed
+# target is skipped, an allowed one fetched) and so does its wait (--wait 1.5: A's robots.txt at
+# 0 s, A's page at 1.5 s, the page B redirects to A at 3 s, not at once when B's redirect comes).
+printf '%s\n' "$B/goto/127.0.0.1:$P1/private/secret" "$B/goto/127.0.0.1:$P1/private/ok" > "$WORK/redir.txt"
+"$D" -o "$WORK/redir" --wait 0 "$WORK/redir.txt" 2> "$WORK/redir.err"
+"$PY" - "$WORK/redir/download.log.jsonl" > "$WORK/redir.out" 2>&1 <<'PY'
+import json, sys
+got = {json.loads(l)["url"].rsplit("/", 2)[-1]: json.loads(l) for l in open(sys.argv[1])}
+s, o = got.get("secret", {}), got.get("ok", {})
+ok = s.get("status") == "skipped" and s.get("reason") == "robots" and o.get("status") == "fetched" and o.get("final_url", "").endswith("/private/ok")
+sys.exit(0 if ok else print(got) or 1)
+PY
+if [ $? = 0 ]; then pass redirect_target_robots; else fail redirect_target_robots "$(cat "$WORK/redir.out" "$WORK/redir.err" | head -c 800)"; fi
+printf '%s\n' "$A/page/w1" "$B/goto/127.0.0.1:$P1/page/w2" > "$WORK/redirw.txt"
+t0=$(date +%s.%N)
+"$D" -o "$WORK/redirw" --wait 1.5 "$WORK/redirw.txt" 2> "$WORK/redirw.err"
+t1=$(date +%s.%N)
+if "$PY" -c "import sys; sys.exit(0 if $t1 - $t0 >= 2.9 else 1)" && grep -q '2 URLs in: 2 kept' "$WORK/redirw.err"; then
+  pass redirect_target_wait; else fail redirect_target_wait "$(echo "$t1 - $t0" | bc) s: $(cat "$WORK/redirw.err")"; fi
+
 # The same command again: everything was done; nothing fetched, the log unchanged.
 cp "$WORK/out/download.log.jsonl" "$WORK/log1"
 ls "$WORK/out" > "$WORK/ls1"
