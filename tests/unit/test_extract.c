@@ -541,11 +541,13 @@ static void test_fallback_rules(void)
     CHECK(strstr(t, "The committee met") != NULL && strstr(t, "Secret menu") == NULL);
     free(t);
     /* unclean: the text found only inside a container named "comments" (by the try without
-     * class stripping), with a line of links in it: jusText's paragraphs, the links left out */
+     * class stripping; it holds under half the page, so it is no layout wrapper), with a line of
+     * links in it: jusText's paragraphs, the links left out */
     snprintf(page, sizeof page,
              "<html><body><div class=comments><div class=thread><p>%s%s</p><p>%s%s</p><p>%s</p><div>Posted by "
              "<a href=/u>someone</a> and <a href=/v>someone else</a> on a day we all remember</div></div></div>"
-             "</body></html>", prose, prose, prose, prose, prose);
+             "<footer><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p><p>%s</p></footer></body></html>",
+             prose, prose, prose, prose, prose, prose, prose, prose, prose, prose, prose);
     htmltext_doc d;
     CHECK(htmltext_extract(ht, (const unsigned char *)page, strlen(page), NULL, HTMLTEXT_MAIN, HTMLTEXT_BALANCED, &d) == 0);
     CHECK(strstr(d.text, "The committee met") != NULL && strstr(d.text, "Posted by") == NULL);

@@ -189,12 +189,16 @@ static size_t count_chars(const char *s, size_t n)
 /* The chosen container is, or is inside, an element of a boilerplate type: an <aside>, a
  * <footer>, a <nav>, an <address>, or one named like a comment list, a side column, a footer
  * (what class stripping removes; the try without it can land there). */
-static int boilerplate_container(lxb_dom_node_t *c, lxb_dom_node_t *body)
+static int boilerplate_container(htmltext *h, lxb_dom_node_t *c, lxb_dom_node_t *body)
 {
+    h->walk_budget = 1 << 20;
+    h->page_text_known = 0;
     for (lxb_dom_node_t *n = c; n && n != body && n->type == LXB_DOM_NODE_TYPE_ELEMENT; n = n->parent) {
         lxb_tag_id_t t = lxb_dom_node_tag_id(n);
-        if (t == LXB_TAG_ASIDE || t == LXB_TAG_FOOTER || t == LXB_TAG_NAV || t == LXB_TAG_ADDRESS ||
-            html_boilerplate(n, HTMLTEXT_BALANCED))
+        /* (a wrapper holding most of the page is the layout, "layout__2-sidebars-inline") */
+        if ((t == LXB_TAG_ASIDE || t == LXB_TAG_FOOTER || t == LXB_TAG_NAV || t == LXB_TAG_ADDRESS ||
+             html_boilerplate(n, HTMLTEXT_BALANCED)) &&
+            !html_wraps_page(h, n, body))
             return 1;
     }
     return 0;
@@ -368,7 +372,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                 if (o2.n > o.n || o2.failed) {
                     free(o.s);
                     o = o2;
-                    unclean = k == 0 && boilerplate_container(o.container, body);
+                    unclean = k == 0 && boilerplate_container(h, o.container, body);
                 } else {
                     free(o2.s);
                 }
