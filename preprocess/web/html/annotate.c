@@ -133,6 +133,11 @@ static int has_word(const char *s, size_t n, const word_index *x)
 int html_hidden(lxb_dom_node_t *n)
 {
     size_t len;
+    /* a tab's panel is hidden until its tab is chosen: the page's content all the same (a
+     * documentation page's code in each language, a product's specifications) */
+    const char *role = html_attr(n, "role", &len);
+    if (role && len == 8 && !strncasecmp(role, "tabpanel", 8))
+        return 0;
     if (attr_node(n, "hidden"))
         return 1;
     const char *v = html_attr(n, "aria-hidden", &len);
