@@ -352,14 +352,23 @@ static int body_class(const char *s, size_t n)
 
 /* Visible text bytes under root outside links (white space runs as one), what is never
  * text left out. */
+static uint64_t subtree_text_all(lxb_dom_node_t *root, size_t *budget, uint64_t *all);
 static uint64_t subtree_text(lxb_dom_node_t *root, size_t *budget)
 {
+    uint64_t all;
+    return subtree_text_all(root, budget, &all);
+}
+
+/* ... and *all: the same with link text */
+static uint64_t subtree_text_all(lxb_dom_node_t *root, size_t *budget, uint64_t *all)
+{
     uint64_t sum = 0;
+    *all = 0;
     int in_a = 0; /* open <a> elements around n */
     lxb_dom_node_t *n = root;
     while (n) {
         if (!*budget)
-            return 0;
+            return *all = 0;
         --*budget;
         int descend = 1;
         if (n->type == LXB_DOM_NODE_TYPE_ELEMENT) {
@@ -369,6 +378,7 @@ static uint64_t subtree_text(lxb_dom_node_t *root, size_t *budget)
             text_stats(n, &len, &commas);
             if (!in_a)
                 sum += len;
+            *all += len;
             descend = 0;
         } else if (n != root) {
             descend = 0;
@@ -414,19 +424,44 @@ static int holds_named_body(lxb_dom_node_t *root, size_t *budget)
     return 0;
 }
 
+/* The visible text under body (the root every walk starts from), counted once per page. */
+static void page_count(htmltext *h, lxb_dom_node_t *body)
+{
+    if (!h->page_text_known) {
+        size_t budget = 1 << 21;
+        h->page_text = subtree_text_all(body, &budget, &h->page_all);
+        h->page_text_known = 1;
+    }
+}
+
+uint64_t html_page_text(htmltext *h, lxb_dom_node_t *body)
+{
+    page_count(h, body);
+    return h->page_text;
+}
+
+uint64_t html_page_all(htmltext *h, lxb_dom_node_t *body)
+{
+    page_count(h, body);
+    return h->page_all;
+}
+
 /* An element that would be dropped by its tag (an <aside>, a <footer>) but holds over half of
  * the visible text under root: one left open, which the parser made the parent of the rest of
  * the page ("<aside class=announcement-banner>" never closed). Both counts walk at most
  * h->walk_budget nodes (the page's allowance). */
 int html_wraps_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root)
 {
-    if (!h->page_text_known) {
-        h->page_text = subtree_text(root, &h->walk_budget);
-        h->page_text_known = 1;
-    }
-    if (h->page_text < 200)
+    /* left open, it took in the rest of its parent: no element follows it (most asides, navs
+     * and headers are followed by the page: no walk for them) */
+    for (lxb_dom_node_t *x = n->next; x; x = x->next)
+        if (x->type == LXB_DOM_NODE_TYPE_ELEMENT)
+            return 0;
+    uint64_t sub = subtree_text(n, &h->walk_budget); /* (first: most are small, and the page's walk is spared) */
+    if (sub < 100)
         return 0;
-    return subtree_text(n, &h->walk_budget) * 2 > h->page_text;
+    uint64_t page = html_page_text(h, root);
+    return page >= 200 && sub * 2 > page;
 }
 
 /* A hidden element (styled display:none, say) holding more text than all the rest of the
@@ -434,19 +469,16 @@ int html_wraps_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root)
  * shop's "lockdown" wrapper) rather than a closed menu or dialog. */
 int html_hidden_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root)
 {
-    if (!h->page_text_known) {
-        h->page_text = subtree_text(root, &h->walk_budget);
-        h->page_text_known = 1;
-    }
     uint64_t sub = subtree_text(n, &h->walk_budget);
-    return sub >= 500 && sub > h->page_text;
+    if (sub < 500)
+        return 0;
+    return sub > html_page_text(h, root);
 }
 
 /* what annotate strips for the main content besides what is never text */
 int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int strip)
 {
     h->walk_budget = 1 << 20;
-    h->page_text_known = 0;
     h->used = 0;
     int in_article = 0; /* open <article> / <main> elements around n */
     lxb_dom_node_t *n = root;

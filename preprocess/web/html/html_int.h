@@ -30,7 +30,7 @@ struct htmltext {
     struct ninfo **blocks;
     size_t nblocks, used;
     size_t walk_budget; /* nodes holds_named_body may still visit on this page (it stays linear) */
-    uint64_t page_text; /* visible text under the annotated root (html_wraps_page), once known */
+    uint64_t page_text, page_all; /* visible text under body outside links, and all (html_page_text) */
     int page_text_known;
 };
 #define NBLOCK 4096
@@ -103,6 +103,10 @@ int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int st
  * once per page (html_attr_memo_reset when a page is parsed). */
 const char *html_attr(lxb_dom_node_t *n, const char *name, size_t *len);
 void html_attr_memo_reset(void);
+/* The visible text (bytes, white space runs as one) under body outside links, and all of it,
+ * counted once per page. */
+uint64_t html_page_text(htmltext *h, lxb_dom_node_t *body);
+uint64_t html_page_all(htmltext *h, lxb_dom_node_t *body);
 /* An <aside> / <footer> / ... holding over half of the visible text under root: left open. */
 int html_wraps_page(htmltext *h, lxb_dom_node_t *n, lxb_dom_node_t *root);
 /* A hidden element holding more text than the rest of the page shows: shown. */

@@ -231,7 +231,11 @@ int htmltext_fallback(size_t main_chars, size_t jt_chars, size_t visible, int un
 static int second_opinion(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o, int unclean, size_t *visible)
 {
     size_t main_chars = count_chars(o->s ? o->s : "", o->n);
-    if (main_chars >= HTMLTEXT_FALLBACK_LONG && !unclean)
+    /* no second opinion wanted: long enough, or a fair share of the page (its visible bytes,
+     * counted once: jusText's count is not needed to know) */
+    if (!unclean && main_chars >= HTMLTEXT_FALLBACK_SHORT &&
+        (main_chars >= HTMLTEXT_FALLBACK_LONG || favor == HTMLTEXT_PRECISION ||
+         (double)o->n >= HTMLTEXT_FALLBACK_SHARE * (double)html_page_all(h, body)))
         return 0;
     out_t j = {0}, r = {0};
     j.mode = HTMLTEXT_ALL;
@@ -309,6 +313,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
     }
     lxb_html_document_clean(h->doc);
     html_attr_memo_reset(); /* the names' entries are the new page's */
+    h->page_text_known = 0;
     lxb_status_t st = lxb_html_document_parse(h->doc, (const lxb_char_t *)u, un);
     free(copy);
     if (st != LXB_STATUS_OK)

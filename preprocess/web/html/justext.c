@@ -28,7 +28,6 @@
 
 #include <lexbor/dom/interfaces/text.h>
 
-#include "common/strset.h"
 #include "common/utf8.h"
 #include "preprocess/web/html/generated/justext_stoplist.h"
 #include "preprocess/web/html/html_int.h"
@@ -61,26 +60,46 @@ static size_t lower_word(const char *s, size_t n, char *out, size_t cap)
     return o;
 }
 
-static strset *stop_set;
+/* The stop words: the generated list is sorted by its bytes (lower case), so a word is found
+ * by binary search over its lines' starts, found once (a pass over 2 MB: no table to build). */
+static uint32_t *stop_at; /* start of each word; stop_at[n_stop] one past the last newline */
+static size_t n_stop;
 static pthread_once_t stop_once = PTHREAD_ONCE_INIT;
 static void stop_init(void)
 {
-    strset *s = strset_new();
-    if (!s)
-        return;
+    uint32_t *at = malloc((JUSTEXT_STOP_WORDS + 1) * sizeof *at);
+    if (!at)
+        return; /* out of memory: no stop words (every paragraph bad) */
     const char *p = justext_stop_text, *end = p + sizeof justext_stop_text - 1;
-    char w[256];
-    while (p < end) {
+    size_t k = 0;
+    while (p < end && k < JUSTEXT_STOP_WORDS) {
+        at[k++] = (uint32_t)(p - justext_stop_text);
         const char *nl = memchr(p, '\n', (size_t)(end - p));
-        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-        size_t k = lower_word(p, n, w, sizeof w);
-        if (k && strset_add(s, w, k) < 0) {
-            strset_free(s);
-            return; /* out of memory: no stop words (every paragraph bad) */
-        }
-        p += n + 1;
+        p = nl ? nl + 1 : end;
     }
-    stop_set = s;
+    at[k] = (uint32_t)(p - justext_stop_text);
+    n_stop = k;
+    stop_at = at;
+}
+
+static int is_stop(const char *w, size_t n)
+{
+    size_t lo = 0, hi = n_stop;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        const char *s = justext_stop_text + stop_at[mid];
+        size_t sl = stop_at[mid + 1] - stop_at[mid] - 1; /* without its newline */
+        int c = memcmp(s, w, sl < n ? sl : n);
+        if (c == 0)
+            c = sl < n ? -1 : sl > n ? 1 : 0;
+        if (c == 0)
+            return 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
 }
 
 typedef struct {
@@ -202,17 +221,73 @@ static int jt_block(lxb_tag_id_t t)
     }
 }
 
-/* whether a class or id value holds s (ASCII, compared without case) */
-static int attr_has(lxb_dom_node_t *n, const char *name, const char *s)
+/* A class or id naming a footer (on a <div>) or a cookie or consent box, as trafilatura's
+ * basic_cleaning reads them: "footer"; "cookie" then [-_]? and banner, bar, consent, law,
+ * notice, policy or description; "notice-cookie"; consent[-_]? then banner, manager or sdk;
+ * borlabs, cookiebot, cmplz, onetrust, moove-gdpr. ASCII, without case. */
+static int at(const char *s, const char *end, const char *w)
 {
-    size_t l = 0;
-    const char *v = html_attr(n, name, &l);
-    if (!v || !l)
-        return 0;
-    size_t sl = strlen(s);
-    for (size_t i = 0; i + sl <= l; i++)
-        if (!strncasecmp(v + i, s, sl))
-            return 1;
+    size_t l = strlen(w);
+    return (size_t)(end - s) >= l && !memcmp(s, w, l);
+}
+
+static int consent_or_footer(const char *v, size_t n, int div)
+{
+    char low[256];
+    if (n > sizeof low)
+        n = sizeof low;
+    for (size_t i = 0; i < n; i++)
+        low[i] = (char)((unsigned)((unsigned char)v[i] - 'A') < 26u ? v[i] | 0x20 : v[i]);
+    static const char *const after_cookie[] = {"banner", "bar", "consent", "law", "notice", "policy", "description", NULL};
+    static const char *const after_consent[] = {"banner", "manager", "sdk", NULL};
+    const char *end = low + n;
+    for (const char *p = low; p < end; p++) {
+        const char *const *next = NULL;
+        const char *q = NULL;
+        switch (*p) {
+        case 'f':
+            if (div && at(p, end, "footer"))
+                return 1;
+            break;
+        case 'b':
+            if (at(p, end, "borlabs"))
+                return 1;
+            break;
+        case 'o':
+            if (at(p, end, "onetrust"))
+                return 1;
+            break;
+        case 'm':
+            if (at(p, end, "moove") && (at(p + 5, end, "gdpr") || at(p + 5, end, "-gdpr") || at(p + 5, end, "_gdpr")))
+                return 1;
+            break;
+        case 'n':
+            if (at(p, end, "notice") && (at(p + 6, end, "-cookie") || at(p + 6, end, "_cookie") || at(p + 6, end, "--cookie") ||
+                                         at(p + 6, end, "__cookie") || at(p + 6, end, "cookie")))
+                return 1;
+            break;
+        case 'c':
+            if (at(p, end, "cmplz") || at(p, end, "cookiebot"))
+                return 1;
+            if (at(p, end, "cookie")) {
+                q = p + 6;
+                next = after_cookie;
+            } else if (at(p, end, "consent")) {
+                q = p + 7;
+                next = after_consent;
+            }
+            break;
+        default:
+            break;
+        }
+        if (next) {
+            if (q < end && (*q == '-' || *q == '_'))
+                q++;
+            for (int i = 0; next[i]; i++)
+                if (at(q, end, next[i]))
+                    return 1;
+        }
+    }
     return 0;
 }
 
@@ -229,16 +304,9 @@ static int jt_skip(htmltext *h, lxb_dom_node_t *body, lxb_dom_node_t *n, lxb_tag
         return 1;
     if (t == LXB_TAG_ASIDE || t == LXB_TAG_FOOTER) /* (not one left open around the page) */
         return !html_wraps_page(h, n, body);
-    if (t == LXB_TAG_DIV && (attr_has(n, "class", "footer") || attr_has(n, "id", "footer")))
-        return 1;
-    static const char *const consent[] = {"cookie-banner", "cookie_banner", "cookiebanner", "cookie-consent",
-                                          "cookie_consent", "cookieconsent", "cookie-notice", "cookie_notice",
-                                          "cookie-bar", "cookie-law", "cookie-policy", "consent-banner",
-                                          "consent-manager", "cookiebot", "onetrust", "cmplz", "borlabs", NULL};
-    for (int i = 0; consent[i]; i++)
-        if (attr_has(n, "class", consent[i]) || attr_has(n, "id", consent[i]))
-            return 1;
-    return 0;
+    size_t lc = 0, li = 0;
+    const char *c = html_attr(n, "class", &lc), *id = html_attr(n, "id", &li);
+    return (c && lc && consent_or_footer(c, lc, t == LXB_TAG_DIV)) || (id && li && consent_or_footer(id, li, t == LXB_TAG_DIV));
 }
 
 static void jt_classify(jt_walk *w)
@@ -253,7 +321,7 @@ static void jt_classify(jt_walk *w)
             size_t e = sp ? (size_t)(sp - s) : q->len;
             size_t k = lower_word(s + a, e - a, low, sizeof low);
             q->words++;
-            q->stops += k && stop_set && strset_has(stop_set, low, k);
+            q->stops += k && stop_at && is_stop(low, k);
             a = e + 1;
         }
         double ld = q->chars ? (double)q->links / q->chars : 0;
@@ -342,7 +410,6 @@ static int jt_revise(jt_walk *w)
 int html_justext(htmltext *h, lxb_dom_node_t *body, out_t *o, size_t *visible)
 {
     h->walk_budget = 1 << 20;
-    h->page_text_known = 0;
     jt_walk w = {0};
     w.text.mode = HTMLTEXT_ALL;
     lxb_dom_node_t *n = body;
@@ -373,8 +440,9 @@ int html_justext(htmltext *h, lxb_dom_node_t *body, out_t *o, size_t *visible)
             n = n->first_child;
             continue;
         }
-        for (;;) { /* leave n and the ancestors it closes */
-            if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && (n == body || !jt_skip(h, body, n, lxb_dom_node_tag_id(n)))) {
+        /* leave n and the ancestors it closes (every ancestor was entered; n itself when descend) */
+        for (int entered = descend;; entered = 1) {
+            if (n->type == LXB_DOM_NODE_TYPE_ELEMENT && entered) {
                 lxb_tag_id_t t = lxb_dom_node_tag_id(n);
                 if (jt_block(t))
                     jt_end(&w);
