@@ -510,6 +510,7 @@ static int ends_sentence(lxb_dom_node_t *n)
     return found || last_dot;
 }
 
+#define CLIMB_SHARE 2.0
 void html_main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
 {
     lxb_dom_node_t *c = html_semantic_container(body);
@@ -532,6 +533,15 @@ void html_main_content(htmltext *h, lxb_dom_node_t *body, int favor, out_t *o)
             }
             while (c->parent && c->parent != body && c->parent->user && only_element_child(c))
                 c = c->parent;
+            /* the content spread over sections (a service page built of blocks): an ancestor
+             * holding over CLIMB_SHARE times the candidate's text outside links, itself with little
+             * link text, is the container */
+            for (lxb_dom_node_t *q = c->parent; q && q != body && q->user; q = q->parent) {
+                ninfo *ci = info_of(c), *qi = info_of(q);
+                double own = (double)ci->text - ci->links, up = (double)qi->text - qi->links;
+                if (up >= CLIMB_SHARE * own && qi->links < 0.25 * qi->text)
+                    c = q;
+            }
         }
     }
     o->container = c ? c : body;
