@@ -324,7 +324,10 @@ static const char *const after_article[] = {
     "meistgelesen", "\xc3\xa0 lire aussi", "\xc3\x80 lire aussi", "lire aussi", "articles similaires",
     "sur le m\xc3\xaame sujet", "les plus lus", "art\xc3\xad" "culos relacionados", "noticias relacionadas",
     "te puede interesar", "lo m\xc3\xa1s le\xc3\xad" "do", "leia tamb\xc3\xa9m", "not\xc3\xad" "cias relacionadas",
-    "mais lidas", "articoli correlati", "potrebbe interessarti", "i pi\xc3\xb9 letti", NULL};
+    "mais lidas", "articoli correlati", "potrebbe interessarti", "i pi\xc3\xb9 letti",
+    "also in the news", "in other news", "=more news", "latest news", "latest stories", "recent posts",
+    "popular posts", "editor's picks", "editors' picks", "recommended reading", "related reading",
+    "you may also enjoy", "other articles", NULL};
 
 /* A heading h2-h6 of at most 80 bytes after the article's text has begun (200 bytes out)
  * whose text is one of after_article: it and what follows it in its parent (or, when it
