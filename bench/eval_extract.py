@@ -19,7 +19,9 @@ Speed: pages per second and MB/s of HTML, extraction only for the Python tools (
 already in memory), the whole tool (reading the zstd WARC, writing JSON) for ours.
 4. wcxb (bench/make_extract_wcxb.py: 400 pages of WCXB's development split, seven page types,
    with the main content its annotators wrote down), scored as the fullset, and per page type.
-ONLY: "devset", "fullset", "newsset" or "wcxb" to run one. PAGES=1: each dev-half page's F1 per
+5. dragnet, cleaneval, portal, l3s, big5, chaos, gtrends (bench/make_extract_more.py: up to 100
+   pages of each public benchmark, with its own gold text), scored as the fullset.
+ONLY: one set's name to run it alone. PAGES=1: each dev-half page's F1 per
 extractor (the test halves are not listed: they are kept unread while tuning).
 """
 import json
@@ -198,6 +200,17 @@ SETS = [  # (name, what its pages are, how they are scored, scorer)
     ("newsset", "of news from newspaper3k's full-text tests, with the text its maintainers accepted "
      "(newspaper's own output); no rule tuned on them", "4-token shingles as above", score_full),
     ("wcxb", "of seven types from WCXB's development split (its test split held out, never read)",
+     "4-token shingles as above", score_full),
+    # bench/make_extract_more.py: the public boilerplate-removal benchmarks, 100 pages of each at most
+    ("dragnet", "from Dragnet's benchmark (news and blog articles, 2012; article text without comments)",
+     "4-token shingles as above", score_full),
+    ("cleaneval", "from CleanEval's final set (2007, mixed English pages)", "4-token shingles as above", score_full),
+    ("portal", "from CleanPortalEval (news portals, Hungarian and English)", "4-token shingles as above", score_full),
+    ("l3s", "from L3S-GN1 (Google News pages, 2010; headline, full and supplemental text)",
+     "4-token shingles as above", score_full),
+    ("big5", "from Big5 (nine news sites in 2005, 2009, 2013 and 2017)", "4-token shingles as above", score_full),
+    ("chaos", "from Chaos (2017 news pages of about 240 sites)", "4-token shingles as above", score_full),
+    ("gtrends", "from Google-Trends-2017 (BoilerNet's pages of any kind; the elements labelled content)",
      "4-token shingles as above", score_full),
 ]
 
