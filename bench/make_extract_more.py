@@ -71,7 +71,7 @@ def cleaneval_truth(b):
 
 
 def dragnet_truth(b):
-    return lines(text(b).split("!@#$%^&*() COMMENTS")[0])
+    return lines(re.split(r"!@#\$%\^&\*\(\)\s*COMMENTS", text(b))[0])
 
 
 def marked_truth(b, attr_test):
