@@ -387,6 +387,10 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                 free(og);
                 return rc;
             }
+            /* nothing kept: is there text on the page at all? (jusText's paragraphs leave out
+             * footers and asides, where a shop's only text may be) */
+            if (!o.n && !o.failed && html_page_all(h, body) > doc->visible)
+                doc->visible = (size_t)html_page_all(h, body);
         }
     }
     free(og); /* the titles are not used after this */

@@ -43,8 +43,8 @@ typedef struct {
     size_t len;
     char *title;     /* <title>, white space collapsed, or NULL */
     char charset[40]; /* the encoding the bytes were read as */
-    size_t visible;   /* characters of visible text the page holds, when the main content's
-                       * fallback counted them (a short main text): an empty text with
+    size_t visible;   /* visible text the page holds (characters or bytes), when the main
+                       * content's fallback counted it (a short main text): an empty text with
                        * visible > 0 is a page without main content, not a blank one */
 } htmltext_doc;
 
