@@ -130,14 +130,18 @@ static int has_word(const char *s, size_t n, const word_index *x)
     return 0;
 }
 
-int html_hidden(lxb_dom_node_t *n)
+/* a tab's panel is hidden until its tab is chosen: the page's content all the same (a
+ * documentation page's code in each language, a product's specifications) */
+static int tab_panel(lxb_dom_node_t *n)
 {
     size_t len;
-    /* a tab's panel is hidden until its tab is chosen: the page's content all the same (a
-     * documentation page's code in each language, a product's specifications) */
     const char *role = html_attr(n, "role", &len);
-    if (role && len == 8 && !strncasecmp(role, "tabpanel", 8))
-        return 0;
+    return role && len == 8 && !strncasecmp(role, "tabpanel", 8);
+}
+
+static int hidden_by_attr(lxb_dom_node_t *n)
+{
+    size_t len;
     if (attr_node(n, "hidden"))
         return 1;
     const char *v = html_attr(n, "aria-hidden", &len);
@@ -155,6 +159,12 @@ int html_hidden(lxb_dom_node_t *n)
             return 1;
     }
     return 0;
+}
+
+int html_hidden(lxb_dom_node_t *n)
+{
+    return n->type == LXB_DOM_NODE_TYPE_ELEMENT && lxb_dom_interface_element(n)->first_attr && hidden_by_attr(n) &&
+           !tab_panel(n);
 }
 
 /* Boilerplate named by class or id (Readability's unlikely candidates, trafilatura's
@@ -492,13 +502,13 @@ int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int st
         if (n->type == LXB_DOM_NODE_TYPE_ELEMENT) {
             lxb_tag_id_t t = lxb_dom_node_tag_id(n);
             if (n != root) {
-                if (never_text(t) || (html_hidden(n) && !html_hidden_page(h, n, root)))
+                if (never_text(t) || (html_hidden(n) && !((strip & KEEP_OPEN_WRAPPERS) && html_hidden_page(h, n, root))))
                     in->skip = 1;
                 else if (mode == HTMLTEXT_MAIN &&
                          (((t == LXB_TAG_NAV || t == LXB_TAG_ASIDE || t == LXB_TAG_FORM || t == LXB_TAG_MENU ||
                             t == LXB_TAG_FIGURE || t == LXB_TAG_FIGCAPTION ||
                             ((t == LXB_TAG_FOOTER || t == LXB_TAG_HEADER) && !in_article)) &&
-                           !html_wraps_page(h, n, root)) ||
+                           !((strip & KEEP_OPEN_WRAPPERS) && html_wraps_page(h, n, root))) ||
                           ((strip & STRIP_CLASSES) && html_boilerplate(n, favor) && !holds_named_body(n, &h->walk_budget))))
                     in->skip = 1;
             }

@@ -97,6 +97,9 @@ static inline int is_heading(lxb_tag_id_t t)
 /* annotate.c */
 #define STRIP_CLASSES 1 /* boilerplate by class and id */
 #define STRIP_LINKS 2   /* blocks that are mostly links (link_block) */
+#define KEEP_OPEN_WRAPPERS 4 /* not the tag drops of an <aside>, <footer>, ... left open around the page
+                              * (html_wraps_page), nor a hidden wrapper of the page (html_hidden_page):
+                              * for the retries, since a page they swallowed comes out short */
 /* Per-node facts for the tree under root (mode: HTMLTEXT_MAIN or _ALL; favor; strip: STRIP_*). */
 int html_annotate(htmltext *h, lxb_dom_node_t *root, int mode, int favor, int strip);
 /* An attribute's value (not NUL-terminated; *len) or NULL; the names are literals, looked up

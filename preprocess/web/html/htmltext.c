@@ -368,7 +368,7 @@ int htmltext_extract(htmltext *h, const unsigned char *html, size_t n, const cha
                 o2.titles[0] = o.titles[0];
                 o2.titles[1] = o.titles[1];
                 o2.keep_links = !(retry[k] & STRIP_LINKS);
-                if ((rc = html_annotate(h, body, mode, favor, retry[k])) < 0) {
+                if ((rc = html_annotate(h, body, mode, favor, retry[k] | KEEP_OPEN_WRAPPERS)) < 0) {
                     free(o.s);
                     free(og);
                     return rc;
