@@ -72,7 +72,8 @@ static const char *const label_lines[] = {
     "aboutthiscontent", "artikelteilen", "partagerlarticle", "compartirart\xc3\xad" "culo",
     "advertisement", "advertisements", "advertisment", "advertising", "anzeige", "werbung", "publicit\xc3\xa9",
     "publicidad", "publicidade", "pubblicit\xc3\xa0", "reklama", "storycontinuesbelowadvertisement",
-    "skipadvertisement", "continuereadingthemainstory", "advertisementcontinuereadingbelow", NULL};
+    "skipadvertisement", "continuereadingthemainstory", "advertisementcontinuereadingbelow",
+    "close", "upnext", "playvideo", "replay", "watchnow", "clicktoenlarge", "enlargethisimage", "zoom", NULL};
 
 static int label_line(const char *s, size_t n)
 {
