@@ -38,7 +38,8 @@ int main(int argc, char **argv)
     const arg_opt opts[] = {
         {"output", 'o', ARG_STR, &s.output, "FILE", "write documents here (default stdout; .zst compresses)"},
         {"mode", 0, ARG_STR, &s.mode_s, "MODE",
-         "main (default): the main content, boilerplate removed;\n"
+         "main (default): the main content, boilerplate removed (with a second\n"
+         "                                opinion, jusText's classifier, where it comes out short);\n"
          "                                all: every visible text of the page"},
         {"favor-precision", 0, ARG_FLAG, &s.precision, NULL, "main: drop more boilerplate (trafilatura's flag)"},
         {"favor-recall", 0, ARG_FLAG, &s.recall, NULL, "main: keep more text (trafilatura's flag)"},
@@ -68,8 +69,8 @@ int main(int argc, char **argv)
         "Examples:\n"
         "  extract CC-MAIN-*.warc.gz -o docs.jsonl.zst\n"
         "  extract --mode all pages/ | blacklist_urls --key url | cleanup -o clean.jsonl\n"
-        "Exit status: 0 done (damaged records are skipped with a warning), 1 bad input (with --strict),\n"
-        "2 usage, 3 I/O error, 4 out of memory.\n",
+        "Exit status: 0 done (damaged records are skipped with a warning), 1 bad input (with --strict, or\n"
+        "a file named as a WARC, .gz or .zst that is not one), 2 usage, 3 I/O error, 4 out of memory.\n",
     };
     char **pos;
     int npos;
