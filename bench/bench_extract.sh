@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # bench_extract.sh - extract beside its peers on the same input in the same run, one thread:
-#   1. quality and speed of extraction on the development set (bench/extract: 200 real pages
-#      from trafilatura's evaluation data, Zyte's benchmark pages left out; see
-#      bench/make_extract_devset.py): trafilatura 2.3.1 (default and FineWeb's settings),
-#      resiliparse 2.0.1 (DCLM's main content, and all text), by bench/eval_extract.py;
+#   1. quality and speed of extraction on the development sets (bench/extract: trafilatura's
+#      evaluation pages, Zyte's left out; Readability's test pages; newspaper3k's news; WCXB's
+#      dev split by page type; Dragnet, CleanEval, CleanPortalEval, L3S-GN1, Big5, Chaos,
+#      Google-Trends-2017; see bench/make_extract_*.py): trafilatura 2.3.1 (default and FineWeb's
+#      settings), resiliparse 2.0.1 (DCLM's main content, and all text), readability-lxml 0.9 and
+#      newspaper3k (on its three sets), by bench/eval_extract.py;
 #   2. reading alone: the development set as a Common Crawl-style .warc.gz (one gzip member
 #      per record), every record's payload read, by `extract --list` against FastWARC (the
 #      fastest published reader) and warcio. Records/s and MB/s of .warc.gz.
-# Peer tools: warcio, trafilatura, resiliparse, fastwarc (scripts/setup/install_deps.sh --bench).
+# Peer tools: warcio, trafilatura, resiliparse, fastwarc, readability-lxml (scripts/setup/install_deps.sh --bench).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. bench/bench_lib.sh; bench_python bench_extract warcio trafilatura resiliparse fastwarc
+. bench/bench_lib.sh; bench_python bench_extract warcio trafilatura resiliparse fastwarc readability
 BIN=${BIN:-bin}
 echo "== extraction (quality: trafilatura's with/without passages; speed: one thread)"
 "$PY" bench/eval_extract.py "$BIN" bench/extract
